@@ -1,0 +1,83 @@
+// The manifest of one published artifact version: what went in, what came out, and the checksums that the
+// server verifies before it swaps to the version. Written by pipeline/publish, read by server/data.
+import { createHash } from "node:crypto";
+import { createReadStream, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+export const MANIFEST_FILE = "manifest.json";
+export const MANIFEST_FORMAT = 1;
+
+export interface FileChecksum {
+  bytes: number;
+  sha256: string;
+}
+
+export interface Manifest {
+  manifestFormat: number;
+  version: string;
+  builtAt: string;
+  /** Raw inputs, relative to the data directory. */
+  inputs: Record<string, FileChecksum>;
+  /** Every artifact file of the version (all files but the manifest itself). */
+  artifacts: Record<string, FileChecksum>;
+  baseline: { start: string; end: string };
+  monthRange: { first: string; last: string };
+  latestValidMonth: string | null;
+  qc: Record<string, unknown>;
+  report: string;
+  settings: Record<string, unknown>;
+}
+
+export function sha256File(path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const hash = createHash("sha256");
+    createReadStream(path)
+      .on("data", (chunk) => hash.update(chunk))
+      .on("error", reject)
+      .on("end", () => resolve(hash.digest("hex")));
+  });
+}
+
+export function sha256Bytes(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+/** Reads and structurally checks a manifest; throws with the reason on anything unexpected. */
+export function readManifest(versionDir: string): Manifest {
+  const path = join(versionDir, MANIFEST_FILE);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, "utf8"));
+  } catch (err) {
+    throw new Error(`${path}: cannot read manifest: ${(err as Error).message}`);
+  }
+  const m = parsed as Manifest;
+  if (!m || typeof m !== "object" || m.manifestFormat !== MANIFEST_FORMAT) {
+    throw new Error(`${path}: unsupported manifest format ${String((m as { manifestFormat?: unknown })?.manifestFormat)}`);
+  }
+  if (typeof m.version !== "string" || !m.artifacts || typeof m.artifacts !== "object") {
+    throw new Error(`${path}: manifest lacks version or artifacts`);
+  }
+  return m;
+}
+
+/**
+ * Recomputes the checksum of every artifact listed in the manifest. Returns the list of problems (empty when
+ * the version is intact), so callers can log all of them at once.
+ */
+export async function verifyArtifacts(versionDir: string, manifest: Manifest): Promise<string[]> {
+  const problems: string[] = [];
+  for (const [name, expected] of Object.entries(manifest.artifacts)) {
+    if (name.includes("/") || name.includes("\\") || name.startsWith(".")) {
+      problems.push(`${name}: artifact name not allowed`);
+      continue;
+    }
+    try {
+      const actual = await sha256File(join(versionDir, name));
+      if (actual !== expected.sha256) problems.push(`${name}: sha256 ${actual} does not match manifest ${expected.sha256}`);
+    } catch (err) {
+      problems.push(`${name}: ${(err as Error).message}`);
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,113 @@
+// Versioned artifact publishing. A build writes into a private staging directory; only a complete, checksummed
+// version is renamed into versions/ and then made `current` by an atomic symlink swap. A failed or interrupted
+// build leaves `current` and every published version untouched.
+import { mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
+import { join, basename } from "node:path";
+import { MANIFEST_FILE, MANIFEST_FORMAT, sha256File, type FileChecksum, type Manifest } from "../../formats/manifest.ts";
+
+export const CURRENT_LINK = "current";
+export const VERSIONS_DIR = "versions";
+const STAGING_DIR = "staging";
+
+export interface Staging {
+  artifactsDir: string;
+  version: string;
+  dir: string;
+}
+
+/** A version id sorts by build time: 20261123T103000Z-<suffix>. */
+export function makeVersionId(now: Date, suffix: string): string {
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  return `${stamp}-${suffix}`;
+}
+
+export function createStaging(artifactsDir: string, version: string): Staging {
+  const dir = join(artifactsDir, STAGING_DIR, `${version}.${process.pid}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  return { artifactsDir, version, dir };
+}
+
+export function discardStaging(staging: Staging): void {
+  rmSync(staging.dir, { recursive: true, force: true });
+}
+
+export type ManifestBody = Omit<Manifest, "manifestFormat" | "version" | "artifacts">;
+
+/**
+ * Checksums every file in the staging directory into the manifest, moves the directory into versions/ and
+ * points `current` at it. Returns the published version directory.
+ */
+export async function publishStaging(staging: Staging, body: ManifestBody): Promise<string> {
+  const artifacts: Record<string, FileChecksum> = {};
+  for (const name of readdirSync(staging.dir).sort()) {
+    if (name === MANIFEST_FILE) continue;
+    const path = join(staging.dir, name);
+    artifacts[name] = { bytes: statSync(path).size, sha256: await sha256File(path) };
+  }
+  const manifest: Manifest = { manifestFormat: MANIFEST_FORMAT, version: staging.version, artifacts, ...body };
+  writeFileSync(join(staging.dir, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + "\n");
+
+  const versionsDir = join(staging.artifactsDir, VERSIONS_DIR);
+  mkdirSync(versionsDir, { recursive: true });
+  const target = join(versionsDir, staging.version);
+  if (existsSync(target)) throw new Error(`version ${staging.version} already exists`);
+  renameSync(staging.dir, target);
+  switchCurrent(staging.artifactsDir, staging.version);
+  return target;
+}
+
+/** Atomic: a new symlink is created beside `current` and renamed over it. */
+export function switchCurrent(artifactsDir: string, version: string): void {
+  const tmp = join(artifactsDir, `${CURRENT_LINK}.${process.pid}.tmp`);
+  rmSync(tmp, { force: true });
+  symlinkSync(join(VERSIONS_DIR, version), tmp);
+  renameSync(tmp, join(artifactsDir, CURRENT_LINK));
+}
+
+export function currentVersion(artifactsDir: string): string | undefined {
+  try {
+    return basename(readlinkSync(join(artifactsDir, CURRENT_LINK)));
+  } catch {
+    return undefined;
+  }
+}
+
+export function listVersions(artifactsDir: string): string[] {
+  const dir = join(artifactsDir, VERSIONS_DIR);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).filter((n) => !n.startsWith(".")).sort();
+}
+
+/** Keeps the newest `keep` versions and always the current one; returns the removed ids. */
+export function pruneVersions(artifactsDir: string, keep: number): string[] {
+  const current = currentVersion(artifactsDir);
+  const versions = listVersions(artifactsDir);
+  const removed: string[] = [];
+  const excess = versions.length - Math.max(1, keep);
+  for (let i = 0; i < versions.length && removed.length < excess; i++) {
+    if (versions[i] === current) continue;
+    rmSync(join(artifactsDir, VERSIONS_DIR, versions[i]), { recursive: true, force: true });
+    removed.push(versions[i]);
+  }
+  // Staging leftovers of interrupted builds by dead processes are garbage.
+  const stagingDir = join(artifactsDir, STAGING_DIR);
+  if (existsSync(stagingDir)) {
+    for (const name of readdirSync(stagingDir)) {
+      const pid = Number(name.slice(name.lastIndexOf(".") + 1));
+      if (Number.isInteger(pid) && pid !== process.pid && !processAlive(pid)) {
+        rmSync(join(stagingDir, name), { recursive: true, force: true });
+      }
+    }
+  }
+  return removed;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,90 @@
+import { mkdtempSync, readFileSync, writeFileSync, existsSync, readlinkSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { readManifest, verifyArtifacts, sha256Bytes } from "../../formats/manifest.ts";
+import {
+  createStaging,
+  currentVersion,
+  discardStaging,
+  listVersions,
+  makeVersionId,
+  publishStaging,
+  pruneVersions,
+  type ManifestBody,
+} from "../../pipeline/publish/publish.ts";
+
+const body: ManifestBody = {
+  builtAt: "2026-11-23T10:00:00.000Z",
+  inputs: {},
+  baseline: { start: "1961-01", end: "1990-12" },
+  monthRange: { first: "1951-01", last: "2019-12" },
+  latestValidMonth: "2019-06",
+  qc: {},
+  report: "build-report.json",
+  settings: {},
+};
+
+function publishOne(dir: string, version: string, content: string) {
+  const staging = createStaging(dir, version);
+  writeFileSync(join(staging.dir, "a.bin"), content);
+  return publishStaging(staging, body);
+}
+
+describe("publish", () => {
+  it("makes version ids that sort by time", () => {
+    expect(makeVersionId(new Date("2026-11-23T10:30:05.123Z"), "abc")).toBe("20261123T103005Z-abc");
+  });
+
+  it("publishes a checksummed version and points current at it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pub-"));
+    const target = await publishOne(dir, "v1", "hello");
+    expect(readlinkSync(join(dir, "current"))).toBe(join("versions", "v1"));
+    const m = readManifest(target);
+    expect(m.version).toBe("v1");
+    expect(m.artifacts["a.bin"]).toEqual({ bytes: 5, sha256: sha256Bytes(Buffer.from("hello")) });
+    expect(await verifyArtifacts(target, m)).toEqual([]);
+  });
+
+  it("detects a corrupted artifact", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pub-"));
+    const target = await publishOne(dir, "v1", "hello");
+    writeFileSync(join(target, "a.bin"), "jello");
+    const problems = await verifyArtifacts(target, readManifest(target));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^a\.bin: sha256 .* does not match manifest/);
+  });
+
+  it("a discarded (failed) build leaves current untouched", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pub-"));
+    await publishOne(dir, "v1", "one");
+    const staging = createStaging(dir, "v2");
+    writeFileSync(join(staging.dir, "a.bin"), "half-written");
+    discardStaging(staging);
+    expect(currentVersion(dir)).toBe("v1");
+    expect(listVersions(dir)).toEqual(["v1"]);
+    expect(readFileSync(join(dir, "current", "a.bin"), "utf8")).toBe("one");
+  });
+
+  it("refuses to overwrite an existing version", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pub-"));
+    await publishOne(dir, "v1", "one");
+    await expect(publishOne(dir, "v1", "two")).rejects.toThrow(/already exists/);
+    expect(readFileSync(join(dir, "current", "a.bin"), "utf8")).toBe("one");
+  });
+
+  it("prunes old versions but keeps current and the newest", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pub-"));
+    for (const v of ["v1", "v2", "v3", "v4"]) await publishOne(dir, v, v);
+    expect(pruneVersions(dir, 2)).toEqual(["v1", "v2"]);
+    expect(listVersions(dir)).toEqual(["v3", "v4"]);
+    expect(currentVersion(dir)).toBe("v4");
+  });
+
+  it("removes staging leftovers of dead processes", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pub-"));
+    mkdirSync(join(dir, "staging", "vx.999999999"), { recursive: true });
+    pruneVersions(dir, 3);
+    expect(existsSync(join(dir, "staging", "vx.999999999"))).toBe(false);
+  });
+});
