@@ -1,0 +1,58 @@
+# Entry points: `make serve` (build artifacts if needed, start the service), `make test`, `make artifacts`,
+# `make nightly`, `make bench`. DATA_DIR defaults to the raw-data mirror ../shared/data.
+SHELL := /bin/bash
+DATA_DIR ?= $(abspath ../shared/data)
+ARTIFACTS_DIR ?= $(abspath artifacts)
+PORT ?= 8080
+export DATA_DIR ARTIFACTS_DIR PORT
+
+NODE_MODULES := node_modules/.package-lock.json
+PIPELINE_SOURCES := $(shell find pipeline formats lib -name '*.ts' 2>/dev/null)
+# The inputs the drought build reads; a change in any of them (or in the code) triggers a rebuild.
+DROUGHT_INPUTS := $(shell find $(DATA_DIR)/climate/ghcnd-thailand $(DATA_DIR)/boundaries/geoboundaries-tha-adm1 \
+	$(DATA_DIR)/boundaries/province_name_variants.csv $(DATA_DIR)/boundaries/opengisdata-thailand -type f 2>/dev/null)
+PUBLISHED := $(ARTIFACTS_DIR)/current/manifest.json
+
+.PHONY: all artifacts nightly refresh serve start test check unit bench clean-artifacts keys
+
+all: artifacts
+
+$(NODE_MODULES): package.json package-lock.json
+	npm ci
+	@touch $@
+
+artifacts: $(PUBLISHED)
+
+$(PUBLISHED): $(NODE_MODULES) $(PIPELINE_SOURCES) $(DROUGHT_INPUTS)
+	npm run -s pipeline -- build
+
+# Nightly: refresh inputs where a source is configured (offline: keep the data directory and say so),
+# then rebuild what changed and publish.
+refresh: $(NODE_MODULES)
+	npm run -s pipeline -- refresh
+
+nightly: refresh
+	$(MAKE) artifacts
+
+serve: artifacts
+	npm run -s keys -- dev
+	npm start
+
+start: $(NODE_MODULES)
+	npm start
+
+check: $(NODE_MODULES)
+	npx tsc --noEmit
+	npx eslint .
+
+unit: $(NODE_MODULES)
+	node test/run-vitest.mjs
+
+test: artifacts check
+	node test/run-vitest.mjs
+
+bench: artifacts
+	npx tsx bench/run.ts
+
+clean-artifacts:
+	rm -rf $(ARTIFACTS_DIR)
