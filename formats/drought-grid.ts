@@ -1,0 +1,440 @@
+// The drought-grid artifact: monthly drought indices on the land cells of one regular grid, in ONE binary file
+// that the server reads through typed-array views (no parsing of records). Writer and reader side by side;
+// the byte layout is documented in formats/drought-grid.md.
+import { endianness } from "node:os";
+import KDBush from "kdbush";
+import type { MonthIndex } from "../lib/months.ts";
+
+export const DROUGHT_GRID_MAGIC = "DRGRID01";
+export const DROUGHT_GRID_VERSION = 1;
+/** Value encoding code 1: IEEE-754 float32, little-endian, NaN = missing, ±Inf kept. */
+export const VALUE_ENCODING_FLOAT32 = 1;
+export const INDEX_NAME_BYTES = 16;
+export const EARTH_RADIUS_KM = 6371.0088; // IUGG mean radius
+
+const HEADER_BYTES = 72;
+const KD_NODE_SIZE = 16;
+const COUNTRY_CODE_RE = /^[A-Z]{3}$/;
+const INDEX_NAME_RE = /^[A-Za-z0-9_.-]{1,16}$/;
+const RAD = Math.PI / 180;
+
+/** Great-circle distance in km (haversine). */
+export function haversineKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
+  const dLat = (lat2 - lat1) * RAD;
+  const dLng = (lng2 - lng1) * RAD;
+  const s1 = Math.sin(dLat / 2);
+  const s2 = Math.sin(dLng / 2);
+  const h = s1 * s1 + Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * s2 * s2;
+  return 2 * EARTH_RADIUS_KM * Math.asin(Math.sqrt(Math.min(1, h)));
+}
+
+/** What the pipeline hands to the writer. Values are cell-major: offset = (cell * nMonths + month) * nIndices. */
+export interface DroughtGridData {
+  firstMonth: MonthIndex;
+  nMonths: number;
+  indexNames: string[];
+  baselineStart: MonthIndex;
+  baselineEnd: MonthIndex;
+  resolutionDeg: number;
+  cellIds: Uint32Array;
+  cellLats: Float64Array;
+  cellLngs: Float64Array;
+  /** Code table of ISO 3166-1 alpha-3 codes (at most 256). */
+  countries: string[];
+  /** Per cell, an index into `countries`. */
+  cellCountry: Uint8Array;
+  values: Float32Array;
+}
+
+export class DroughtGridFormatError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = "DroughtGridFormatError";
+    this.code = code;
+  }
+}
+
+function pad8(n: number): number {
+  return (n + 7) & ~7;
+}
+
+interface Layout {
+  indexNames: number;
+  countries: number;
+  cellIds: number;
+  cellLats: number;
+  cellLngs: number;
+  cellCountry: number;
+  kdIndex: number;
+  monthAnyValid: number;
+  monthIndexValid: number;
+  values: number;
+  fileBytes: number;
+}
+
+// Section offsets follow from the counts alone, so writer and reader share this one function.
+function layout(nCells: number, nMonths: number, nIndices: number, nCountries: number, kdIndexBytes: number): Layout {
+  let at = HEADER_BYTES;
+  const next = (bytes: number): number => {
+    const start = at;
+    at = pad8(at + bytes);
+    return start;
+  };
+  const l = {
+    indexNames: next(nIndices * INDEX_NAME_BYTES),
+    countries: next(nCountries * 4),
+    cellIds: next(nCells * 4),
+    cellLats: next(nCells * 8),
+    cellLngs: next(nCells * 8),
+    cellCountry: next(nCells),
+    kdIndex: next(kdIndexBytes),
+    monthAnyValid: next(nMonths * 4),
+    monthIndexValid: next(nMonths * nIndices * 4),
+    values: next(nCells * nMonths * nIndices * 4),
+    fileBytes: 0,
+  };
+  l.fileBytes = at;
+  return l;
+}
+
+function assertLittleEndian(): void {
+  // Typed-array views use the platform byte order; the file is little-endian.
+  if (endianness() !== "LE") throw new DroughtGridFormatError("ENDIAN", "drought-grid: big-endian platforms are not supported");
+}
+
+function writeAscii(target: Uint8Array, at: number, text: string): void {
+  for (let i = 0; i < text.length; i++) target[at + i] = text.charCodeAt(i);
+}
+
+function readAscii(bytes: Uint8Array, at: number, maxLength: number): string {
+  let s = "";
+  for (let i = 0; i < maxLength; i++) {
+    const c = bytes[at + i];
+    if (c === 0) break;
+    s += String.fromCharCode(c);
+  }
+  return s;
+}
+
+function validateData(g: DroughtGridData): void {
+  const nCells = g.cellIds.length;
+  const bad = (msg: string): never => {
+    throw new DroughtGridFormatError("INVALID_DATA", `drought-grid: ${msg}`);
+  };
+  if (nCells < 1) bad("at least one cell is required");
+  if (!Number.isInteger(g.nMonths) || g.nMonths < 1) bad(`nMonths must be a positive integer, got ${g.nMonths}`);
+  for (const m of [g.firstMonth, g.baselineStart, g.baselineEnd]) if (!Number.isInteger(m) || m < 0) bad(`months must be non-negative MonthIndex integers, got ${m}`);
+  if (g.baselineEnd < g.baselineStart) bad("baselineEnd is before baselineStart");
+  if (g.indexNames.length < 1) bad("at least one index name is required");
+  for (const name of g.indexNames) if (!INDEX_NAME_RE.test(name)) bad(`index name "${name}" must be 1-16 ASCII letters, digits, '_', '.', '-'`);
+  if (new Set(g.indexNames).size !== g.indexNames.length) bad("index names must be unique");
+  if (g.countries.length > 256) bad("at most 256 country codes");
+  for (const c of g.countries) if (!COUNTRY_CODE_RE.test(c)) bad(`country code "${c}" is not 3 upper-case ASCII letters`);
+  if (g.cellLats.length !== nCells || g.cellLngs.length !== nCells || g.cellCountry.length !== nCells) bad("cell arrays differ in length");
+  for (let i = 0; i < nCells; i++) {
+    const lat = g.cellLats[i];
+    const lng = g.cellLngs[i];
+    if (!(lat >= -90 && lat <= 90) || !(lng >= -180 && lng <= 180)) bad(`cell ${i} has invalid coordinates ${lat}, ${lng}`);
+    if (g.cellCountry[i] >= g.countries.length) bad(`cell ${i} has country code number ${g.cellCountry[i]} outside the table`);
+  }
+  if (!(g.resolutionDeg > 0)) bad(`resolutionDeg must be positive, got ${g.resolutionDeg}`);
+  const expected = nCells * g.nMonths * g.indexNames.length;
+  if (g.values.length !== expected) bad(`values has ${g.values.length} numbers, expected nCells*nMonths*nIndices = ${expected}`);
+}
+
+/** Serialises a grid into the DRGRID01 layout. Validity counts are computed here, not trusted from the caller. */
+export function writeDroughtGrid(g: DroughtGridData): Uint8Array {
+  assertLittleEndian();
+  validateData(g);
+  const nCells = g.cellIds.length;
+  const nIndices = g.indexNames.length;
+  const nMonths = g.nMonths;
+
+  const kd = new KDBush(nCells, KD_NODE_SIZE, Float64Array);
+  for (let i = 0; i < nCells; i++) kd.add(g.cellLngs[i], g.cellLats[i]);
+  kd.finish();
+  const kdBytes = new Uint8Array(kd.data as ArrayBuffer);
+
+  const l = layout(nCells, nMonths, nIndices, g.countries.length, kdBytes.byteLength);
+  const buffer = new ArrayBuffer(l.fileBytes);
+  const bytes = new Uint8Array(buffer);
+  const view = new DataView(buffer);
+
+  writeAscii(bytes, 0, DROUGHT_GRID_MAGIC);
+  view.setUint32(8, DROUGHT_GRID_VERSION, true);
+  view.setUint32(12, VALUE_ENCODING_FLOAT32, true);
+  view.setUint32(16, nCells, true);
+  view.setUint32(20, nMonths, true);
+  view.setInt32(24, g.firstMonth, true);
+  view.setUint32(28, nIndices, true);
+  view.setInt32(32, g.baselineStart, true);
+  view.setInt32(36, g.baselineEnd, true);
+  view.setFloat64(40, g.resolutionDeg, true);
+  view.setUint32(48, g.countries.length, true);
+  view.setUint32(52, KD_NODE_SIZE, true);
+  view.setUint32(56, kdBytes.byteLength, true);
+  view.setUint32(60, 0, true); // reserved
+  view.setFloat64(64, l.fileBytes, true);
+
+  g.indexNames.forEach((name, i) => writeAscii(bytes, l.indexNames + i * INDEX_NAME_BYTES, name));
+  g.countries.forEach((code, i) => writeAscii(bytes, l.countries + i * 4, code));
+  new Uint32Array(buffer, l.cellIds, nCells).set(g.cellIds);
+  new Float64Array(buffer, l.cellLats, nCells).set(g.cellLats);
+  new Float64Array(buffer, l.cellLngs, nCells).set(g.cellLngs);
+  bytes.set(g.cellCountry, l.cellCountry);
+  bytes.set(kdBytes, l.kdIndex);
+  new Float32Array(buffer, l.values, g.values.length).set(g.values);
+
+  // A record counts for a month when it is not NaN (±Inf is a valid, extreme value).
+  const anyValid = new Uint32Array(buffer, l.monthAnyValid, nMonths);
+  const indexValid = new Uint32Array(buffer, l.monthIndexValid, nMonths * nIndices);
+  const v = g.values;
+  for (let c = 0; c < nCells; c++) {
+    for (let m = 0; m < nMonths; m++) {
+      const base = (c * nMonths + m) * nIndices;
+      let any = false;
+      for (let k = 0; k < nIndices; k++) {
+        if (!Number.isNaN(v[base + k])) {
+          indexValid[m * nIndices + k]++;
+          any = true;
+        }
+      }
+      if (any) anyValid[m]++;
+    }
+  }
+  return bytes;
+}
+
+/** Reorders per-index [cell][month] arrays (as interpolation produces them) into the file's [cell][month][index]. */
+export function interleaveIndices(perIndex: Float32Array[], nCells: number, nMonths: number): Float32Array {
+  const nIndices = perIndex.length;
+  const records = nCells * nMonths;
+  for (const a of perIndex) {
+    if (a.length !== records) throw new Error(`interleaveIndices: array of ${a.length} values, expected ${records}`);
+  }
+  const out = new Float32Array(records * nIndices);
+  for (let k = 0; k < nIndices; k++) {
+    const a = perIndex[k];
+    for (let r = 0; r < records; r++) out[r * nIndices + k] = a[r];
+  }
+  return out;
+}
+
+export interface NearestCell {
+  cell: number;
+  distanceKm: number;
+}
+
+export interface DroughtGrid {
+  readonly formatVersion: number;
+  readonly valueEncoding: number;
+  readonly nCells: number;
+  readonly nMonths: number;
+  readonly nIndices: number;
+  readonly firstMonth: MonthIndex;
+  /** Last month of the file. */
+  readonly lastMonth: MonthIndex;
+  readonly baselineStart: MonthIndex;
+  readonly baselineEnd: MonthIndex;
+  readonly resolutionDeg: number;
+  readonly indexNames: readonly string[];
+  readonly countries: readonly string[];
+  /** Latest month in which at least one cell has a non-NaN value, or null when every value is NaN. */
+  readonly latestValidMonth: MonthIndex | null;
+  /** Zero-copy views over the file bytes. */
+  readonly cellIds: Uint32Array;
+  readonly cellLats: Float64Array;
+  readonly cellLngs: Float64Array;
+  readonly values: Float32Array;
+  cellId(cell: number): number;
+  cellLat(cell: number): number;
+  cellLng(cell: number): number;
+  cellCountry(cell: number): string;
+  /** Position of a month in the file (0..nMonths-1), or -1 when outside. */
+  monthOffset(month: MonthIndex): number;
+  /** Position of an index name, or -1. */
+  indexNo(name: string): number;
+  /** The nIndices values of one (cell, month), as a view (no copy). */
+  record(cell: number, monthOffset: number): Float32Array;
+  value(cell: number, monthOffset: number, indexNo: number): number;
+  /** Cells with at least one non-NaN index value in the month (by offset); with indexNo, cells with that index non-NaN. */
+  monthValidCount(monthOffset: number, indexNo?: number): number;
+  /** True great-circle nearest cell (ties: lowest cell number). */
+  nearestCell(lat: number, lng: number): NearestCell;
+}
+
+function formatError(code: string, message: string): never {
+  throw new DroughtGridFormatError(code, `drought-grid: ${message}`);
+}
+
+/**
+ * Opens a DRGRID01 file from its bytes (readFileSync Buffer or a mapped buffer). Only structural checks are made
+ * (magic, version, encoding, sizes against the file length); content integrity is the manifest's sha256.
+ * The bytes must start at an 8-byte aligned offset of their ArrayBuffer; otherwise they are copied once.
+ */
+export function openDroughtGrid(input: Uint8Array): DroughtGrid {
+  assertLittleEndian();
+  if (input.byteLength < HEADER_BYTES) formatError("TRUNCATED", `file of ${input.byteLength} bytes is shorter than the ${HEADER_BYTES}-byte header`);
+  const magic = readAscii(input, 0, 8);
+  if (magic !== DROUGHT_GRID_MAGIC) formatError("BAD_MAGIC", `wrong magic "${magic}", expected "${DROUGHT_GRID_MAGIC}"`);
+  const bytes = input.byteOffset % 8 === 0 ? input : input.slice();
+  const buffer = bytes.buffer as ArrayBuffer;
+  const base = bytes.byteOffset;
+  const view = new DataView(buffer, base, bytes.byteLength);
+
+  const formatVersion = view.getUint32(8, true);
+  if (formatVersion !== DROUGHT_GRID_VERSION) formatError("UNSUPPORTED_VERSION", `unsupported format version ${formatVersion}, this reader reads ${DROUGHT_GRID_VERSION}`);
+  const valueEncoding = view.getUint32(12, true);
+  if (valueEncoding !== VALUE_ENCODING_FLOAT32) formatError("UNSUPPORTED_ENCODING", `unsupported value encoding ${valueEncoding}`);
+  const nCells = view.getUint32(16, true);
+  const nMonths = view.getUint32(20, true);
+  const firstMonth = view.getInt32(24, true);
+  const nIndices = view.getUint32(28, true);
+  const baselineStart = view.getInt32(32, true);
+  const baselineEnd = view.getInt32(36, true);
+  const resolutionDeg = view.getFloat64(40, true);
+  const nCountries = view.getUint32(48, true);
+  const kdIndexBytes = view.getUint32(56, true);
+  const declaredBytes = view.getFloat64(64, true);
+  if (nCells < 1 || nMonths < 1 || nIndices < 1 || nCountries > 256) {
+    formatError("INCONSISTENT", `impossible counts nCells=${nCells} nMonths=${nMonths} nIndices=${nIndices} nCountries=${nCountries}`);
+  }
+  const l = layout(nCells, nMonths, nIndices, nCountries, kdIndexBytes);
+  if (declaredBytes !== l.fileBytes) formatError("INCONSISTENT", `header says ${declaredBytes} bytes but its counts give ${l.fileBytes}`);
+  if (bytes.byteLength < l.fileBytes) formatError("TRUNCATED", `file has ${bytes.byteLength} bytes, its header needs ${l.fileBytes}`);
+  if (bytes.byteLength > l.fileBytes) formatError("INCONSISTENT", `file has ${bytes.byteLength - l.fileBytes} bytes after the last section`);
+
+  const indexNames: string[] = [];
+  for (let i = 0; i < nIndices; i++) indexNames.push(readAscii(bytes, l.indexNames + i * INDEX_NAME_BYTES, INDEX_NAME_BYTES));
+  const countries: string[] = [];
+  for (let i = 0; i < nCountries; i++) countries.push(readAscii(bytes, l.countries + i * 4, 3));
+
+  const cellIds = new Uint32Array(buffer, base + l.cellIds, nCells);
+  const cellLats = new Float64Array(buffer, base + l.cellLats, nCells);
+  const cellLngs = new Float64Array(buffer, base + l.cellLngs, nCells);
+  const cellCountryNo = new Uint8Array(buffer, base + l.cellCountry, nCells);
+  const anyValid = new Uint32Array(buffer, base + l.monthAnyValid, nMonths);
+  const indexValid = new Uint32Array(buffer, base + l.monthIndexValid, nMonths * nIndices);
+  const values = new Float32Array(buffer, base + l.values, nCells * nMonths * nIndices);
+
+  // KDBush.from takes a whole ArrayBuffer, so its (small) section is copied once; the values stay zero-copy.
+  let kd: KDBush;
+  try {
+    kd = KDBush.from(buffer.slice(base + l.kdIndex, base + l.kdIndex + kdIndexBytes));
+  } catch (err) {
+    return formatError("BAD_INDEX", `spatial index section is invalid: ${(err as Error).message}`);
+  }
+  if (kd.numItems !== nCells) formatError("INCONSISTENT", `spatial index holds ${kd.numItems} items, expected ${nCells}`);
+
+  let latestValidMonth: MonthIndex | null = null;
+  for (let m = nMonths - 1; m >= 0; m--) {
+    if (anyValid[m] > 0) {
+      latestValidMonth = firstMonth + m;
+      break;
+    }
+  }
+
+  const initialRadiusDeg = Math.max(resolutionDeg, 0.01);
+  const searchState = { best: -1, bestKm: Infinity };
+
+  const scan = (lat: number, lng: number, minLat: number, maxLat: number, minLng: number, maxLng: number): void => {
+    const ids = kd.range(minLng, minLat, maxLng, maxLat);
+    for (let j = 0; j < ids.length; j++) {
+      const c = ids[j];
+      const d = haversineKm(lat, lng, cellLats[c], cellLngs[c]);
+      if (d < searchState.bestKm || (d === searchState.bestKm && c < searchState.best)) {
+        searchState.best = c;
+        searchState.bestKm = d;
+      }
+    }
+  };
+
+  // Searches the lat/lng box around the point, split at the antimeridian.
+  const scanBox = (lat: number, lng: number, radiusLatDeg: number, radiusLngDeg: number): void => {
+    const minLat = lat - radiusLatDeg;
+    const maxLat = lat + radiusLatDeg;
+    if (radiusLngDeg >= 180) return scan(lat, lng, minLat, maxLat, -180, 180);
+    const minLng = lng - radiusLngDeg;
+    const maxLng = lng + radiusLngDeg;
+    scan(lat, lng, minLat, maxLat, Math.max(minLng, -180), Math.min(maxLng, 180));
+    if (minLng < -180) scan(lat, lng, minLat, maxLat, minLng + 360, 180);
+    if (maxLng > 180) scan(lat, lng, minLat, maxLat, -180, maxLng - 360);
+  };
+
+  const nearestCell = (lat: number, lng: number): NearestCell => {
+    if (!(lat >= -90 && lat <= 90) || !(lng >= -180 && lng <= 180)) {
+      throw new RangeError(`nearestCell: invalid coordinates ${lat}, ${lng}`);
+    }
+    searchState.best = -1;
+    searchState.bestKm = Infinity;
+    // 1) Grow a box until it holds some cell: an upper bound on the nearest distance.
+    for (let r = initialRadiusDeg; searchState.best < 0; r *= 2) {
+      const cosLat = Math.cos(lat * RAD);
+      scanBox(lat, lng, r, cosLat > 1e-9 ? Math.min(180, r / cosLat) : 180);
+      if (r > 360) break;
+    }
+    // 2) Search the bounding box of the spherical cap with that radius: it holds the true nearest cell.
+    const capRad = searchState.bestKm / EARTH_RADIUS_KM;
+    const latRad = lat * RAD;
+    const capDeg = capRad / RAD + 1e-9;
+    let lngRadiusDeg = 180;
+    if (Math.abs(latRad) + capRad < Math.PI / 2 - 1e-12) {
+      lngRadiusDeg = Math.asin(Math.min(1, Math.sin(capRad) / Math.cos(latRad))) / RAD + 1e-9;
+    }
+    scanBox(lat, lng, capDeg, lngRadiusDeg);
+    return { cell: searchState.best, distanceKm: searchState.bestKm };
+  };
+
+  const checkCell = (cell: number): void => {
+    if (!(cell >= 0 && cell < nCells) || !Number.isInteger(cell)) throw new RangeError(`cell ${cell} is outside 0..${nCells - 1}`);
+  };
+  const checkMonth = (m: number): void => {
+    if (!(m >= 0 && m < nMonths) || !Number.isInteger(m)) throw new RangeError(`month offset ${m} is outside 0..${nMonths - 1}`);
+  };
+
+  return {
+    formatVersion,
+    valueEncoding,
+    nCells,
+    nMonths,
+    nIndices,
+    firstMonth,
+    lastMonth: firstMonth + nMonths - 1,
+    baselineStart,
+    baselineEnd,
+    resolutionDeg,
+    indexNames,
+    countries,
+    latestValidMonth,
+    cellIds,
+    cellLats,
+    cellLngs,
+    values,
+    cellId: (cell) => cellIds[cell],
+    cellLat: (cell) => cellLats[cell],
+    cellLng: (cell) => cellLngs[cell],
+    cellCountry: (cell) => countries[cellCountryNo[cell]],
+    monthOffset: (month) => (month >= firstMonth && month < firstMonth + nMonths ? month - firstMonth : -1),
+    indexNo: (name) => indexNames.indexOf(name),
+    record(cell, monthOffset) {
+      checkCell(cell);
+      checkMonth(monthOffset);
+      const start = (cell * nMonths + monthOffset) * nIndices;
+      return values.subarray(start, start + nIndices);
+    },
+    value(cell, monthOffset, indexNo) {
+      checkCell(cell);
+      checkMonth(monthOffset);
+      if (!(indexNo >= 0 && indexNo < nIndices)) throw new RangeError(`index number ${indexNo} is outside 0..${nIndices - 1}`);
+      return values[(cell * nMonths + monthOffset) * nIndices + indexNo];
+    },
+    monthValidCount(monthOffset, indexNo) {
+      checkMonth(monthOffset);
+      if (indexNo === undefined) return anyValid[monthOffset];
+      if (!(indexNo >= 0 && indexNo < nIndices)) throw new RangeError(`index number ${indexNo} is outside 0..${nIndices - 1}`);
+      return indexValid[monthOffset * nIndices + indexNo];
+    },
+    nearestCell,
+  };
+}
