@@ -30,12 +30,13 @@ export const DEFAULT_COMPLETENESS: CompletenessRules = {
 };
 
 /**
- * A station-year is dry-day-omitting when it has fewer than `maxReportedDays` precipitation reports and, over its
+ * A station-year is dry-day-omitting when precipitation is reported on less than `maxReportedShare` of its in-record
+ * days (so a record starting or ending mid-year is judged on its own days) and, over its
  * incomplete months (those failing the P rule), at least `minJudgedDays` reports of which fewer than
  * `maxZeroFraction` are 0 mm. Thresholds chosen from the Thai mirror (docs/methods/station-data.md).
  */
 export interface DryDayDetection {
-  maxReportedDays: number;
+  maxReportedShare: number;
   maxZeroFraction: number;
   minJudgedDays: number;
   /** Under assume-dry an incomplete month is admitted only with at least this many reported days. */
@@ -43,7 +44,7 @@ export interface DryDayDetection {
 }
 
 export const DEFAULT_DETECTION: DryDayDetection = {
-  maxReportedDays: 330,
+  maxReportedShare: 0.9, // ≈ 330 of 365 days
   maxZeroFraction: 0.4,
   minJudgedDays: 10,
   minReportedDaysAssumeDry: 1,
@@ -242,7 +243,7 @@ export function aggregateMonthly(daily: DailySeries, opts: AggregateOptions = {}
     if (r.reportedDays > 0) r.zeroFraction = z / r.reportedDays;
     if (r.incompleteReportedDays > 0) r.incompleteZeroFraction = incZ / r.incompleteReportedDays;
     r.dryDayOmitting =
-      r.reportedDays < detection.maxReportedDays &&
+      r.reportedDays < detection.maxReportedShare * r.days &&
       r.incompleteReportedDays >= detection.minJudgedDays &&
       r.incompleteZeroFraction < detection.maxZeroFraction;
     for (let k = k0; k < k1; k++) {
