@@ -1,6 +1,6 @@
 // The real NOAA GHCN-CAMS NetCDF-4 file: air(time=8, lat=360, lon=720) in K, lon 0..360, lat descending.
 import { join } from "node:path";
-import h5wasm from "h5wasm/node";
+import h5wasm, { type Dataset } from "h5wasm/node";
 import { beforeAll, describe, expect, it } from "vitest";
 import { dataDir } from "../../lib/config.ts";
 import { formatMonth } from "../../lib/months.ts";
@@ -13,13 +13,13 @@ async function rawSeries(lat: number, lon0360: number): Promise<number[]> {
   await h5wasm.ready;
   const f = new h5wasm.File(FILE, "r");
   try {
-    const lats = Array.from((f.get("lat") as h5wasm.Dataset).value as Float32Array);
-    const lons = Array.from((f.get("lon") as h5wasm.Dataset).value as Float32Array);
+    const lats = Array.from((f.get("lat") as Dataset).value as Float32Array);
+    const lons = Array.from((f.get("lon") as Dataset).value as Float32Array);
     const row = lats.indexOf(lat);
     const col = lons.indexOf(lon0360);
     expect(row).toBeGreaterThanOrEqual(0);
     expect(col).toBeGreaterThanOrEqual(0);
-    const air = f.get("air") as h5wasm.Dataset;
+    const air = f.get("air") as Dataset;
     return Array.from(air.slice([[0, 8], [row, row + 1], [col, col + 1]]) as Float32Array);
   } finally {
     f.close();
