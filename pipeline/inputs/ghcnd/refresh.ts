@@ -2,7 +2,7 @@
 // with the parser, and atomically replace the station file. Offline, the data directory stays as it is.
 import { randomBytes } from "node:crypto";
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { log } from "../../../lib/log.ts";
 import { InputError, parseGhcndCsv } from "./parse.ts";
 import { GHCND_SUBDIR, readStationIndex } from "./stations.ts";
@@ -97,8 +97,8 @@ export async function refreshGhcnd(opts: RefreshOptions): Promise<RefreshReport>
       continue;
     }
     // Same directory as the target, so the rename is atomic on one file system.
-    const target = join(dir, basename(entry.path));
-    const tmp = join(dir, `.${basename(entry.path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+    const target = entry.path;
+    const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
     try {
       await writeFile(tmp, text);
       const parsed = parseGhcndCsv(text, url);
