@@ -1,0 +1,343 @@
+// The drought build: station files → monthly series → station indices → grid cells and province summaries →
+// binary artifacts → a published version. Each stage is a module of its own; this file only wires them,
+// reports progress and collects the build report.
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { createHash } from "node:crypto";
+import { log } from "../lib/log.ts";
+import { formatMonth, type MonthIndex } from "../lib/months.ts";
+import { PROJECT_ROOT } from "../lib/config.ts";
+import { sha256File, type FileChecksum } from "../formats/manifest.ts";
+import { writeDroughtGrid, interleaveIndices } from "../formats/drought-grid.ts";
+import { writeProvinceSummaries } from "../formats/province-summaries.ts";
+import { writeProvinceIndex, writeProvincesJson } from "../formats/province-index.ts";
+import { GHCND_SUBDIR, readGhcndStations, summarizeGhcndQc, type StationMonthly } from "./inputs/ghcnd/stations.ts";
+import { computeStationIndices } from "./indices/index.ts";
+import { buildLandCells } from "./grid/land-cells.ts";
+import { interpolateToCells, nearestStationDistancesKm } from "./grid/interpolate.ts";
+import { crossValidateIndices } from "./grid/cross-validate.ts";
+import { loadProvinces, provincesPath } from "./provinces/boundaries.ts";
+import { buildAliases, loadAliasSources } from "./provinces/aliases.ts";
+import { provinceMetadata } from "./provinces/metadata.ts";
+import { flattenRings } from "./provinces/rings.ts";
+import { cellsUsedPerRecord, summarizeProvinces } from "./provinces/summaries.ts";
+import { createStaging, currentVersion, discardStaging, makeVersionId, publishStaging, pruneVersions } from "./publish/publish.ts";
+import { readManifest } from "../formats/manifest.ts";
+import type { BuildSettings } from "./build-settings.ts";
+
+/** Index layers of the grid, in record order. */
+export const GRID_INDICES = ["spei1", "spei3", "spei6", "spei12", "spei24", "spi1", "spi3", "mcdi"] as const;
+/** Index layers of the province summaries. */
+export const PROVINCE_INDICES = GRID_INDICES;
+
+export const ARTIFACT_FILES = {
+  grid: "drought-grid.bin",
+  provinceSummaries: "province-summaries.bin",
+  provinceIndex: "province-index.bin",
+  provinces: "provinces.json",
+  report: "build-report.json",
+} as const;
+
+export interface BuildOptions {
+  dataDir: string;
+  artifactsDir: string;
+  settings: BuildSettings;
+  /** Rebuild even when inputs, settings and code match the current version. */
+  force?: boolean;
+  now?: Date;
+}
+
+export interface BuildResult {
+  status: "published" | "unchanged";
+  version: string;
+  dir?: string;
+}
+
+function stage<T>(name: string, fn: () => T): T {
+  const t0 = performance.now();
+  log.info({ stage: name }, `${name}…`);
+  const out = fn();
+  log.info({ stage: name, ms: Math.round(performance.now() - t0) }, `${name} done`);
+  return out;
+}
+
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...filesUnder(p));
+    else out.push(p);
+  }
+  return out.sort();
+}
+
+/** Checksums of the inputs the build reads, keyed by their path relative to the data directory. */
+async function checksumInputs(dataDir: string): Promise<Record<string, FileChecksum>> {
+  const files = [
+    ...filesUnder(join(dataDir, GHCND_SUBDIR)),
+    provincesPath(dataDir),
+    join(dataDir, "boundaries", "province_name_variants.csv"),
+    join(dataDir, "boundaries", "opengisdata-thailand", "provinces.geojson"),
+  ];
+  const out: Record<string, FileChecksum> = {};
+  for (const f of files) out[relative(dataDir, f)] = { bytes: statSync(f).size, sha256: await sha256File(f) };
+  return out;
+}
+
+/** A fingerprint of the code that computes the artifacts, so a code change yields a new version. */
+function codeFingerprint(): string {
+  const h = createHash("sha256");
+  for (const dir of ["pipeline", "formats", "lib"]) {
+    for (const f of filesUnder(join(PROJECT_ROOT, dir))) {
+      if (f.endsWith(".ts")) h.update(relative(PROJECT_ROOT, f)).update(readFileSync(f));
+    }
+  }
+  return h.digest("hex");
+}
+
+function fingerprint(inputs: Record<string, FileChecksum>, settings: BuildSettings, code: string): string {
+  return createHash("sha256").update(JSON.stringify({ inputs, settings, code })).digest("hex");
+}
+
+/** Places every station series on one common month axis (NaN outside a station's record). */
+function commonAxis(stations: readonly StationMonthly[]): { first: MonthIndex; nMonths: number } {
+  let first = Infinity;
+  let last = -Infinity;
+  for (const s of stations) {
+    first = Math.min(first, s.firstMonth);
+    last = Math.max(last, s.firstMonth + s.prcp.length - 1);
+  }
+  return { first, nMonths: last - first + 1 };
+}
+
+function align(series: Float64Array, from: MonthIndex, first: MonthIndex, nMonths: number): Float64Array {
+  const out = new Float64Array(nMonths).fill(NaN);
+  out.set(series, from - first);
+  return out;
+}
+
+export async function buildDrought(opts: BuildOptions): Promise<BuildResult> {
+  const { dataDir, artifactsDir, settings } = opts;
+  const t0 = performance.now();
+  const inputs = await checksumInputs(dataDir);
+  const code = codeFingerprint();
+  const fp = fingerprint(inputs, settings, code);
+
+  const current = currentVersion(artifactsDir);
+  if (current && !opts.force) {
+    try {
+      const m = readManifest(join(artifactsDir, "current"));
+      if (m.settings.fingerprint === fp) {
+        log.info({ version: current }, "inputs, settings and code unchanged: nothing to publish");
+        return { status: "unchanged", version: current };
+      }
+    } catch {
+      // An unreadable current manifest is rebuilt over.
+    }
+  }
+
+  // Stations → monthly series.
+  const ghcndDir = join(dataDir, GHCND_SUBDIR);
+  log.info({ dir: ghcndDir, policy: settings.dryDayPolicy }, "reading GHCN-Daily stations");
+  const stations = await readGhcndStations({
+    dir: ghcndDir,
+    policy: settings.dryDayPolicy,
+    concurrency: settings.concurrency,
+    onProgress: (done, total, file) => {
+      if (done % 10 === 0 || done === total) log.info({ stage: "stations", done, total, file: relative(dataDir, file) }, "progress");
+    },
+  });
+  const ghcndQc = summarizeGhcndQc(stations, settings.dryDayPolicy);
+  const axis = commonAxis(stations);
+
+  // Station indices on the common axis.
+  const nS = stations.length;
+  const stationLats = Float64Array.from(stations, (s) => s.lat);
+  const stationLngs = Float64Array.from(stations, (s) => s.lng);
+  const byIndex: Record<string, Float64Array> = {};
+  for (const name of GRID_INDICES) byIndex[name] = new Float64Array(nS * axis.nMonths).fill(NaN);
+  stage("station indices", () => {
+    stations.forEach((s, i) => {
+      const series = computeStationIndices({
+        firstMonth: axis.first,
+        lat: s.lat,
+        prcp: align(s.prcp, s.firstMonth, axis.first, axis.nMonths),
+        tmean: align(s.tmean, s.firstMonth, axis.first, axis.nMonths),
+        refStart: settings.baselineStart,
+        refEnd: settings.baselineEnd,
+      });
+      for (const name of GRID_INDICES) byIndex[name].set(series[name], i * axis.nMonths);
+    });
+  });
+
+  // Land cells and provinces.
+  const provinces = stage("provinces", () => loadProvinces(provincesPath(dataDir)));
+  const aliases = buildAliases(loadAliasSources(provinces, dataDir));
+  const cells = stage("land cells", () => buildLandCells(provinces, { resolutionDeg: settings.resolutionDeg }));
+  const nCells = cells.lat.length;
+
+  // Interpolation, one index layer at a time.
+  const idw = {
+    power: settings.idwPower,
+    maxStations: settings.idwMaxStations,
+    maxDistanceKm: settings.idwMaxDistanceKm,
+    clampZ: settings.idwClampZ,
+  };
+  const layers = stage("interpolation", () =>
+    GRID_INDICES.map((name) => interpolateToCells(stationLats, stationLngs, byIndex[name], axis.nMonths, cells.lat, cells.lng, idw)),
+  );
+
+  // Trim the month axis to months in which some cell has SPEI-1 or SPI-1.
+  const spei1 = layers[0];
+  const spi1 = layers[GRID_INDICES.indexOf("spi1")];
+  const validCells = new Uint32Array(axis.nMonths);
+  const anyValid = new Uint8Array(axis.nMonths);
+  for (let c = 0; c < nCells; c++) {
+    for (let m = 0; m < axis.nMonths; m++) {
+      const i = c * axis.nMonths + m;
+      if (spei1[i] === spei1[i]) validCells[m]++;
+      if (spei1[i] === spei1[i] || spi1[i] === spi1[i]) anyValid[m] = 1;
+    }
+  }
+  const firstValid = anyValid.indexOf(1);
+  const lastValid = anyValid.lastIndexOf(1);
+  if (firstValid < 0) throw new Error("no month has any valid index value: nothing to publish");
+  const nMonths = lastValid - firstValid + 1;
+  const firstMonth = axis.first + firstValid;
+  const trimmed = layers.map((layer) => {
+    const out = new Float32Array(nCells * nMonths);
+    for (let c = 0; c < nCells; c++) out.set(layer.subarray(c * axis.nMonths + firstValid, c * axis.nMonths + lastValid + 1), c * nMonths);
+    return out;
+  });
+  let latestValid: MonthIndex | null = null;
+  for (let m = lastValid; m >= firstValid; m--) {
+    if (validCells[m] >= settings.validCellShare * nCells) {
+      latestValid = axis.first + m;
+      break;
+    }
+  }
+  const values = interleaveIndices(trimmed, nCells, nMonths);
+
+  const cv = stage("leave-one-out cross-validation", () =>
+    // Stations within 10 km of the withheld one are withheld too: the station list has co-located duplicate
+    // records (e.g. Don Muang) that would otherwise predict themselves.
+    crossValidateIndices(stationLats, stationLngs, byIndex, axis.nMonths, { ...idw, excludeWithinKm: 10 }),
+  );
+
+  const summaries = stage("province summaries", () =>
+    summarizeProvinces({
+      values,
+      nCells,
+      nMonths,
+      nIndices: GRID_INDICES.length,
+      cellLat: cells.lat,
+      resolutionDeg: cells.resolutionDeg,
+      weights: { cell: cells.weightCell, province: cells.weightProvince, fraction: cells.weightFraction },
+      nProvinces: provinces.length,
+    }),
+  );
+
+  // Per-province coverage, for the report: land cells touching it and months with a value.
+  const cellsPerProvince = new Array(provinces.length).fill(0);
+  for (let e = 0; e < cells.weightProvince.length; e++) cellsPerProvince[cells.weightProvince[e]]++;
+  const nearestKm = nearestStationDistancesKm(stationLats, stationLngs, cells.lat, cells.lng);
+  const latestOffset = latestValid === null ? -1 : latestValid - firstMonth;
+  const provincesAtLatest =
+    latestOffset < 0
+      ? 0
+      : provinces.filter((_, p) => summaries.means[(p * nMonths + latestOffset) * GRID_INDICES.length] === summaries.means[(p * nMonths + latestOffset) * GRID_INDICES.length]).length;
+
+  // Write the artifacts into a staging directory, then publish.
+  const version = makeVersionId(opts.now ?? new Date(), fp.slice(0, 10));
+  const staging = createStaging(artifactsDir, version);
+  try {
+    stage("write artifacts", () => {
+      writeFileSync(
+        join(staging.dir, ARTIFACT_FILES.grid),
+        writeDroughtGrid({
+          firstMonth,
+          nMonths,
+          indexNames: [...GRID_INDICES],
+          baselineStart: settings.baselineStart,
+          baselineEnd: settings.baselineEnd,
+          resolutionDeg: cells.resolutionDeg,
+          cellIds: Uint32Array.from({ length: nCells }, (_, c) => cells.row[c] * cells.nCols + cells.col[c]),
+          cellLats: cells.lat,
+          cellLngs: cells.lng,
+          countries: ["THA"],
+          cellCountry: new Uint8Array(nCells),
+          values,
+        }),
+      );
+      writeFileSync(
+        join(staging.dir, ARTIFACT_FILES.provinceSummaries),
+        writeProvinceSummaries({
+          indexNames: [...PROVINCE_INDICES],
+          nProvinces: provinces.length,
+          nMonths,
+          firstMonth,
+          values: summaries.means,
+          cellsUsed: cellsUsedPerRecord(summaries),
+        }),
+      );
+      writeFileSync(join(staging.dir, ARTIFACT_FILES.provinceIndex), writeProvinceIndex(flattenRings(provinces)));
+      writeFileSync(join(staging.dir, ARTIFACT_FILES.provinces), writeProvincesJson(provinceMetadata(provinces, aliases)));
+    });
+
+    const report = {
+      version,
+      builtAt: (opts.now ?? new Date()).toISOString(),
+      durationMs: Math.round(performance.now() - t0),
+      baseline: { start: formatMonth(settings.baselineStart), end: formatMonth(settings.baselineEnd) },
+      monthRange: { first: formatMonth(firstMonth), last: formatMonth(firstMonth + nMonths - 1) },
+      latestValidMonth: latestValid === null ? null : formatMonth(latestValid),
+      latestValidRule: `latest month in which at least ${settings.validCellShare * 100} % of land cells have SPEI-1`,
+      stationQc: ghcndQc,
+      stations: stations.map((s) => ({
+        id: s.id,
+        name: s.name,
+        lat: s.lat,
+        lng: s.lng,
+        months: s.prcp.length,
+        firstMonth: formatMonth(s.firstMonth),
+        qc: s.qc,
+      })),
+      grid: {
+        resolutionDeg: cells.resolutionDeg,
+        landCells: nCells,
+        cellsWithSpei1AtLatestValidMonth: latestOffset < 0 ? 0 : validCells[latestOffset + firstValid],
+        nearestStationKm: { max: Math.max(...nearestKm), median: median(nearestKm) },
+        idw,
+      },
+      crossValidation: cv,
+      provinces: {
+        count: provinces.length,
+        withSummaryAtLatestValidMonth: provincesAtLatest,
+        landCellsPerProvince: Object.fromEntries(provinces.map((p, i) => [p.code, cellsPerProvince[i]])),
+      },
+    };
+    writeFileSync(join(staging.dir, ARTIFACT_FILES.report), JSON.stringify(report, null, 2) + "\n");
+
+    const dir = await publishStaging(staging, {
+      builtAt: report.builtAt,
+      inputs,
+      baseline: report.baseline,
+      monthRange: report.monthRange,
+      latestValidMonth: report.latestValidMonth,
+      qc: { stations: ghcndQc, landCells: nCells, provinces: provinces.length, provincesAtLatestValidMonth: provincesAtLatest },
+      report: ARTIFACT_FILES.report,
+      settings: { ...settings, fingerprint: fp, codeFingerprint: code },
+    });
+    const removed = pruneVersions(artifactsDir, settings.keepVersions);
+    log.info({ version, dir, removed, ms: Math.round(performance.now() - t0) }, "published");
+    return { status: "published", version, dir };
+  } catch (err) {
+    discardStaging(staging);
+    throw err;
+  }
+}
+
+function median(a: Float64Array): number {
+  const s = Float64Array.from(a).sort();
+  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}

@@ -1,0 +1,48 @@
+// `npm run pipeline -- <command>`: build (artifacts), refresh (inputs), indices (researchers' CSV tool).
+import { artifactsDir, dataDir } from "../lib/config.ts";
+import { log } from "../lib/log.ts";
+import { buildSettingsFromEnv } from "./build-settings.ts";
+
+const USAGE = `usage: npm run pipeline -- <command>
+  build [--force]      build the drought artifacts from DATA_DIR and publish them into ARTIFACTS_DIR
+  refresh              refresh raw inputs from their public sources (offline: keeps DATA_DIR as it is)
+  indices --input FILE.csv --index spei|spi --scale K [--lat DEG] [--ref-start YYYY-MM --ref-end YYYY-MM] [--output FILE.csv]`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case "build": {
+      const { buildDrought } = await import("./build.ts");
+      const result = await buildDrought({
+        dataDir: dataDir(),
+        artifactsDir: artifactsDir(),
+        settings: buildSettingsFromEnv(),
+        force: rest.includes("--force"),
+      });
+      process.stdout.write(`${result.status}: ${result.version}\n`);
+      return 0;
+    }
+    case "refresh": {
+      const { refreshAll } = await import("./refresh.ts");
+      const report = await refreshAll({ dataDir: dataDir() });
+      process.stdout.write(JSON.stringify(report, null, 2) + "\n");
+      return 0;
+    }
+    case "indices": {
+      const { runIndicesCommand } = await import("./commands/indices.ts");
+      return runIndicesCommand(rest);
+    }
+    default:
+      process.stderr.write(`${command ? `unknown command "${command}"\n` : ""}${USAGE}\n`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: Error) => {
+    log.error({ err: err.message }, "pipeline failed");
+    process.stderr.write(`error: ${err.message}\n`);
+    process.exit(1);
+  },
+);
