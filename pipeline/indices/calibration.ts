@@ -28,7 +28,7 @@ export function referenceSamples(accumulated: Float64Array, opts: StandardizeOpt
   const n = accumulated.length;
   const from = Math.max(0, (opts.refStart ?? firstMonth) - firstMonth);
   const to = Math.min(n - 1, (opts.refEnd ?? firstMonth + n - 1) - firstMonth);
-  if (from > to) throw new RangeError("reference period does not overlap the series");
+  // a reference period outside the series leaves every month unfitted (all NaN), like too few values
   const groups: number[][] = Array.from({ length: 12 }, () => []);
   for (let i = from; i <= to; i++) {
     const v = accumulated[i];

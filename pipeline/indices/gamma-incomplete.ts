@@ -1,3 +1,4 @@
+/* eslint-disable no-loss-of-precision -- published coefficients kept verbatim; they round to the nearest double */
 // Regularized lower incomplete gamma P(a, x) = γ(a, x)/Γ(a): series for x < a+1, Lentz continued
 // fraction otherwise (Numerical Recipes 3rd ed. §6.2), both iterated to machine precision.
 

@@ -1,3 +1,4 @@
+/* eslint-disable no-loss-of-precision -- published coefficients kept verbatim; they round to the nearest double */
 // Standard normal distribution: Φ by series and continued fraction, Φ⁻¹ (Wichura 1988, AS 241 PPND16, ~1e-16 relative).
 
 const SQRT_2PI = Math.sqrt(2 * Math.PI);
