@@ -1,0 +1,281 @@
+// Drought answers from the published artifacts: nearest grid cell, province summaries, score and batch items.
+// Every call takes the artifact version once (store.current()) and uses only it, so a hot swap never mixes
+// versions inside one response. Numbers come from lib/drought-scale.ts; nothing here invents a value: no data
+// means NotFoundError (or found:false in a batch).
+import { NotFoundError, ApiError } from "../errors.ts";
+import { droughtLevel, droughtScore, riskLevel, D_LEVEL_NAMES } from "../../lib/drought-scale.ts";
+import { formatMonth, parseMonth, type MonthIndex } from "../../lib/months.ts";
+import { closeMatches, normalizeName } from "../../pipeline/provinces/aliases.ts";
+import { ArtifactStore } from "../data/artifact-store.ts";
+import { openDroughtArtifacts, type DroughtArtifacts } from "../data/drought-artifacts.ts";
+import { log } from "../../lib/log.ts";
+import type {
+  BatchItem,
+  DroughtGridData,
+  DroughtService,
+  ProvinceDroughtData,
+  ScoreData,
+  ScoreQuery,
+} from "./types.ts";
+
+export const DROUGHT_DATA_SOURCES = [
+  "NOAA NCEI GHCN-Daily station observations (Menne et al. 2012, doi:10.7289/V5D21VHZ)",
+  "geoBoundaries gbOpen THA ADM1 province boundaries (ODbL)",
+];
+
+/** Months of recent history that each timeframe shows (the data are monthly; shorter windows show one month). */
+export const TIMEFRAME_MONTHS: Record<ScoreQuery["timeframe"], number> = { "7d": 1, "30d": 1, "90d": 3, "1y": 12 };
+
+const INDEX_KEYS = ["spei1", "spei3", "spei6", "spei12", "spi1", "mcdi"] as const;
+
+function round(x: number, digits: number): number | null {
+  if (!Number.isFinite(x)) return null;
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+interface CellHit {
+  a: DroughtArtifacts;
+  cell: number;
+  distanceKm: number;
+  month: MonthIndex;
+  offset: number;
+  spei1: number;
+}
+
+export class ArtifactDroughtService implements DroughtService {
+  constructor(private readonly store: ArtifactStore<DroughtArtifacts>) {}
+
+  private artifacts(): DroughtArtifacts {
+    const loaded = this.store.current();
+    if (!loaded) throw new ApiError("SERVICE_UNAVAILABLE", "drought data are not loaded yet");
+    return loaded.data;
+  }
+
+  dataVersion(): string {
+    return this.store.current()?.version ?? "none";
+  }
+
+  /** Month of a request: the given YYYY-MM (already validated) or the latest valid month. */
+  private month(a: DroughtArtifacts, month: string | undefined): MonthIndex {
+    return month === undefined ? a.defaultMonth : (parseMonth(month) as MonthIndex);
+  }
+
+  /**
+   * The grid cell for a coordinate, or the reason there is none. A point is covered when it lies inside one of
+   * Thailand's 77 province polygons (sea and other countries are not) and its nearest land cell has SPEI-1
+   * for the month.
+   */
+  private locate(a: DroughtArtifacts, lat: number, lng: number, month: MonthIndex): CellHit | string {
+    const offset = a.grid.monthOffset(month);
+    if (offset < 0) {
+      return `no drought data for ${formatMonth(month)}: the grid covers ${formatMonth(a.grid.firstMonth)} to ${formatMonth(a.grid.lastMonth)}`;
+    }
+    if (a.provinceIndex.provinceAt(lat, lng) < 0) return "location is outside the covered area (Thailand's land area)";
+    const { cell, distanceKm } = a.grid.nearestCell(lat, lng);
+    const spei1 = a.grid.value(cell, offset, 0);
+    if (Number.isNaN(spei1)) return `no SPEI-1 value at the nearest grid point for ${formatMonth(month)}`;
+    return { a, cell, distanceKm, month, offset, spei1 };
+  }
+
+  private locateOrThrow(lat: number, lng: number, month: string | undefined): CellHit {
+    const a = this.artifacts();
+    const hit = this.locate(a, lat, lng, this.month(a, month));
+    if (typeof hit === "string") throw new NotFoundError(hit, { lat, lng, ...(month ? { month } : {}) });
+    return hit;
+  }
+
+  private indices(hit: CellHit) {
+    const rec = hit.a.grid.record(hit.cell, hit.offset);
+    const names = hit.a.grid.indexNames;
+    const out = {} as Record<(typeof INDEX_KEYS)[number], number | null>;
+    for (const k of INDEX_KEYS) out[k] = round(rec[names.indexOf(k)], 3);
+    return out;
+  }
+
+  drought(lat: number, lng: number, month?: string): DroughtGridData {
+    const hit = this.locateOrThrow(lat, lng, month);
+    const { a, cell } = hit;
+    const score = droughtScore(hit.spei1);
+    return {
+      location: {
+        requestedLat: lat,
+        requestedLng: lng,
+        gridId: gridId(a, cell),
+        gridLat: a.grid.cellLat(cell),
+        gridLng: a.grid.cellLng(cell),
+        distanceKm: round(hit.distanceKm, 2) as number,
+        country: a.grid.cellCountry(cell),
+      },
+      period: { month: formatMonth(hit.month), climatologyBaseline: a.baselineLabel },
+      drought: {
+        score,
+        level: riskLevel(score),
+        indices: this.indices(hit),
+        severity: { spei1: droughtLevel(hit.spei1) },
+      },
+    };
+  }
+
+  score(q: ScoreQuery): ScoreData {
+    if (q.riskType !== "drought") {
+      throw new NotFoundError(`no data for risk type ${q.riskType} yet: only drought is served`, { riskType: q.riskType });
+    }
+    const hit = this.locateOrThrow(q.lat, q.lng, undefined);
+    const idx = this.indices(hit);
+    const score = droughtScore(hit.spei1);
+    const severity = droughtLevel(hit.spei1);
+    const monthLabel = formatMonth(hit.month);
+    const distanceKm = round(hit.distanceKm, 2) as number;
+    const details: ScoreData["details"] & Record<string, unknown> = {
+      currentConditions: {
+        spei1: idx.spei1,
+        spei3: idx.spei3,
+        spei6: idx.spei6,
+        spei12: idx.spei12,
+        severity,
+        distanceKm,
+        month: monthLabel,
+      },
+      recentMonths: this.recentMonths(hit, TIMEFRAME_MONTHS[q.timeframe]),
+    };
+    if (q.includeHistorical) details.historical = this.historical(hit);
+    return {
+      location: { lat: q.lat, lng: q.lng },
+      riskType: "drought",
+      riskScore: score,
+      riskLevel: riskLevel(score),
+      summary: summaryText(severity, idx.spei1, distanceKm, monthLabel),
+      details,
+      dataSources: DROUGHT_DATA_SOURCES,
+      timestamp: new Date().toISOString(),
+    };
+  }
+
+  /** The served month and the ones before it, newest first, as far as the grid goes. */
+  private recentMonths(hit: CellHit, n: number) {
+    const out = [];
+    const g = hit.a.grid;
+    for (let i = 0; i < n && hit.offset - i >= 0; i++) {
+      const off = hit.offset - i;
+      const s1 = g.value(hit.cell, off, 0);
+      out.push({
+        month: formatMonth(g.firstMonth + off),
+        spei1: round(s1, 3),
+        spei3: round(g.value(hit.cell, off, g.indexNo("spei3")), 3),
+        score: Number.isNaN(s1) ? null : droughtScore(s1),
+        severity: droughtLevel(s1),
+      });
+    }
+    return out;
+  }
+
+  /** The cell's whole record: how often each D-level occurred and where the current month ranks. */
+  private historical(hit: CellHit) {
+    const g = hit.a.grid;
+    const counts: Record<string, number> = { D0: 0, D1: 0, D2: 0, D3: 0, D4: 0 };
+    let n = 0;
+    let drierOrEqual = 0;
+    let driest = Infinity;
+    let driestOff = -1;
+    for (let off = 0; off < g.nMonths; off++) {
+      const v = g.value(hit.cell, off, 0);
+      if (Number.isNaN(v)) continue;
+      n++;
+      const d = droughtLevel(v);
+      if (d) counts[d]++;
+      if (v <= hit.spei1) drierOrEqual++;
+      if (v < driest) {
+        driest = v;
+        driestOff = off;
+      }
+    }
+    return {
+      baseline: hit.a.baselineLabel,
+      recordStart: formatMonth(g.firstMonth),
+      recordEnd: formatMonth(g.lastMonth),
+      monthsWithData: n,
+      droughtMonths: counts,
+      droughtMonthShare: round((counts.D0 + counts.D1 + counts.D2 + counts.D3 + counts.D4) / n, 4),
+      currentPercentile: round((100 * drierOrEqual) / n, 1),
+      driestMonth: driestOff < 0 ? null : { month: formatMonth(g.firstMonth + driestOff), spei1: round(driest, 3) },
+    };
+  }
+
+  province(name: string, country: string, month?: string): ProvinceDroughtData {
+    const a = this.artifacts();
+    if (country.toUpperCase() !== "THA") {
+      throw new NotFoundError(`no province data for country ${country}: only Thailand (THA) is covered`, { country });
+    }
+    const p = a.provinceByName.get(normalizeName(name));
+    if (p === undefined) {
+      const matches = closeMatches(a.provinces, name, 3).map((m) => m.nameEn);
+      throw new NotFoundError(`unknown province "${name}"`, { name, closeMatches: matches });
+    }
+    const m = this.month(a, month);
+    const off = a.summaries.monthOffset(m);
+    const meta = a.provinces[p];
+    const rec = off < 0 ? undefined : a.summaries.record(p, off);
+    const names = a.summaries.indexNames;
+    const spei1 = rec ? rec[names.indexOf("spei1")] : NaN;
+    if (!rec || Number.isNaN(spei1)) {
+      throw new NotFoundError(`no drought data for ${meta.nameEn} in ${formatMonth(m)}`, { province: meta.nameEn, month: formatMonth(m) });
+    }
+    const score = droughtScore(spei1);
+    return {
+      province: meta.nameEn,
+      country: "THA",
+      month: formatMonth(m),
+      score,
+      level: riskLevel(score),
+      indices: {
+        spei1: round(spei1, 3),
+        spei3: round(rec[names.indexOf("spei3")], 3),
+        spei6: round(rec[names.indexOf("spei6")], 3),
+      },
+      severity: { spei1: droughtLevel(spei1) },
+    };
+  }
+
+  batchItem(id: string | undefined, lat: number, lng: number): BatchItem {
+    const a = this.artifacts();
+    const hit = this.locate(a, lat, lng, a.defaultMonth);
+    const base = id === undefined ? { lat, lng } : { id, lat, lng };
+    if (typeof hit === "string") {
+      return { ...base, found: false, riskScore: null, riskLevel: null, severity: null, spei1: null, reason: hit };
+    }
+    const score = droughtScore(hit.spei1);
+    return {
+      ...base,
+      found: true,
+      riskScore: score,
+      riskLevel: riskLevel(score),
+      severity: droughtLevel(hit.spei1),
+      spei1: round(hit.spei1, 3) as number,
+    };
+  }
+}
+
+/** Grid ids name the grid and the cell: "TH025-<row*nCols+col>". */
+function gridId(a: DroughtArtifacts, cell: number): string {
+  return `TH${String(Math.round(a.grid.resolutionDeg * 100)).padStart(3, "0")}-${a.grid.cellId(cell)}`;
+}
+
+function summaryText(severity: ReturnType<typeof droughtLevel>, spei1: number | null, distanceKm: number, month: string): string {
+  const cond = severity ? `${severity} (${D_LEVEL_NAMES[severity]})` : "No drought";
+  return `${cond} in ${month}: SPEI-1 ${spei1?.toFixed(2)} at the nearest grid point, ${distanceKm.toFixed(1)} km away.`;
+}
+
+/** Opens the artifact store at ARTIFACTS_DIR and the service over it; the store follows `current`. */
+export async function openDroughtService(artifactsDir: string, opts: { pollMs?: number } = {}) {
+  const store = new ArtifactStore<DroughtArtifacts>({
+    root: artifactsDir,
+    open: openDroughtArtifacts,
+    logger: log,
+    label: "drought artifacts",
+    pollMs: opts.pollMs,
+  });
+  await store.reload();
+  store.start();
+  return { service: new ArtifactDroughtService(store), store };
+}
