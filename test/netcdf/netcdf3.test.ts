@@ -89,6 +89,15 @@ describe("NetCDF-3 packed precipitation", () => {
     expect(g.values[seriesOffset(g, 0, 1)]).toBeCloseTo(2.1, 10);
   });
 
+  it("reads the 64-bit offset format (CDF-2) the same way", async () => {
+    const path = join(dir, "cdf2.nc");
+    writeNetcdf3(path, { ...packedPrecipitation([380, 410, 439], "noleap", true), version: 2 });
+    expect(readFileSync(path)[3]).toBe(2);
+    const g = await readMonthlyClimateGrid(path, { kind: "precipitation" });
+    expect(g.months.map(formatMonth)).toEqual(["1901-01", "1901-02", "1901-03"]);
+    expect(g.values[seriesOffset(g, 0, 1) + 2]).toBeCloseTo(23.4, 10);
+  });
+
   it("rejects a truncated file, naming it", async () => {
     const path = join(dir, "truncated.nc");
     const bytes = encodeNetcdf3(packedPrecipitation([380, 410, 439], "noleap", false));

@@ -1,4 +1,4 @@
-// A tiny NetCDF-3 classic (CDF-1) writer for tests: header (dim_list, gatt_list, var_list), then the
+// A tiny NetCDF-3 classic (CDF-1, or CDF-2 with 64-bit offsets) writer for tests: header (dim_list, gatt_list, var_list), then the
 // non-record data, then the records, all big-endian (NetCDF Classic Format Specification).
 import { writeFileSync } from "node:fs";
 
@@ -18,6 +18,8 @@ export interface Nc3File {
   /** size 0 marks the record (unlimited) dimension; its length is the number of records. */
   dims: { name: string; size: number }[];
   numRecords?: number;
+  /** 1 = classic (CDF-1, default), 2 = 64-bit offset (CDF-2: begin offsets are 8 bytes). */
+  version?: 1 | 2;
   globalAttrs?: Record<string, Nc3Attr>;
   variables: Nc3Variable[];
 }
@@ -89,7 +91,7 @@ export function encodeNetcdf3(file: Nc3File): Buffer {
   // Header twice: the first pass measures it so that the variables' begin offsets can be filled in.
   const header = (begins: number[]) => {
     const w = new Writer();
-    w.bytes.push(0x43, 0x44, 0x46, 1);
+    w.bytes.push(0x43, 0x44, 0x46, file.version ?? 1);
     w.int(numRecords);
     w.int(0x0a);
     w.int(file.dims.length);
@@ -107,6 +109,7 @@ export function encodeNetcdf3(file: Nc3File): Buffer {
       w.attrs(v.attrs);
       w.int(TYPE_CODE[v.type]);
       w.int(vsize(v));
+      if (file.version === 2) w.int(0);
       w.int(begins[i] ?? 0);
     });
     return w;
