@@ -1,0 +1,198 @@
+// The express app. Request order (docs/api.md "Check order"):
+//   CORS preflight → routing (404 NOT_FOUND / 405 METHOD_NOT_ALLOWED) → auth (401) → rate limit (429)
+//   → content type (415) → body size (413) → JSON (400) → validation (400) → service (404 / 200).
+// Every response carries X-Data-Version and the CORS headers; authenticated ones also carry RateLimit-*.
+import express, { type NextFunction, type Request, type Response } from "express";
+import type { Logger } from "../lib/log.ts";
+import type { KeyStore } from "./auth/key-store.ts";
+import { renderDocsPage } from "./docs-page.ts";
+import { ApiError } from "./errors.ts";
+import { DEFAULT_BODY_LIMIT } from "./http/body.ts";
+import { sendError, sendJson } from "./http/respond.ts";
+import type { RateDecision, RateLimiter } from "./limits/rate-limit.ts";
+import { createMetrics } from "./metrics.ts";
+import { buildOpenApi } from "./openapi.ts";
+import { riskMapHandlers } from "./routes/risk-map.ts";
+import type { DroughtService } from "./services/types.ts";
+
+export interface AppDeps {
+  drought: DroughtService;
+  keys: KeyStore;
+  limiter: RateLimiter;
+  logger: Logger;
+  ready: () => boolean;
+  /** Largest accepted JSON body in bytes (default 64 KiB). */
+  bodyLimit?: number;
+}
+
+interface RouteDef {
+  path: string;
+  methods: ReadonlyArray<"GET" | "POST">;
+  auth: boolean;
+}
+
+/** Every route the service knows: the routing gate answers 404/405 from this table. */
+export const ROUTES: ReadonlyArray<RouteDef> = [
+  { path: "/healthz", methods: ["GET"], auth: false },
+  { path: "/readyz", methods: ["GET"], auth: false },
+  { path: "/metrics", methods: ["GET"], auth: false },
+  { path: "/openapi.json", methods: ["GET"], auth: false },
+  { path: "/docs", methods: ["GET"], auth: false },
+  { path: "/api/ping", methods: ["GET"], auth: true },
+  { path: "/api/risk-map/score", methods: ["POST"], auth: true },
+  { path: "/api/risk-map/drought", methods: ["GET"], auth: true },
+  { path: "/api/risk-map/drought/province", methods: ["GET"], auth: true },
+  { path: "/api/risk-map/batch", methods: ["POST"], auth: true },
+];
+const ROUTE_BY_PATH = new Map(ROUTES.map((r) => [r.path, r]));
+
+export const EXPOSED_HEADERS = "X-Data-Version, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, ETag";
+
+function allowHeader(route: RouteDef): string {
+  return [...route.methods.flatMap((m) => (m === "GET" ? ["GET", "HEAD"] : [m])), "OPTIONS"].join(", ");
+}
+
+function setRateHeaders(res: Response, d: RateDecision): void {
+  res.setHeader("RateLimit-Limit", String(d.limit));
+  res.setHeader("RateLimit-Remaining", String(d.remaining));
+  res.setHeader("RateLimit-Reset", String(d.resetSeconds));
+}
+
+export function createApp(deps: AppDeps) {
+  const { logger } = deps;
+  const bodyLimit = deps.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const metrics = createMetrics(() => deps.drought.dataVersion());
+  let openApiCache: object | undefined;
+  let docsCache: string | undefined;
+  const openApi = () => (openApiCache ??= buildOpenApi({ bodyLimit }));
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false); // we set our own ETags (respond.ts)
+
+  /** Points beyond the entry point (batch cost); a 429 when over budget. */
+  async function charge(_req: Request, res: Response, points: number): Promise<void> {
+    if (points <= 0) return;
+    const { keyId, plan } = res.locals as { keyId: string; plan: string };
+    const decision = await deps.limiter.consume(keyId, plan, points);
+    setRateHeaders(res, decision);
+    if (!decision.allowed) throw rateLimited(res, decision);
+  }
+
+  function rateLimited(res: Response, d: RateDecision): ApiError {
+    res.setHeader("Retry-After", String(Math.max(1, d.resetSeconds)));
+    return new ApiError("RATE_LIMIT_EXCEEDED", "Request quota exceeded for the plan", {
+      limit: d.limit,
+      retryAfterSeconds: Math.max(1, d.resetSeconds),
+    });
+  }
+
+  // Common headers, request log line and metrics.
+  app.use((req, res, next) => {
+    const started = process.hrtime.bigint();
+    let version = "none";
+    try {
+      version = deps.drought.dataVersion() || "none";
+    } catch {
+      // data not loaded yet: readyz says so
+    }
+    res.setHeader("X-Data-Version", version);
+    res.setHeader("Access-Control-Allow-Origin", "*");
+    res.setHeader("Access-Control-Expose-Headers", EXPOSED_HEADERS);
+    res.on("finish", () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = (res.locals.route as string | undefined) ?? "unmatched";
+      metrics.observe(req.method, route, res.statusCode, seconds);
+      // req.path has no query string, so nothing secret in it; the key itself is never logged, only its id.
+      logger.info(
+        { method: req.method, path: req.path, route, status: res.statusCode, durationMs: Math.round(seconds * 1e4) / 10, keyId: res.locals.keyId },
+        "request",
+      );
+    });
+    next();
+  });
+
+  // Routing gate: 404, CORS preflight, 405.
+  app.use((req, res, next) => {
+    const route = ROUTE_BY_PATH.get(req.path);
+    if (route === undefined) throw new ApiError("NOT_FOUND", `No route ${req.method} ${req.path}`);
+    res.locals.route = route.path;
+    if (req.method === "OPTIONS") {
+      res.setHeader("Allow", allowHeader(route));
+      res.setHeader("Access-Control-Allow-Methods", allowHeader(route));
+      res.setHeader("Access-Control-Allow-Headers", "X-API-Key, Content-Type, If-None-Match, Accept-Encoding");
+      res.setHeader("Access-Control-Max-Age", "600");
+      res.status(204).end();
+      return;
+    }
+    const method = req.method === "HEAD" ? "GET" : req.method;
+    if (!route.methods.includes(method as "GET" | "POST")) {
+      res.setHeader("Allow", allowHeader(route));
+      throw new ApiError("METHOD_NOT_ALLOWED", `Method ${req.method} is not allowed on ${route.path}`, {
+        allow: allowHeader(route).split(", "),
+      });
+    }
+    res.locals.auth = route.auth;
+    next();
+  });
+
+  // Auth, then the rate limit's entry point (1 point).
+  app.use(async (req: Request, res: Response, next: NextFunction) => {
+    if (!res.locals.auth) return next();
+    const header = req.headers["x-api-key"];
+    const record = deps.keys.authenticate(typeof header === "string" ? header : undefined);
+    if (record === undefined) throw new ApiError("INVALID_API_KEY", "Missing, invalid, or expired API key");
+    res.locals.keyId = record.id;
+    res.locals.plan = record.plan;
+    const decision = await deps.limiter.consume(record.id, record.plan, 1);
+    setRateHeaders(res, decision);
+    if (!decision.allowed) throw rateLimited(res, decision);
+    next();
+  });
+
+  app.get("/healthz", (req, res) => sendJson(req, res, 200, { success: true, data: { status: "ok" } }));
+  app.get("/readyz", (req, res) => {
+    if (!deps.ready()) throw new ApiError("SERVICE_UNAVAILABLE", "Drought data is not loaded yet");
+    sendJson(req, res, 200, { success: true, data: { status: "ready", dataVersion: res.getHeader("X-Data-Version") } });
+  });
+  app.get("/metrics", async (_req, res) => {
+    const text = await metrics.registry.metrics();
+    res.setHeader("Content-Type", metrics.registry.contentType);
+    res.end(text);
+  });
+  app.get("/openapi.json", (req, res) => sendJson(req, res, 200, openApi()));
+  app.get("/docs", (_req, res) => {
+    docsCache ??= renderDocsPage(openApi() as Parameters<typeof renderDocsPage>[0]);
+    res.setHeader("Content-Type", "text/html; charset=utf-8");
+    res.setHeader("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'");
+    res.end(docsCache);
+  });
+  app.get("/api/ping", (req, res) => sendJson(req, res, 200, { success: true, data: { pong: true } }));
+
+  const riskMap = riskMapHandlers({ drought: deps.drought, bodyLimit, charge });
+  app.post("/api/risk-map/score", riskMap.score);
+  app.get("/api/risk-map/drought", riskMap.drought);
+  app.get("/api/risk-map/drought/province", riskMap.province);
+  app.post("/api/risk-map/batch", riskMap.batch);
+
+  // Reached only if a route in ROUTES has no handler.
+  app.use((req) => {
+    throw new ApiError("NOT_FOUND", `No route ${req.method} ${req.path}`);
+  });
+
+  // One error envelope for everything; never HTML, never a stack.
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (err instanceof ApiError) {
+      sendError(req, res, err);
+      return;
+    }
+    logger.error({ err, method: req.method, path: req.path }, "unhandled error");
+    sendError(req, res, new ApiError("INTERNAL_ERROR", "Unexpected server error"));
+  });
+
+  return app;
+}

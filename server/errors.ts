@@ -1,0 +1,62 @@
+// Every failure the API reports is an ApiError; the error handler turns it into the one error envelope
+// {"success": false, "error": {"code", "message", "details"}}. Anything else becomes 500 INTERNAL_ERROR.
+
+export type ErrorCode =
+  | "VALIDATION_ERROR"
+  | "INVALID_API_KEY"
+  | "NOT_FOUND"
+  | "METHOD_NOT_ALLOWED"
+  | "PAYLOAD_TOO_LARGE"
+  | "UNSUPPORTED_MEDIA_TYPE"
+  | "RATE_LIMIT_EXCEEDED"
+  | "INTERNAL_ERROR"
+  | "SERVICE_UNAVAILABLE";
+
+export const STATUS_OF: Record<ErrorCode, number> = {
+  VALIDATION_ERROR: 400,
+  INVALID_API_KEY: 401,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMIT_EXCEEDED: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+};
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+    this.status = STATUS_OF[code];
+  }
+}
+
+/** No data for this location, province or risk type (404 NOT_FOUND). Thrown by services. */
+export class NotFoundError extends ApiError {
+  constructor(message: string, details: Record<string, unknown> = {}) {
+    super("NOT_FOUND", message, details);
+    this.name = "NotFoundError";
+  }
+}
+
+export class ValidationError extends ApiError {
+  constructor(message: string, details: Record<string, unknown> = {}) {
+    super("VALIDATION_ERROR", message, details);
+    this.name = "ValidationError";
+  }
+}
+
+export interface ErrorEnvelope {
+  success: false;
+  error: { code: ErrorCode; message: string; details: Record<string, unknown> };
+}
+
+export function errorEnvelope(err: ApiError): ErrorEnvelope {
+  return { success: false, error: { code: err.code, message: err.message, details: err.details } };
+}

@@ -1,0 +1,79 @@
+// Reads a JSON request body: Content-Type must be application/json (charset utf-8 if given) → else 415;
+// at most `limit` bytes → else 413; valid JSON → else 400; no prototype-pollution keys → else 400.
+// We read the body ourselves (not express.json) so every one of these failures has our error envelope.
+import type { Request } from "express";
+import { ApiError, ValidationError } from "../errors.ts";
+import { findForbiddenKey } from "./validate.ts";
+
+export const DEFAULT_BODY_LIMIT = 64 * 1024;
+/** Past this many bytes we stop draining an oversized body and just close the connection. */
+const DRAIN_CAP_FACTOR = 16;
+
+function checkContentType(req: Request): void {
+  const header = req.headers["content-type"];
+  if (header === undefined) {
+    throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Content-Type must be application/json", { received: null });
+  }
+  const [type, ...params] = header.split(";").map((s) => s.trim().toLowerCase());
+  const charset = params.find((p) => p.startsWith("charset="))?.slice("charset=".length).replace(/"/g, "");
+  if (type !== "application/json" || (charset !== undefined && charset !== "utf-8" && charset !== "utf8")) {
+    throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Content-Type must be application/json", { received: header });
+  }
+}
+
+function tooLarge(limit: number): ApiError {
+  return new ApiError("PAYLOAD_TOO_LARGE", `Request body exceeds ${limit} bytes`, { limitBytes: limit });
+}
+
+function readRaw(req: Request, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers["content-length"] ?? NaN);
+    if (declared > limit * DRAIN_CAP_FACTOR) {
+      // Not worth draining: answer and let the server close the connection.
+      req.res?.setHeader("Connection", "close");
+      reject(tooLarge(limit));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        // Keep draining (discarding) so the client can read our 413 instead of a reset connection.
+        over = true;
+        chunks.length = 0;
+        if (size > limit * DRAIN_CAP_FACTOR) {
+          req.res?.setHeader("Connection", "close");
+          req.pause();
+          reject(tooLarge(limit));
+        }
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => (over ? reject(tooLarge(limit)) : resolve(Buffer.concat(chunks, size))));
+    req.on("error", reject);
+  });
+}
+
+export async function readJsonBody(req: Request, limit = DEFAULT_BODY_LIMIT): Promise<unknown> {
+  checkContentType(req);
+  const raw = await readRaw(req, limit);
+  const text = raw.toString("utf8");
+  if (text.trim() === "") throw new ValidationError("Request body is empty; a JSON object is required", { reason: "empty_body" });
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new ValidationError("Request body is not valid JSON", { reason: "malformed_json", parser: (err as Error).message });
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new ValidationError("Request body must be a JSON object", { reason: "not_an_object" });
+  }
+  const forbidden = findForbiddenKey(value);
+  if (forbidden !== undefined) {
+    throw new ValidationError(`${forbidden}: forbidden key`, { issues: [{ path: forbidden, message: "forbidden key" }] });
+  }
+  return value;
+}

@@ -1,0 +1,69 @@
+// Writes JSON responses: GET/HEAD bodies get a weak ETag and 304 on a matching If-None-Match; bodies of at
+// least COMPRESS_MIN_BYTES are gzip- or brotli-compressed when the client accepts it (node:zlib, no package).
+import { createHash } from "node:crypto";
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from "node:zlib";
+import type { Request, Response } from "express";
+import { type ApiError, errorEnvelope } from "../errors.ts";
+
+export const COMPRESS_MIN_BYTES = 1024;
+
+export function etagOf(body: Buffer): string {
+  return `W/"${createHash("sha1").update(body).digest("base64url")}"`;
+}
+
+/** If-None-Match matches (weak comparison, RFC 9110 13.1.2): `*` or any listed tag equal ignoring W/. */
+export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === "*") return true;
+  const bare = etag.replace(/^W\//, "");
+  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === bare);
+}
+
+type Encoding = "br" | "gzip" | undefined;
+
+function chooseEncoding(accept: string | undefined): Encoding {
+  if (accept === undefined) return undefined;
+  const accepted = new Map<string, number>();
+  for (const part of accept.split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    accepted.set(name, q === undefined ? 1 : Number(q.slice(2)));
+  }
+  if ((accepted.get("br") ?? 0) > 0) return "br";
+  if ((accepted.get("gzip") ?? 0) > 0) return "gzip";
+  return undefined;
+}
+
+export function sendJson(req: Request, res: Response, status: number, payload: unknown, contentType = "application/json"): void {
+  const body = Buffer.from(JSON.stringify(payload), "utf8");
+  res.status(status);
+  res.setHeader("Content-Type", `${contentType}; charset=utf-8`);
+  res.setHeader("Vary", "Accept-Encoding");
+  const cacheable = (req.method === "GET" || req.method === "HEAD") && status === 200;
+  if (cacheable) {
+    const etag = etagOf(body);
+    res.setHeader("ETag", etag);
+    res.setHeader("Cache-Control", "no-cache");
+    if (ifNoneMatchHits(req.headers["if-none-match"], etag)) {
+      res.status(304);
+      res.removeHeader("Content-Type");
+      res.end();
+      return;
+    }
+  }
+  let out = body;
+  const encoding = body.length >= COMPRESS_MIN_BYTES ? chooseEncoding(req.headers["accept-encoding"]) : undefined;
+  if (encoding === "br") {
+    out = brotliCompressSync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } });
+  } else if (encoding === "gzip") {
+    out = gzipSync(body, { level: 6 });
+  }
+  if (encoding !== undefined) res.setHeader("Content-Encoding", encoding);
+  res.setHeader("Content-Length", String(out.length));
+  if (req.method === "HEAD") res.end();
+  else res.end(out);
+}
+
+export function sendError(req: Request, res: Response, err: ApiError): void {
+  sendJson(req, res, err.status, errorEnvelope(err));
+}

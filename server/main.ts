@@ -1,0 +1,74 @@
+// Entry point (`npm start`). Settings: PORT (8080), HOST (0.0.0.0), API_KEYS_FILE (./keys.json),
+// ARTIFACTS_DIR (lib/config.ts), REDIS_URL (shared rate-limit budget), RATE_LIMITS (JSON plan table),
+// BODY_LIMIT (bytes, 65536), WORKERS (1; a number, or "auto" = one per core; workers share the port via
+// node:cluster, and share one rate-limit budget only with REDIS_URL).
+import cluster from "node:cluster";
+import { availableParallelism } from "node:os";
+import { resolve } from "node:path";
+import { Redis } from "ioredis";
+import { artifactsDir, intSetting } from "../lib/config.ts";
+import { log } from "../lib/log.ts";
+import { createApp } from "./app.ts";
+import { FileKeyStore } from "./auth/key-store.ts";
+import { createRateLimiter, planLimitsFromEnv } from "./limits/rate-limit.ts";
+import { exitOnSignals, listen } from "./serve.ts";
+import { openDroughtService } from "./services/drought-service.ts";
+
+export function workerCount(env: NodeJS.ProcessEnv): number {
+  const raw = env.WORKERS;
+  if (raw === undefined || raw === "") return 1;
+  if (raw === "auto") return availableParallelism();
+  const n = intSetting(env, "WORKERS", 1);
+  if (n < 1) throw new Error(`WORKERS must be at least 1 or "auto", got "${raw}"`);
+  return n;
+}
+
+async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
+  const { service: drought, store } = await openDroughtService(artifactsDir(env));
+  const keys = new FileKeyStore(resolve(env.API_KEYS_FILE ?? "./keys.json"), { logger: log });
+  const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
+  const limiter = createRateLimiter({ plans: planLimitsFromEnv(env), redis });
+  const app = createApp({
+    drought,
+    keys,
+    limiter,
+    logger: log,
+    ready: () => store.current() !== undefined,
+    bodyLimit: intSetting(env, "BODY_LIMIT", 64 * 1024),
+  });
+  const running = await listen(app, { port: intSetting(env, "PORT", 8080), host: env.HOST || "0.0.0.0", logger: log });
+  exitOnSignals(running, () => {
+    store.stop();
+    redis?.disconnect();
+  });
+}
+
+async function main(env: NodeJS.ProcessEnv): Promise<void> {
+  const workers = workerCount(env);
+  if (workers > 1 && cluster.isPrimary) {
+    log.info({ workers }, "starting workers");
+    for (let i = 0; i < workers; i++) cluster.fork();
+    let stopping = false;
+    cluster.on("exit", (worker, code, signal) => {
+      if (stopping) return;
+      log.error({ pid: worker.process.pid, code, signal }, "worker died, starting another");
+      cluster.fork();
+    });
+    const stop = () => {
+      stopping = true;
+      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill("SIGTERM");
+      cluster.on("exit", () => {
+        if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      });
+    };
+    process.once("SIGTERM", stop);
+    process.once("SIGINT", stop);
+    return;
+  }
+  await runWorker(env);
+}
+
+main(process.env).catch((err: unknown) => {
+  log.fatal({ err }, "server failed to start");
+  process.exit(1);
+});

@@ -1,0 +1,51 @@
+// Prometheus metrics, one registry per app (so tests and cluster workers do not share global state):
+// request counter and latency histogram by route pattern and status, the served data version as a gauge,
+// plus the default Node.js process metrics.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+
+export interface Metrics {
+  registry: Registry;
+  observe(method: string, route: string, status: number, seconds: number): void;
+}
+
+export function createMetrics(dataVersion: () => string): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: "http_requests_total",
+    help: "HTTP requests by method, route pattern and status",
+    labelNames: ["method", "route", "status"] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: "http_request_duration_seconds",
+    help: "HTTP request latency by method, route pattern and status",
+    labelNames: ["method", "route", "status"] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  new Gauge({
+    name: "drought_data_version_info",
+    help: "Served drought data version (value 1, version in the label)",
+    labelNames: ["version"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      let version = "none";
+      try {
+        version = dataVersion() || "none";
+      } catch {
+        // not loaded yet
+      }
+      this.set({ version }, 1);
+    },
+  });
+  return {
+    registry,
+    observe(method, route, status, seconds) {
+      const labels = { method, route, status: String(status) };
+      requests.inc(labels);
+      latency.observe(labels, seconds);
+    },
+  };
+}

@@ -1,0 +1,175 @@
+// The OpenAPI 3.1 document, generated from the zod schemas in schemas.ts with z.toJSONSchema (JSON Schema
+// 2020-12, which OpenAPI 3.1 uses as is). Nothing here restates a field: only paths, words and wiring.
+import { z } from "zod";
+import { MAX_BATCH_LOCATIONS } from "./schemas.ts";
+import {
+  batchBody,
+  batchData,
+  batchFeatureCollection,
+  droughtGridData,
+  droughtQuery,
+  errorEnvelopeSchema,
+  pingData,
+  provinceDroughtData,
+  provinceQuery,
+  scoreBody,
+  scoreData,
+  scoreFeature,
+  scoreQuery,
+  successEnvelope,
+} from "./schemas.ts";
+
+type JsonSchema = Record<string, unknown>;
+
+function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+  const out = z.toJSONSchema(schema, { io, target: "draft-2020-12", unrepresentable: "any" }) as JsonSchema;
+  delete out.$schema;
+  return out;
+}
+
+function queryParameters(schema: z.ZodObject) {
+  return Object.entries(schema.shape).map(([name, field]) => {
+    const s = jsonSchema(field as z.ZodType, "input");
+    const { description, ...rest } = s;
+    return {
+      name,
+      in: "query",
+      required: !(field as z.ZodType).safeParse(undefined).success,
+      ...(description === undefined ? {} : { description }),
+      schema: rest,
+    };
+  });
+}
+
+function jsonBody(schema: z.ZodType) {
+  return { required: true, content: { "application/json": { schema: jsonSchema(schema, "input") } } };
+}
+
+const ERRORS = {
+  "400": "VALIDATION_ERROR: missing or invalid parameters, malformed JSON, forbidden keys",
+  "401": "INVALID_API_KEY: missing, unknown, revoked or expired API key",
+  "404": "NOT_FOUND: no data for this location / province / risk type",
+  "405": "METHOD_NOT_ALLOWED (Allow header lists the methods)",
+  "413": "PAYLOAD_TOO_LARGE: body over the size limit",
+  "415": "UNSUPPORTED_MEDIA_TYPE: Content-Type is not application/json",
+  "429": "RATE_LIMIT_EXCEEDED: plan quota exceeded (see Retry-After)",
+  "500": "INTERNAL_ERROR",
+} as const;
+
+function errorResponses(codes: ReadonlyArray<keyof typeof ERRORS>) {
+  return Object.fromEntries(
+    codes.map((c) => [c, { description: ERRORS[c], content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } }]),
+  );
+}
+
+function ok(description: string, schemas: Record<string, z.ZodType>) {
+  return {
+    description,
+    headers: {
+      "X-Data-Version": { schema: { type: "string" }, description: "Version of the drought data that answered" },
+      "RateLimit-Limit": { schema: { type: "integer" } },
+      "RateLimit-Remaining": { schema: { type: "integer" } },
+      "RateLimit-Reset": { schema: { type: "integer" }, description: "Seconds until the window resets" },
+    },
+    content: Object.fromEntries(Object.entries(schemas).map(([type, s]) => [type, { schema: jsonSchema(s, "output") }])),
+  };
+}
+
+const GET_ERRORS = ["400", "401", "404", "405", "429", "500"] as const;
+const POST_ERRORS = ["400", "401", "404", "405", "413", "415", "429", "500"] as const;
+
+export function buildOpenApi(opts: { bodyLimit: number }) {
+  const limitNote = `JSON body of at most ${opts.bodyLimit} bytes.`;
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Climate risk API: drought",
+      version: "1.0.0",
+      description:
+        "Drought risk from SPEI/SPI grids. Every /api route needs the X-API-Key header. Errors use one envelope: " +
+        '{"success": false, "error": {"code", "message", "details"}}. Every response carries X-Data-Version.',
+    },
+    servers: [{ url: "/" }],
+    security: [{ ApiKey: [] }],
+    components: {
+      securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "X-API-Key" } },
+      schemas: { Error: jsonSchema(errorEnvelopeSchema, "output") },
+    },
+    paths: {
+      "/api/risk-map/score": {
+        post: {
+          operationId: "riskScore",
+          summary: "Composite risk score for a coordinate",
+          description: `Only riskType drought has data; other risk types answer 404 NOT_FOUND. ${limitNote}`,
+          parameters: queryParameters(scoreQuery),
+          requestBody: jsonBody(scoreBody),
+          responses: {
+            "200": ok("Risk score (envelope), or a GeoJSON Feature with format=geojson", {
+              "application/json": successEnvelope(scoreData),
+              "application/geo+json": scoreFeature,
+            }),
+            ...errorResponses(POST_ERRORS),
+          },
+        },
+      },
+      "/api/risk-map/drought": {
+        get: {
+          operationId: "droughtAtPoint",
+          summary: "Drought indices at the nearest grid point",
+          description: "Query numbers are plain decimals (no exponent, hex or blanks).",
+          parameters: queryParameters(droughtQuery),
+          responses: { "200": ok("Drought grid result", { "application/json": successEnvelope(droughtGridData) }), ...errorResponses(GET_ERRORS) },
+        },
+      },
+      "/api/risk-map/drought/province": {
+        get: {
+          operationId: "droughtByProvince",
+          summary: "Drought by province (77 Thai provinces, country THA)",
+          parameters: queryParameters(provinceQuery),
+          responses: {
+            "200": ok("Province drought result", { "application/json": successEnvelope(provinceDroughtData) }),
+            ...errorResponses(GET_ERRORS),
+          },
+        },
+      },
+      "/api/risk-map/batch": {
+        post: {
+          operationId: "droughtBatch",
+          summary: `Drought for up to ${MAX_BATCH_LOCATIONS} coordinates`,
+          description:
+            "A location without data does not fail the batch: its result has found=false, null values and a reason. " +
+            `Costs 1 + ceil(n/10) rate-limit points. ${limitNote}`,
+          requestBody: jsonBody(batchBody),
+          responses: {
+            "200": ok("Batch result (format=json) or a FeatureCollection (format=geojson)", {
+              "application/json": successEnvelope(batchData),
+              "application/geo+json": batchFeatureCollection,
+            }),
+            ...errorResponses(POST_ERRORS),
+          },
+        },
+      },
+      "/api/ping": {
+        get: {
+          operationId: "ping",
+          summary: "Authenticated no-op for benchmarks and key checks",
+          responses: { "200": ok("pong", { "application/json": successEnvelope(pingData) }), ...errorResponses(["401", "429"]) },
+        },
+      },
+      "/healthz": {
+        get: { operationId: "health", summary: "Liveness: 200 while the process runs (no auth)", security: [], responses: { "200": { description: "alive" } } },
+      },
+      "/readyz": {
+        get: {
+          operationId: "ready",
+          summary: "Readiness: 200 when drought data is loaded, else 503 SERVICE_UNAVAILABLE (no auth)",
+          security: [],
+          responses: { "200": { description: "ready" }, "503": { description: "not ready" } },
+        },
+      },
+      "/metrics": {
+        get: { operationId: "metrics", summary: "Prometheus metrics (no auth)", security: [], responses: { "200": { description: "text exposition format" } } },
+      },
+    },
+  };
+}

@@ -1,0 +1,84 @@
+// The drought endpoints' handlers: validate → call the DroughtService → shape the response. Nothing else.
+import type { Request, Response } from "express";
+import { readJsonBody } from "../http/body.ts";
+import { sendJson } from "../http/respond.ts";
+import { parseOrThrow } from "../http/validate.ts";
+import { batchBody, droughtQuery, provinceQuery, scoreBody, scoreQuery } from "../schemas.ts";
+import type { BatchItem, DroughtService, ScoreData } from "../services/types.ts";
+import { batchCost } from "../limits/rate-limit.ts";
+
+export interface RiskMapDeps {
+  drought: DroughtService;
+  bodyLimit: number;
+  /** Charges extra rate-limit points for the current request; throws a 429 ApiError when over budget. */
+  charge: (req: Request, res: Response, points: number) => Promise<void>;
+}
+
+export function scoreFeature(data: ScoreData) {
+  const conditions = data.details.currentConditions;
+  return {
+    type: "Feature" as const,
+    geometry: { type: "Point" as const, coordinates: [data.location.lng, data.location.lat] },
+    properties: {
+      riskType: data.riskType,
+      riskScore: data.riskScore,
+      riskLevel: data.riskLevel,
+      summary: data.summary,
+      spei1: conditions?.spei1 ?? null,
+      spei3: conditions?.spei3 ?? null,
+      dataSources: data.dataSources,
+      timestamp: data.timestamp,
+    },
+  };
+}
+
+export function batchFeatureCollection(results: BatchItem[], timestamp: string, dataVersion: string) {
+  return {
+    type: "FeatureCollection" as const,
+    count: results.length,
+    riskType: "drought" as const,
+    timestamp,
+    dataVersion,
+    features: results.map((item) => ({
+      type: "Feature" as const,
+      geometry: { type: "Point" as const, coordinates: [item.lng, item.lat] },
+      properties: item,
+    })),
+  };
+}
+
+export function riskMapHandlers(deps: RiskMapDeps) {
+  const { drought } = deps;
+  return {
+    async score(req: Request, res: Response) {
+      const { format } = parseOrThrow(scoreQuery, req.query, "query");
+      const body = parseOrThrow(scoreBody, await readJsonBody(req, deps.bodyLimit), "body");
+      const data = drought.score(body);
+      if (format === "geojson") sendJson(req, res, 200, scoreFeature(data), "application/geo+json");
+      else sendJson(req, res, 200, { success: true, data });
+    },
+
+    drought(req: Request, res: Response) {
+      const q = parseOrThrow(droughtQuery, req.query, "query");
+      sendJson(req, res, 200, { success: true, data: drought.drought(q.lat, q.lng, q.month) });
+    },
+
+    province(req: Request, res: Response) {
+      const q = parseOrThrow(provinceQuery, req.query, "query");
+      sendJson(req, res, 200, { success: true, data: drought.province(q.name, q.country, q.month) });
+    },
+
+    async batch(req: Request, res: Response) {
+      const body = parseOrThrow(batchBody, await readJsonBody(req, deps.bodyLimit), "body");
+      // The entry gate charged 1 point; the rest of the batch cost is charged once the size is known.
+      await deps.charge(req, res, batchCost(body.locations.length) - 1);
+      const results = body.locations.map((loc) => drought.batchItem(loc.id, loc.lat, loc.lng));
+      const timestamp = new Date().toISOString();
+      if (body.format === "geojson") {
+        sendJson(req, res, 200, batchFeatureCollection(results, timestamp, drought.dataVersion()), "application/geo+json");
+      } else {
+        sendJson(req, res, 200, { success: true, data: { count: results.length, riskType: body.riskType, results, timestamp } });
+      }
+    },
+  };
+}

@@ -1,0 +1,213 @@
+// The request and response schemas of the API, defined once: routes validate with them, types.ts infers the
+// service types from them, and openapi.ts generates the OpenAPI 3.1 document from them (z.toJSONSchema).
+import { z } from "zod";
+
+export const RISK_TYPES = ["drought", "flood", "wildfire", "heatwave", "storm", "sea_level_rise"] as const;
+export const TIMEFRAMES = ["7d", "30d", "90d", "1y"] as const;
+export const RISK_LEVELS = ["low", "medium", "high", "critical"] as const;
+export const D_LEVELS = ["D0", "D1", "D2", "D3", "D4"] as const;
+export const MAX_BATCH_LOCATIONS = 100;
+
+/** YYYY-MM with a real month 01..12. */
+export const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
+/** Plain decimal numbers only in query strings: no exponent, hex, blanks, or trailing garbage. */
+export const DECIMAL_PATTERN = /^[+-]?\d+(\.\d+)?$/;
+
+const lat = z.number().min(-90).max(90).describe("Latitude, decimal degrees (WGS 84), -90 to 90");
+const lng = z.number().min(-180).max(180).describe("Longitude, decimal degrees (WGS 84), -180 to 180");
+const month = z.string().regex(MONTH_PATTERN, "must be YYYY-MM with month 01-12").describe("Month, YYYY-MM");
+const riskLevel = z.enum(RISK_LEVELS);
+const dLevel = z.enum(D_LEVELS);
+const indexValue = z.number().nullable();
+const timestamp = z.string().describe("ISO 8601 UTC date-time");
+
+/** A query-string number: strict decimal text, then the range of the number. */
+function queryNumber(range: z.ZodNumber) {
+  return z
+    .string()
+    .regex(DECIMAL_PATTERN, "must be a decimal number")
+    .transform(Number)
+    .pipe(range)
+    .describe(range.description ?? "");
+}
+
+// ---- requests ----
+
+export const scoreBody = z.strictObject({
+  lat,
+  lng,
+  riskType: z.enum(RISK_TYPES),
+  includeHistorical: z.boolean().default(false),
+  timeframe: z.enum(TIMEFRAMES).default("30d"),
+});
+
+export const scoreQuery = z.object({
+  format: z.enum(["json", "geojson"]).default("json").describe("geojson returns a GeoJSON Feature without envelope"),
+});
+
+export const droughtQuery = z.object({
+  lat: queryNumber(lat),
+  lng: queryNumber(lng),
+  month: month.optional().describe("Month, YYYY-MM; default the latest available month"),
+});
+
+export const provinceQuery = z.object({
+  name: z.string().trim().min(1).max(100).describe("Province name in English"),
+  country: z
+    .string()
+    .regex(/^[A-Za-z]{3}$/, "must be an ISO 3166-1 alpha-3 code")
+    .transform((s) => s.toUpperCase())
+    .default("THA")
+    .describe("ISO 3166-1 alpha-3; default THA"),
+  month: month.optional().describe("Month, YYYY-MM; default the latest available month"),
+});
+
+export const batchLocation = z.strictObject({
+  id: z.string().max(200).optional(),
+  lat,
+  lng,
+});
+
+export const batchBody = z.strictObject({
+  locations: z.array(batchLocation).min(1).max(MAX_BATCH_LOCATIONS),
+  riskType: z.literal("drought").describe("only drought is supported"),
+  format: z.enum(["json", "geojson"]).default("json"),
+});
+
+// ---- responses ----
+
+export const droughtIndices = z.object({
+  spei1: indexValue,
+  spei3: indexValue,
+  spei6: indexValue,
+  spei12: indexValue,
+  spi1: indexValue,
+  mcdi: indexValue,
+});
+
+export const scoreData = z.object({
+  location: z.object({ lat: z.number(), lng: z.number() }),
+  riskType: z.enum(RISK_TYPES),
+  riskScore: z.number().min(0).max(100),
+  riskLevel,
+  summary: z.string(),
+  details: z.object({
+    currentConditions: z
+      .object({
+        spei1: indexValue,
+        spei3: indexValue,
+        spei6: indexValue,
+        spei12: indexValue,
+        severity: dLevel.nullable(),
+        distanceKm: z.number(),
+        month,
+      })
+      .optional(),
+  }),
+  dataSources: z.array(z.string()),
+  timestamp,
+});
+
+export const droughtGridData = z.object({
+  location: z.object({
+    requestedLat: z.number(),
+    requestedLng: z.number(),
+    gridId: z.string(),
+    gridLat: z.number(),
+    gridLng: z.number(),
+    distanceKm: z.number(),
+    country: z.string(),
+  }),
+  period: z.object({ month, climatologyBaseline: z.string() }),
+  drought: z.object({
+    score: z.number().min(0).max(100),
+    level: riskLevel,
+    indices: droughtIndices,
+    severity: z.object({ spei1: dLevel.nullable() }),
+  }),
+});
+
+export const provinceDroughtData = z.object({
+  province: z.string(),
+  country: z.string(),
+  month,
+  score: z.number().min(0).max(100),
+  level: riskLevel,
+  indices: z.object({ spei1: indexValue, spei3: indexValue, spei6: indexValue }),
+  severity: z.object({ spei1: dLevel.nullable() }),
+});
+
+const batchFound = z.object({
+  id: z.string().optional(),
+  lat: z.number(),
+  lng: z.number(),
+  found: z.literal(true),
+  riskScore: z.number().min(0).max(100),
+  riskLevel,
+  severity: dLevel.nullable(),
+  spei1: z.number(),
+});
+
+const batchMissing = z.object({
+  id: z.string().optional(),
+  lat: z.number(),
+  lng: z.number(),
+  found: z.literal(false),
+  riskScore: z.null(),
+  riskLevel: z.null(),
+  severity: z.null(),
+  spei1: z.null(),
+  reason: z.string().describe("why no data, e.g. outside the grid"),
+});
+
+export const batchItem = z.discriminatedUnion("found", [batchFound, batchMissing]);
+
+export const batchData = z.object({
+  count: z.int(),
+  riskType: z.literal("drought"),
+  results: z.array(batchItem),
+  timestamp,
+});
+
+const pointGeometry = z.object({ type: z.literal("Point"), coordinates: z.tuple([z.number(), z.number()]) });
+
+export const scoreFeature = z.object({
+  type: z.literal("Feature"),
+  geometry: pointGeometry,
+  properties: z.object({
+    riskType: z.enum(RISK_TYPES),
+    riskScore: z.number(),
+    riskLevel,
+    summary: z.string(),
+    spei1: indexValue,
+    spei3: indexValue,
+    dataSources: z.array(z.string()),
+    timestamp,
+  }),
+});
+
+export const batchFeatureCollection = z.object({
+  type: z.literal("FeatureCollection"),
+  count: z.int(),
+  riskType: z.literal("drought"),
+  timestamp,
+  dataVersion: z.string(),
+  features: z.array(
+    z.object({ type: z.literal("Feature"), geometry: pointGeometry, properties: batchItem }),
+  ),
+});
+
+export function successEnvelope<T extends z.ZodType>(data: T) {
+  return z.object({ success: z.literal(true), data });
+}
+
+export const errorEnvelopeSchema = z.object({
+  success: z.literal(false),
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    details: z.record(z.string(), z.unknown()),
+  }),
+});
+
+export const pingData = z.object({ pong: z.literal(true) });

@@ -1,0 +1,56 @@
+// Listening and graceful shutdown, separate from main.ts so tests can run it with a fake service.
+// Shutdown: stop accepting connections, close idle keep-alive connections, let in-flight requests finish,
+// then resolve; connections still busy after `graceMs` are destroyed.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Express } from "express";
+import type { Logger } from "../lib/log.ts";
+
+export interface RunningServer {
+  server: Server;
+  port: number;
+  shutdown(): Promise<void>;
+}
+
+export function listen(app: Express, opts: { port: number; host: string; logger: Logger; graceMs?: number }): Promise<RunningServer> {
+  const server = createServer(app);
+  server.keepAliveTimeout = 5_000;
+  const graceMs = opts.graceMs ?? 10_000;
+  let closing: Promise<void> | undefined;
+
+  const shutdown = () =>
+    (closing ??= new Promise<void>((resolve) => {
+      opts.logger.info("shutting down: no new connections, finishing in-flight requests");
+      const force = setTimeout(() => {
+        opts.logger.warn("grace period over, closing remaining connections");
+        server.closeAllConnections();
+      }, graceMs);
+      force.unref();
+      server.close(() => {
+        clearTimeout(force);
+        resolve();
+      });
+      server.closeIdleConnections();
+    }));
+
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port, opts.host, () => {
+      server.off("error", reject);
+      const port = (server.address() as AddressInfo).port;
+      opts.logger.info({ host: opts.host, port }, "listening");
+      resolve({ server, port, shutdown });
+    });
+  });
+}
+
+/** SIGTERM/SIGINT → graceful shutdown → exit 0. */
+export function exitOnSignals(running: RunningServer, onClosed: () => Promise<void> | void = () => {}): void {
+  const stop = async () => {
+    await running.shutdown();
+    await onClosed();
+    process.exit(0);
+  };
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+}

@@ -1,0 +1,39 @@
+// The interface between the HTTP layer and the drought data. Routes call only this; the implementation is
+// server/services/drought-service.ts. Result types are inferred from the response schemas in server/schemas.ts,
+// so the OpenAPI document, the validation and these types cannot drift apart.
+import type { z } from "zod";
+import type {
+  batchItem,
+  droughtGridData,
+  provinceDroughtData,
+  RISK_TYPES,
+  scoreData,
+  TIMEFRAMES,
+} from "../schemas.ts";
+
+export type RiskType = (typeof RISK_TYPES)[number];
+export type Timeframe = (typeof TIMEFRAMES)[number];
+
+export interface DroughtIndices { spei1: number|null; spei3: number|null; spei6: number|null; spei12: number|null; spi1: number|null; mcdi: number|null }
+export interface ScoreQuery { lat: number; lng: number; riskType: "drought"|"flood"|"wildfire"|"heatwave"|"storm"|"sea_level_rise"; includeHistorical: boolean; timeframe: "7d"|"30d"|"90d"|"1y" }
+
+/** `data` of POST /api/risk-map/score (spec 2, "Risk score result"). */
+export type ScoreData = z.infer<typeof scoreData>;
+/** `data` of GET /api/risk-map/drought (spec 2, "Drought grid result"). */
+export type DroughtGridData = z.infer<typeof droughtGridData>;
+/** `data` of GET /api/risk-map/drought/province (spec 2, "Province drought result"). */
+export type ProvinceDroughtData = z.infer<typeof provinceDroughtData>;
+/**
+ * One element of batch `results`. With data: `found: true` and numbers. Without data (outside the grid, no
+ * value for the month): `found: false`, riskScore/riskLevel/severity/spei1 null and a `reason`; the batch
+ * still succeeds.
+ */
+export type BatchItem = z.infer<typeof batchItem>;
+
+export interface DroughtService {
+  dataVersion(): string;                       // for the X-Data-Version header
+  score(q: ScoreQuery): ScoreData;             // `data` of the score endpoint (spec 2 "Risk score result"), throws NotFoundError
+  drought(lat: number, lng: number, month?: string): DroughtGridData;              // spec "Drought grid result"
+  province(name: string, country: string, month?: string): ProvinceDroughtData;    // spec "Province drought result"
+  batchItem(id: string|undefined, lat: number, lng: number): BatchItem;            // one result; {found:false,...} when no data (document)
+}
