@@ -36,6 +36,13 @@ describe("Hargreaves PET against R SPEI 1.8.1 (Wichita)", () => {
     expectSeriesClose(out, pet.pet_hargreaves_vector, 1e-4);
     expectSeriesClose(out, readReference("r_spei/upstream_expected/hargreaves_out_lat.csv").value, 1e-4);
   });
+  it("Droogers & Allen precipitation correction (plain vector) within 1e-4 mm", () => {
+    const out = hargreaves(pet.TMIN, pet.TMAX, LAT, { plain: true }, pet.PRCP);
+    expectSeriesClose(out, pet.pet_hargreaves_droogers_allen_pre, 1e-4);
+    // 10 °C range, 1000 mm: bracket 10 − 12.3 < 0 → 0 (R: NaN power → 0)
+    const wet = hargreaves(Float64Array.of(20), Float64Array.of(30), LAT, { plain: true }, Float64Array.of(1000));
+    expect(wet[0]).toBe(0);
+  });
   it("dated series within 1e-4 mm", () => {
     const out = hargreaves(pet.TMIN, pet.TMAX, LAT, dated);
     expectSeriesClose(out, pet.pet_hargreaves_ts, 1e-4);
