@@ -1,0 +1,85 @@
+// Starts the real app on 127.0.0.1:0 with the fake service, a temp key file and an in-memory rate limiter.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pino } from "pino";
+import { createApp } from "../../server/app.ts";
+import { FileKeyStore, generateKey, hashKey, writeKeyFile, type ApiKeyRecord } from "../../server/auth/key-store.ts";
+import { createRateLimiter, type PlanLimit } from "../../server/limits/rate-limit.ts";
+import { listen, type RunningServer } from "../../server/serve.ts";
+import { FakeDroughtService } from "./fake-service.ts";
+
+export const silent = pino({ level: "silent" });
+
+export interface TestServer {
+  base: string;
+  running: RunningServer;
+  dir: string;
+  keyFile: string;
+  /** Active "free" key. */
+  key: string;
+  keys: Record<"active" | "revoked" | "expired" | "tight", string>;
+  service: FakeDroughtService;
+  ready: { value: boolean };
+  close(): Promise<void>;
+}
+
+export async function startTestServer(opts: { plans?: Record<string, PlanLimit>; bodyLimit?: number; logger?: typeof silent } = {}): Promise<TestServer> {
+  const dir = mkdtempSync(join(tmpdir(), "server-test-"));
+  const keyFile = join(dir, "keys.json");
+  const keys = { active: generateKey(), revoked: generateKey(), expired: generateKey(), tight: generateKey() };
+  const rec = (id: string, key: string, extra: Partial<ApiKeyRecord> = {}): ApiKeyRecord => ({
+    id,
+    hash: hashKey(key),
+    plan: "free",
+    status: "active",
+    createdAt: "2024-01-01T00:00:00.000Z",
+    ...extra,
+  });
+  writeKeyFile(keyFile, {
+    keys: [
+      rec("key_active", keys.active),
+      rec("key_revoked", keys.revoked, { status: "revoked" }),
+      rec("key_expired", keys.expired, { expiresAt: "2020-01-01T00:00:00.000Z" }),
+      rec("key_tight", keys.tight, { plan: "tight" }),
+    ],
+  });
+  const service = new FakeDroughtService();
+  const ready = { value: true };
+  const plans = opts.plans ?? { free: { points: 1000, duration: 60 }, tight: { points: 3, duration: 60 } };
+  const app = createApp({
+    drought: service,
+    keys: new FileKeyStore(keyFile, { checkIntervalMs: 0 }),
+    limiter: createRateLimiter({ plans }),
+    logger: opts.logger ?? silent,
+    ready: () => ready.value,
+    bodyLimit: opts.bodyLimit,
+  });
+  const running = await listen(app, { port: 0, host: "127.0.0.1", logger: silent });
+  return {
+    base: `http://127.0.0.1:${running.port}`,
+    running,
+    dir,
+    keyFile,
+    key: keys.active,
+    keys,
+    service,
+    ready,
+    async close() {
+      await running.shutdown();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function postJson(base: string, path: string, body: unknown, key: string | undefined, headers: Record<string, string> = {}) {
+  return fetch(base + path, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(key === undefined ? {} : { "x-api-key": key }), ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+export function get(base: string, path: string, key: string | undefined, headers: Record<string, string> = {}) {
+  return fetch(base + path, { headers: { ...(key === undefined ? {} : { "x-api-key": key }), ...headers } });
+}
