@@ -21,13 +21,27 @@ export interface FieldIssue {
 export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown, where: "body" | "query"): z.output<T> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const issues: FieldIssue[] = result.error.issues.map((issue) => ({
-    path: formatPath(issue.path),
-    message: issue.code === "unrecognized_keys" ? `unknown field(s): ${issue.keys.join(", ")}` : issue.message,
-  }));
+  const issues: FieldIssue[] = result.error.issues.flatMap((issue) => {
+    // One issue per unknown field, named by its own path.
+    if (issue.code === "unrecognized_keys") return issue.keys.map((key) => ({ path: formatPath([...issue.path, key]), message: "unknown field" }));
+    const missing = isAbsent(input, issue.path);
+    return [{ path: formatPath(issue.path), message: missing ? "required" : issue.message }];
+  });
   const first = issues[0];
   const label = first.path === "" ? where : first.path;
   throw new ValidationError(`${label}: ${first.message}`, { issues });
+}
+
+/** True when the field at `path` is absent from the input (so the issue is a missing required field). */
+function isAbsent(input: unknown, path: ReadonlyArray<PropertyKey>): boolean {
+  if (path.length === 0) return input === undefined;
+  let node = input;
+  for (let i = 0; i < path.length - 1; i++) {
+    if (node === null || typeof node !== "object") return false;
+    node = (node as Record<PropertyKey, unknown>)[path[i]];
+  }
+  if (node === null || typeof node !== "object") return false;
+  return !Object.prototype.hasOwnProperty.call(node, path[path.length - 1]) || (node as Record<PropertyKey, unknown>)[path[path.length - 1]] === undefined;
 }
 
 const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
