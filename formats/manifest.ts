@@ -20,9 +20,15 @@ export interface Manifest {
   inputs: Record<string, FileChecksum>;
   /** Every artifact file of the version (all files but the manifest itself). */
   artifacts: Record<string, FileChecksum>;
-  baseline: { start: string; end: string };
-  monthRange: { first: string; last: string };
-  latestValidMonth: string | null;
+  /** What the version holds: "drought" (the default) or a snapshot name ("flood", "outbreaks", ...). */
+  kind?: string;
+  /** Snapshots: the time their data are current as of (ISO 8601), and the sources they were built from. */
+  asOf?: string;
+  sources?: string[];
+  /** Drought artifacts: calibration period, month axis and the month served by default. */
+  baseline?: { start: string; end: string };
+  monthRange?: { first: string; last: string };
+  latestValidMonth?: string | null;
   qc: Record<string, unknown>;
   report: string;
   settings: Record<string, unknown>;

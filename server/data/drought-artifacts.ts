@@ -48,8 +48,9 @@ export function openDroughtArtifacts(dir: string, manifest: Manifest): DroughtAr
       provinceByName.set(key, i);
     }
   });
-  const latest = manifest.latestValidMonth === null ? undefined : parseMonth(manifest.latestValidMonth);
+  const latest = manifest.latestValidMonth ? parseMonth(manifest.latestValidMonth) : undefined;
   if (latest === undefined) throw new Error("manifest has no latest valid month");
+  if (!manifest.baseline) throw new Error("manifest has no baseline");
   return {
     version: manifest.version,
     grid,

@@ -1,0 +1,60 @@
+// Feed snapshots (flood, wildfire, heatwave, storm, sea level, outbreaks, ports) are published exactly like the
+// drought artifacts — staging directory, checksummed manifest, atomic `current` link — each under its own root
+// ARTIFACTS_DIR/snapshots/<name>/, so the server can follow each one with an ArtifactStore.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createHash } from "node:crypto";
+import type { FileChecksum } from "../../formats/manifest.ts";
+import { createStaging, discardStaging, makeVersionId, publishStaging, pruneVersions } from "../publish/publish.ts";
+
+export const SNAPSHOTS_DIR = "snapshots";
+
+export function snapshotRoot(artifactsDir: string, name: string): string {
+  return join(artifactsDir, SNAPSHOTS_DIR, name);
+}
+
+export interface SnapshotInput {
+  artifactsDir: string;
+  /** Snapshot name, e.g. "flood"; also the folder under ARTIFACTS_DIR/snapshots/. */
+  name: string;
+  /** Files of the snapshot (binary indexes, JSON tables, a report). */
+  files: Record<string, Uint8Array | string>;
+  /** The time the data are current as of (ISO 8601). */
+  asOf: string;
+  sources: string[];
+  /** Raw inputs with their checksums, keyed by path relative to DATA_DIR. */
+  inputs: Record<string, FileChecksum>;
+  qc: Record<string, unknown>;
+  /** Name of the report file among `files`. */
+  report: string;
+  settings?: Record<string, unknown>;
+  keep?: number;
+  now?: Date;
+}
+
+/** Publishes one snapshot version atomically; returns its version id and directory. */
+export async function publishSnapshot(s: SnapshotInput): Promise<{ version: string; dir: string }> {
+  const root = snapshotRoot(s.artifactsDir, s.name);
+  const h = createHash("sha256");
+  for (const [name, content] of Object.entries(s.files).sort(([a], [b]) => (a < b ? -1 : 1))) h.update(name).update(content);
+  const version = makeVersionId(s.now ?? new Date(), h.digest("hex").slice(0, 10));
+  const staging = createStaging(root, version);
+  try {
+    for (const [name, content] of Object.entries(s.files)) writeFileSync(join(staging.dir, name), content);
+    const dir = await publishStaging(staging, {
+      builtAt: (s.now ?? new Date()).toISOString(),
+      kind: s.name,
+      asOf: s.asOf,
+      sources: s.sources,
+      inputs: s.inputs,
+      qc: s.qc,
+      report: s.report,
+      settings: s.settings ?? {},
+    });
+    pruneVersions(root, s.keep ?? 3);
+    return { version, dir };
+  } catch (err) {
+    discardStaging(staging);
+    throw err;
+  }
+}
