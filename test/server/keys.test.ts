@@ -1,0 +1,161 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FileKeyStore, generateKey, hashKey, KEY_PATTERN, readKeyFile, writeKeyFile } from "../../server/auth/key-store.ts";
+import { runKeysCli } from "../../server/keys-cli.ts";
+import { get, startTestServer, type TestServer } from "./helpers.ts";
+
+const NOW = new Date("2025-03-01T12:00:00.000Z");
+
+function cli(args: string[], file: string, now = NOW): string[] {
+  const lines: string[] = [];
+  runKeysCli([...args, "--file", file], {}, (l) => lines.push(l), now);
+  return lines;
+}
+
+describe("key store", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "keys-test-"));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("hashKey is sha256 hex; generated keys are crk_ + 43 base64url chars", () => {
+    expect(hashKey("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    const key = generateKey();
+    expect(key).toMatch(KEY_PATTERN);
+    expect(key.length).toBe(47);
+    expect(generateKey()).not.toBe(key);
+  });
+
+  it("authenticates active keys; revoked, expired, unknown and missing fail; expiry is exact", () => {
+    const file = join(dir, "a.json");
+    const active = generateKey();
+    const expiring = generateKey();
+    writeKeyFile(file, {
+      keys: [
+        { id: "k1", hash: hashKey(active), plan: "standard", status: "active", createdAt: "2025-01-01T00:00:00Z" },
+        { id: "k2", hash: hashKey(expiring), plan: "free", status: "active", createdAt: "2025-01-01T00:00:00Z", expiresAt: "2025-03-01T12:00:01.000Z" },
+      ],
+    });
+    let now = NOW;
+    const store = new FileKeyStore(file, { checkIntervalMs: 0, now: () => now });
+    expect(store.authenticate(active)?.id).toBe("k1");
+    expect(store.authenticate(active)?.plan).toBe("standard");
+    expect(store.authenticate(expiring)?.id).toBe("k2");
+    now = new Date("2025-03-01T12:00:01.000Z");
+    expect(store.authenticate(expiring)).toBeUndefined();
+    expect(store.authenticate(generateKey())).toBeUndefined();
+    expect(store.authenticate(undefined)).toBeUndefined();
+    expect(store.authenticate("")).toBeUndefined();
+  });
+
+  it("reloads on change, keeps the old keys when the new file is broken, treats a missing file as no keys", () => {
+    const file = join(dir, "b.json");
+    const k1 = generateKey();
+    const k2 = generateKey();
+    writeKeyFile(file, { keys: [{ id: "k1", hash: hashKey(k1), plan: "free", status: "active", createdAt: "x" }] });
+    const store = new FileKeyStore(file, { checkIntervalMs: 0 });
+    expect(store.authenticate(k1)?.id).toBe("k1");
+    expect(store.authenticate(k2)).toBeUndefined();
+    writeKeyFile(file, {
+      keys: [
+        { id: "k1", hash: hashKey(k1), plan: "free", status: "revoked", createdAt: "x" },
+        { id: "k2", hash: hashKey(k2), plan: "free", status: "active", createdAt: "x" },
+      ],
+    });
+    expect(store.authenticate(k1)).toBeUndefined();
+    expect(store.authenticate(k2)?.id).toBe("k2");
+    writeFileSync(file, '{"keys": [{"id": "k3"}]}');
+    expect(store.authenticate(k2)?.id).toBe("k2"); // broken file: previous keys stay
+    rmSync(file);
+    expect(store.authenticate(k2)).toBeUndefined();
+    expect(() => new FileKeyStore(join(dir, "missing.json"))).not.toThrow();
+  });
+
+  it("a broken key file at startup is an error naming the field", () => {
+    const file = join(dir, "c.json");
+    writeFileSync(file, JSON.stringify({ keys: [{ id: "k", hash: "zz", plan: "free", status: "active", createdAt: "x" }] }));
+    expect(() => new FileKeyStore(file)).toThrow(`${file}: invalid key file at keys.0.hash: must be sha256 hex`);
+  });
+});
+
+describe("keys CLI", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "keys-cli-"));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("create prints the key once and stores only its hash; list; revoke", () => {
+    const file = join(dir, "keys.json");
+    const out = cli(["create", "--plan", "standard", "--expires", "2026-01-01"], file);
+    expect(out).toHaveLength(4);
+    const id = out[0].replace("id:   ", "");
+    const key = out[2].replace("key:  ", "");
+    expect(id).toMatch(/^key_[0-9a-f]{12}$/);
+    expect(out[1]).toBe("plan: standard");
+    expect(key).toMatch(KEY_PATTERN);
+    const text = readFileSync(file, "utf8");
+    expect(text).not.toContain(key);
+    expect(readKeyFile(file)).toEqual({
+      keys: [{ id, hash: hashKey(key), plan: "standard", status: "active", createdAt: "2025-03-01T12:00:00.000Z", expiresAt: "2026-01-01T00:00:00.000Z" }],
+    });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+
+    const second = cli(["create", "--plan", "free"], file)[0].replace("id:   ", "");
+    expect(cli(["list"], file)).toEqual([
+      "id\tplan\tstatus\tcreatedAt\texpiresAt",
+      `${id}\tstandard\tactive\t2025-03-01T12:00:00.000Z\t2026-01-01T00:00:00.000Z`,
+      `${second}\tfree\tactive\t2025-03-01T12:00:00.000Z\t-`,
+    ]);
+    expect(cli(["list"], file, new Date("2027-01-01T00:00:00Z"))[1]).toBe(`${id}\tstandard\texpired\t2025-03-01T12:00:00.000Z\t2026-01-01T00:00:00.000Z`);
+    expect(cli(["revoke", id], file)).toEqual([`revoked ${id}`]);
+    expect(cli(["list"], file, new Date("2027-01-01T00:00:00Z"))[1]).toBe(`${id}\tstandard\trevoked\t2025-03-01T12:00:00.000Z\t2026-01-01T00:00:00.000Z`);
+  });
+
+  it("usage errors", () => {
+    const file = join(dir, "u.json");
+    expect(() => cli(["create"], file)).toThrow("create needs --plan NAME");
+    expect(() => cli(["create", "--plan", "free", "--expires", "soon"], file)).toThrow("--expires: not an ISO date: soon");
+    expect(() => cli(["create", "--plan", "free", "--expires", "2020-01-01"], file)).toThrow("--expires: 2020-01-01 is in the past");
+    expect(() => cli(["revoke", "key_nope"], file)).toThrow(`no key with id key_nope in ${file}`);
+    expect(() => cli(["frobnicate"], file)).toThrow("unknown command: frobnicate");
+  });
+
+  it("runs as `npm run keys` entry (tsx server/keys-cli.ts), exit codes", async () => {
+    const file = join(dir, "entry.json");
+    const run = promisify(execFile);
+    const { stdout } = await run(process.execPath, ["--import", "tsx", "server/keys-cli.ts", "create", "--plan", "free"], {
+      env: { ...process.env, API_KEYS_FILE: file },
+    });
+    expect(stdout).toMatch(/^id: {3}key_[0-9a-f]{12}\nplan: free\nkey: {2}crk_[A-Za-z0-9_-]{43}\n/);
+    expect(readKeyFile(file).keys).toHaveLength(1);
+    const failed = await run(process.execPath, ["--import", "tsx", "server/keys-cli.ts", "revoke"], { env: { ...process.env, API_KEYS_FILE: file } }).catch((e) => e);
+    expect(failed.code).toBe(2);
+    expect(failed.stderr).toContain("keys: revoke needs a key id");
+  });
+});
+
+describe("keys CLI against a running server", () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(() => s.close());
+
+  it("a created key works at once; after revoke it is 401", async () => {
+    const out = cli(["create", "--plan", "free"], s.keyFile, new Date());
+    const id = out[0].replace("id:   ", "");
+    const key = out[2].replace("key:  ", "");
+    expect((await get(s.base, "/api/ping", key)).status).toBe(200);
+    cli(["revoke", id], s.keyFile, new Date());
+    const res = await get(s.base, "/api/ping", key);
+    expect(res.status).toBe(401);
+    expect((await res.json()).error.code).toBe("INVALID_API_KEY");
+    expect((await get(s.base, "/api/ping", s.key)).status).toBe(200);
+  });
+});
