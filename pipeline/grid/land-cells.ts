@@ -11,6 +11,12 @@ export interface LandCellOptions {
   resolutionDeg?: number;
   /** Sub-samples per cell side (default 10 → 100 points per cell). */
   samples?: number;
+  /**
+   * A point on a cell corner (default 0, 0): cell edges lie at origin + k × resolution. Native grids need it when
+   * their edges are not multiples of the resolution (CRU TS 0.5° cells span .25–.75; ERA5 0.25° cells are centred
+   * on multiples of 0.25, so their edges are at .125 + k/4).
+   */
+  origin?: { lng: number; lat: number };
 }
 
 export interface LandCells {
@@ -54,11 +60,15 @@ export function buildLandCells(
   const rings = flattenRings(provinces);
   const locator = new ProvinceLocator(rings);
   const { minX, minY, maxX, maxY } = locator.index;
+  // Reduce the origin to the corner nearest 0 so that the snapping below stays as exact as with origin 0.
+  const ox = options.origin ? options.origin.lng - Math.round(options.origin.lng / res) * res : 0;
+  const oy = options.origin ? options.origin.lat - Math.round(options.origin.lat / res) * res : 0;
+  if (!Number.isFinite(ox) || !Number.isFinite(oy)) throw new Error(`origin must be finite, got ${JSON.stringify(options.origin)}`);
   // Snap the bbox outward to the grid; the small epsilon keeps exact multiples from gaining an empty column.
-  const west = Math.floor(minX / res + 1e-9) * res;
-  const south = Math.floor(minY / res + 1e-9) * res;
-  const nCols = Math.ceil(maxX / res - 1e-9) - Math.round(west / res);
-  const nRows = Math.ceil(maxY / res - 1e-9) - Math.round(south / res);
+  const west = ox + Math.floor((minX - ox) / res + 1e-9) * res;
+  const south = oy + Math.floor((minY - oy) / res + 1e-9) * res;
+  const nCols = Math.ceil((maxX - ox) / res - 1e-9) - Math.round((west - ox) / res);
+  const nRows = Math.ceil((maxY - oy) / res - 1e-9) - Math.round((south - oy) / res);
 
   const nP = provinces.length;
   const counts = new Uint16Array(nP);
