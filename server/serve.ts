@@ -26,8 +26,11 @@ export function listen(app: Express, opts: { port: number; host: string; logger:
         server.closeAllConnections();
       }, graceMs);
       force.unref();
+      // Keep-alive connections become idle as their last response ends: close them as they do.
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
       server.close(() => {
         clearTimeout(force);
+        clearInterval(sweep);
         resolve();
       });
       server.closeIdleConnections();
