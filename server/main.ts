@@ -3,7 +3,6 @@
 // BODY_LIMIT (bytes, 65536), WORKERS (1; a number, or "auto" = one per core; workers share the port via
 // node:cluster, and share one rate-limit budget only with REDIS_URL).
 import cluster from "node:cluster";
-import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { Redis } from "ioredis";
 import { artifactsDir, intSetting } from "../lib/config.ts";
@@ -11,17 +10,8 @@ import { log } from "../lib/log.ts";
 import { createApp } from "./app.ts";
 import { FileKeyStore } from "./auth/key-store.ts";
 import { createRateLimiter, planLimitsFromEnv } from "./limits/rate-limit.ts";
-import { exitOnSignals, listen } from "./serve.ts";
+import { exitOnSignals, listen, workerCount } from "./serve.ts";
 import { openDroughtService } from "./services/drought-service.ts";
-
-export function workerCount(env: NodeJS.ProcessEnv): number {
-  const raw = env.WORKERS;
-  if (raw === undefined || raw === "") return 1;
-  if (raw === "auto") return availableParallelism();
-  const n = intSetting(env, "WORKERS", 1);
-  if (n < 1) throw new Error(`WORKERS must be at least 1 or "auto", got "${raw}"`);
-  return n;
-}
 
 async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
   const { service: drought, store } = await openDroughtService(artifactsDir(env));

@@ -3,7 +3,9 @@
 // then resolve; connections still busy after `graceMs` are destroyed.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { availableParallelism } from "node:os";
 import type { Express } from "express";
+import { intSetting } from "../lib/config.ts";
 import type { Logger } from "../lib/log.ts";
 
 export interface RunningServer {
@@ -57,3 +59,14 @@ export function exitOnSignals(running: RunningServer, onClosed: () => Promise<vo
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
 }
+
+/** WORKERS: unset/empty → 1, a positive integer, or "auto" → one per core (os.availableParallelism). */
+export function workerCount(env: NodeJS.ProcessEnv): number {
+  const raw = env.WORKERS;
+  if (raw === undefined || raw === "") return 1;
+  if (raw === "auto") return availableParallelism();
+  const n = intSetting(env, "WORKERS", 1);
+  if (n < 1) throw new Error(`WORKERS must be at least 1 or "auto", got "${raw}"`);
+  return n;
+}
+

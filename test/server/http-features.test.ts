@@ -154,3 +154,15 @@ describe("graceful shutdown", () => {
     await t.close();
   });
 });
+
+describe("workers setting", () => {
+  it("WORKERS: default 1, a number, auto = cores; 0 and junk rejected", async () => {
+    const { workerCount } = await import("../../server/serve.ts");
+    const { availableParallelism } = await import("node:os");
+    expect(workerCount({})).toBe(1);
+    expect(workerCount({ WORKERS: "3" })).toBe(3);
+    expect(workerCount({ WORKERS: "auto" })).toBe(availableParallelism());
+    expect(() => workerCount({ WORKERS: "0" })).toThrow('WORKERS must be at least 1 or "auto", got "0"');
+    expect(() => workerCount({ WORKERS: "many" })).toThrow('WORKERS must be a non-negative integer, got "many"');
+  });
+});
