@@ -1,0 +1,88 @@
+// Raster drought tiles: each pixel takes the colour class of the grid cell whose square (centre ± res/2)
+// contains the pixel centre. Cells are found through a dense row/column lookup over the grid's extent, so a
+// 256×256 tile costs one array read per pixel. Pure functions.
+import type { DroughtGrid } from "../formats/drought-grid.ts";
+import { CLASS_RGBA, colourClassOf } from "./colour-scale.ts";
+import { encodeIndexedPng } from "./png-palette.ts";
+import { TILE_SIZE, tileXToLng, tileYToLat, type BBox } from "./tile-math.ts";
+
+/** Cell numbers on a dense rows × cols lattice (−1 = no cell); row 0 is the southernmost. */
+export interface CellLattice {
+  west: number;
+  south: number;
+  resolutionDeg: number;
+  nRows: number;
+  nCols: number;
+  cellAt: Int32Array;
+  /** Outer bounds of all cell squares. */
+  bbox: BBox;
+}
+
+export function cellLattice(grid: Pick<DroughtGrid, "nCells" | "cellLats" | "cellLngs" | "resolutionDeg">): CellLattice {
+  const res = grid.resolutionDeg;
+  let minLat = Infinity, maxLat = -Infinity, minLng = Infinity, maxLng = -Infinity;
+  for (let c = 0; c < grid.nCells; c++) {
+    minLat = Math.min(minLat, grid.cellLats[c]);
+    maxLat = Math.max(maxLat, grid.cellLats[c]);
+    minLng = Math.min(minLng, grid.cellLngs[c]);
+    maxLng = Math.max(maxLng, grid.cellLngs[c]);
+  }
+  const west = minLng - res / 2;
+  const south = minLat - res / 2;
+  const nCols = Math.round((maxLng - minLng) / res) + 1;
+  const nRows = Math.round((maxLat - minLat) / res) + 1;
+  const cellAt = new Int32Array(nRows * nCols).fill(-1);
+  for (let c = 0; c < grid.nCells; c++) {
+    const row = Math.round((grid.cellLats[c] - minLat) / res);
+    const col = Math.round((grid.cellLngs[c] - minLng) / res);
+    cellAt[row * nCols + col] = c;
+  }
+  return { west, south, resolutionDeg: res, nRows, nCols, cellAt, bbox: [west, south, west + nCols * res, south + nRows * res] };
+}
+
+/** Colour class of every cell for one month and index (0 where the value is missing). */
+export function cellClasses(grid: DroughtGrid, monthOffset: number, indexPos: number): Uint8Array {
+  const out = new Uint8Array(grid.nCells);
+  const { nMonths, nIndices, values } = grid;
+  for (let c = 0; c < grid.nCells; c++) out[c] = colourClassOf(values[(c * nMonths + monthOffset) * nIndices + indexPos]);
+  return out;
+}
+
+/**
+ * Class number of each pixel of tile z/x/y (row-major from the north-west corner), or null when no pixel
+ * has data (the tile is then not written, and served as 204).
+ */
+export function renderClassTile(lattice: CellLattice, classes: Uint8Array, z: number, x: number, y: number): Uint8Array | null {
+  const { west, south, resolutionDeg: res, nRows, nCols, cellAt } = lattice;
+  const colOf = new Int32Array(TILE_SIZE);
+  let anyCol = false;
+  for (let px = 0; px < TILE_SIZE; px++) {
+    const col = Math.floor((tileXToLng(x + (px + 0.5) / TILE_SIZE, z) - west) / res);
+    colOf[px] = col >= 0 && col < nCols ? col : -1;
+    if (colOf[px] >= 0) anyCol = true;
+  }
+  if (!anyCol) return null;
+  const out = new Uint8Array(TILE_SIZE * TILE_SIZE);
+  let any = false;
+  for (let py = 0; py < TILE_SIZE; py++) {
+    const row = Math.floor((tileYToLat(y + (py + 0.5) / TILE_SIZE, z) - south) / res);
+    if (row < 0 || row >= nRows) continue;
+    const base = row * nCols;
+    const line = py * TILE_SIZE;
+    for (let px = 0; px < TILE_SIZE; px++) {
+      const col = colOf[px];
+      if (col < 0) continue;
+      const cell = cellAt[base + col];
+      if (cell < 0) continue;
+      const k = classes[cell];
+      out[line + px] = k;
+      if (k !== 0) any = true;
+    }
+  }
+  return any ? out : null;
+}
+
+/** PNG of a class tile: indexed colour with the class palette (tiles/png-palette.ts). */
+export function encodeClassTilePng(classTile: Uint8Array): Buffer {
+  return encodeIndexedPng(classTile, TILE_SIZE, TILE_SIZE, CLASS_RGBA);
+}
