@@ -18,6 +18,7 @@ const USAGE = `usage:
   keys create --plan NAME [--expires ISO-DATE] [--file PATH]
   keys list [--file PATH]
   keys revoke ID [--file PATH]
+  keys dev [--file PATH]      a development key: plan enterprise, expires in 7 days (make serve)
 key file: --file, else API_KEYS_FILE, else ./keys.json`;
 
 class UsageError extends Error {}
@@ -30,6 +31,12 @@ export function runKeysCli(argv: string[], env: NodeJS.ProcessEnv, out: (line: s
   });
   const file = resolve(values.file ?? env.API_KEYS_FILE ?? "./keys.json");
   const [command, ...rest] = positionals;
+  if (command === "dev") {
+    // `make serve` prints a fresh development key each time; it expires on its own.
+    const expires = new Date(now.getTime() + 7 * 24 * 3600 * 1000).toISOString();
+    runKeysCli(["create", "--plan", "enterprise", "--expires", expires, "--file", file], env, out, now);
+    return;
+  }
   switch (command) {
     case "create": {
       const plan = values.plan;

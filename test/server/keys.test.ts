@@ -117,6 +117,16 @@ describe("keys CLI", () => {
     expect(cli(["list"], file, new Date("2027-01-01T00:00:00Z"))[1]).toBe(`${id}\tstandard\trevoked\t2025-03-01T12:00:00.000Z\t2026-01-01T00:00:00.000Z`);
   });
 
+  it("dev creates an enterprise key that expires in 7 days", () => {
+    const file = join(dir, "dev-keys.json");
+    const out = cli(["dev"], file);
+    expect(out[1]).toBe("plan: enterprise");
+    const key = out[2].replace("key:  ", "");
+    expect(readKeyFile(file).keys).toEqual([
+      expect.objectContaining({ hash: hashKey(key), plan: "enterprise", status: "active", expiresAt: "2025-03-08T12:00:00.000Z" }),
+    ]);
+  });
+
   it("usage errors", () => {
     const file = join(dir, "u.json");
     expect(() => cli(["create"], file)).toThrow("create needs --plan NAME");
