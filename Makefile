@@ -13,7 +13,7 @@ DROUGHT_INPUTS := $(shell find $(DATA_DIR)/climate/ghcnd-thailand $(DATA_DIR)/bo
 	$(DATA_DIR)/boundaries/province_name_variants.csv $(DATA_DIR)/boundaries/opengisdata-thailand -type f 2>/dev/null)
 PUBLISHED := $(ARTIFACTS_DIR)/current/manifest.json
 
-.PHONY: all artifacts nightly refresh serve start test check unit bench clean-artifacts keys
+.PHONY: all artifacts snapshots nightly refresh serve start test check unit bench clean-artifacts keys
 
 all: artifacts
 
@@ -26,6 +26,11 @@ artifacts: $(PUBLISHED)
 $(PUBLISHED): $(NODE_MODULES) $(PIPELINE_SOURCES) $(DROUGHT_INPUTS)
 	npm run -s pipeline -- build
 
+# Feed snapshots (flood, wildfire, heatwave, storm, sea level, outbreaks, ports): fetched where a source is
+# configured, otherwise read from DATA_DIR; a feed that fails keeps its previous snapshot.
+snapshots: $(NODE_MODULES)
+	npm run -s pipeline -- snapshots
+
 # Nightly: refresh inputs where a source is configured (offline: keep the data directory and say so),
 # then rebuild what changed and publish.
 refresh: $(NODE_MODULES)
@@ -33,6 +38,7 @@ refresh: $(NODE_MODULES)
 
 nightly: refresh
 	$(MAKE) artifacts
+	$(MAKE) snapshots
 
 serve: artifacts
 	npm run -s keys -- dev

@@ -5,6 +5,7 @@ import { buildSettingsFromEnv } from "./build-settings.ts";
 
 const USAGE = `usage: npm run pipeline -- <command>
   build [--force]      build the drought artifacts from DATA_DIR and publish them into ARTIFACTS_DIR
+  snapshots [NAME…]    rebuild and publish the feed snapshots (all, or the named ones)
   refresh              refresh raw inputs from their public sources (offline: keeps DATA_DIR as it is)
   indices --input FILE.csv --index spei|spi --scale K [--lat DEG] [--ref-start YYYY-MM --ref-end YYYY-MM] [--output FILE.csv]`;
 
@@ -21,6 +22,12 @@ async function main(argv: string[]): Promise<number> {
       });
       process.stdout.write(`${result.status}: ${result.version}\n`);
       return 0;
+    }
+    case "snapshots": {
+      const { buildSnapshots } = await import("./snapshots/build-snapshots.ts");
+      const results = await buildSnapshots({ dataDir: dataDir(), artifactsDir: artifactsDir(), only: rest.length ? rest : undefined });
+      process.stdout.write(JSON.stringify(results, null, 2) + "\n");
+      return Object.values(results).some((r) => r.status === "failed") ? 1 : 0;
     }
     case "refresh": {
       const { refreshAll } = await import("./refresh.ts");
