@@ -1,0 +1,442 @@
+// Map tiles over HTTP (docs/methods/tiles.md):
+//   GET /tiles/legend.json                              colour classes (public)
+//   GET /tiles/index.json                               tilesets, indices, months, default month (public)
+//   GET /tiles/{tileset}.json                           TileJSON 3.0; tile URLs carry the data version
+//   GET /tiles/{tileset}/{z}/{x}/{y}.{png|mvt}          current version, revalidated (no-cache + ETag)
+//   GET /tiles/v/{version}/{tileset}/{z}/{x}/{y}.{ext}  versioned, immutable
+//   GET /tiles/archives/{name}.pmtiles                  the PMTiles archives, with HTTP Range (206/416)
+// Tilesets: drought-{index} (month from ?month=YYYY-MM, default the data's latest month), drought-{index}-{YYYY-MM},
+// provinces, cells, countries. Precomputed drought tiles come from the version's PMTiles archives; other months
+// are rendered on request. Both are kept in one bounded LRU cache of tile bytes.
+// Auth: every tile, TileJSON and archive request needs the X-API-Key header (never a query parameter, so keys
+// stay out of URLs and logs); the map page adds it with MapLibre's transformRequest.
+import { createHash } from "node:crypto";
+import { createReadStream, existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { gunzipSync, gzipSync } from "node:zlib";
+import express, { type NextFunction, type Request, type Response, type Router } from "express";
+import { PMTiles } from "pmtiles";
+import type { Logger } from "../../lib/log.ts";
+import { formatMonth, parseMonth, type MonthIndex } from "../../lib/months.ts";
+import { intSetting } from "../../lib/config.ts";
+import { ApiError } from "../errors.ts";
+import type { DroughtArtifacts } from "../data/drought-artifacts.ts";
+import { droughtArchiveName, TILE_INDICES, TILES_INDEX_FILE, type TilesIndex } from "../../tiles/build-tiles.ts";
+import { legend } from "../../tiles/colour-scale.ts";
+import { LocalFileSource } from "../../tiles/pmtiles-source.ts";
+import { cellClasses, cellLattice, encodeClassTilePng, renderClassTile, type CellLattice } from "../../tiles/raster.ts";
+import { isValidTile } from "../../tiles/tile-math.ts";
+import { LruCache } from "../../tiles/lru-cache.ts";
+
+/** Deepest zoom rendered on request (0.25° cells are ~1800 px wide there: deeper tiles add nothing). */
+export const MAX_RENDER_ZOOM = 14;
+const VECTOR_TILESETS = ["provinces", "cells", "countries"] as const;
+const IMMUTABLE = "private, max-age=31536000, immutable";
+const REVALIDATE = "private, no-cache";
+const CORS_ALLOW_HEADERS = "X-API-Key, If-None-Match, Range, Accept-Encoding";
+const CORS_EXPOSE_HEADERS = "ETag, Content-Range, Accept-Ranges, Content-Length, Content-Encoding, X-Data-Version";
+
+export interface CurrentTiles {
+  version: string;
+  dir: string;
+  data: DroughtArtifacts;
+}
+
+export interface TilesRouterDeps {
+  current: () => CurrentTiles | undefined;
+  /** Checks an API key (e.g. KeyStore#authenticate); undefined = tiles are public. */
+  auth?: (apiKey: string | undefined) => { id: string } | undefined;
+  logger: Logger;
+  /** Tiles kept in memory (default 4096, env TILE_CACHE_ENTRIES) and their byte budget (default 64 MiB). */
+  cacheEntries?: number;
+  cacheBytes?: number;
+}
+
+interface CachedTile {
+  /** Tile bytes as stored (MVT: gzip); null = no data here (204). */
+  bytes: Buffer | null;
+  etag: string;
+  gzip: boolean;
+}
+
+type Tileset =
+  | { kind: "drought"; name: string; index: string; month: MonthIndex }
+  | { kind: "vector"; name: (typeof VECTOR_TILESETS)[number] };
+
+/** Per-version state: tiles index, open archives, raster lookups. Replaced when the version changes. */
+interface VersionState {
+  version: string;
+  dir: string;
+  data: DroughtArtifacts;
+  index: TilesIndex | undefined;
+  archives: Map<string, PMTiles>;
+  sources: LocalFileSource[];
+  lattice: CellLattice | undefined;
+  classes: Map<string, Uint8Array>;
+}
+
+function etagOf(bytes: Uint8Array | null, key: string): string {
+  const h = createHash("sha1").update(key);
+  if (bytes) h.update(bytes);
+  return `"${h.digest("base64url").slice(0, 22)}"`;
+}
+
+function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === "*") return true;
+  const bare = etag.replace(/^W\//, "");
+  return header.split(",").some((t) => t.trim().replace(/^W\//, "") === bare);
+}
+
+function validation(message: string, details: Record<string, unknown>): ApiError {
+  return new ApiError("VALIDATION_ERROR", message, details);
+}
+
+/** Parses a tileset name; month-less drought tilesets take `month` (query) or the default month. */
+function parseTileset(name: string, month: string | undefined, data: DroughtArtifacts): Tileset {
+  if ((VECTOR_TILESETS as readonly string[]).includes(name)) return { kind: "vector", name: name as (typeof VECTOR_TILESETS)[number] };
+  const m = /^drought-([a-z0-9]+)(?:-(\d{4}-\d{2}))?$/.exec(name);
+  if (m === null || !(TILE_INDICES as readonly string[]).includes(m[1]) || !data.grid.indexNames.includes(m[1])) {
+    throw new ApiError("NOT_FOUND", `Unknown tileset "${name}"`, {
+      tilesets: [...TILE_INDICES.map((i) => `drought-${i}`), ...VECTOR_TILESETS],
+    });
+  }
+  const monthText = m[2] ?? month;
+  let monthIndex = data.defaultMonth;
+  if (monthText !== undefined) {
+    const parsed = /^\d{4}-\d{2}$/.test(monthText) ? parseMonth(monthText) : undefined;
+    if (parsed === undefined) throw validation("month must be YYYY-MM", { month: monthText });
+    if (data.grid.monthOffset(parsed) < 0) {
+      throw new ApiError("NOT_FOUND", `No drought data for ${monthText}`, {
+        firstMonth: formatMonth(data.grid.firstMonth),
+        lastMonth: formatMonth(data.grid.lastMonth),
+      });
+    }
+    monthIndex = parsed;
+  }
+  return { kind: "drought", name: `drought-${m[1]}-${formatMonth(monthIndex)}`, index: m[1], month: monthIndex };
+}
+
+function parseTileCoords(zs: string, xs: string, ys: string, maxZoom: number): [number, number, number] {
+  const z = /^\d{1,2}$/.test(zs) ? Number(zs) : NaN;
+  const x = /^\d{1,10}$/.test(xs) ? Number(xs) : NaN;
+  const y = /^\d{1,10}$/.test(ys) ? Number(ys) : NaN;
+  if (!isValidTile(z, x, y, maxZoom)) {
+    throw validation(`Invalid tile ${zs}/${xs}/${ys}: z must be 0-${maxZoom}, x and y 0..2^z-1`, { z: zs, x: xs, y: ys, maxZoom });
+  }
+  return [z, x, y];
+}
+
+function baseUrl(req: Request): string {
+  return `${req.protocol}://${req.get("host") ?? "localhost"}`;
+}
+
+/** A single `bytes=` range of RFC 9110 §14.1.2; null = ignore the header (send 200), "unsatisfiable" = 416. */
+export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | "unsatisfiable" {
+  if (header === undefined) return null;
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (m === null) return null; // multiple or malformed ranges: the whole file
+  const [, a, b] = m;
+  if (a === "" && b === "") return null;
+  let start: number;
+  let end: number;
+  if (a === "") {
+    const n = Number(b);
+    if (n === 0) return "unsatisfiable";
+    start = Math.max(0, size - n);
+    end = size - 1;
+  } else {
+    start = Number(a);
+    end = b === "" ? size - 1 : Math.min(Number(b), size - 1);
+    if (b !== "" && Number(b) < start) return null;
+  }
+  if (start >= size) return "unsatisfiable";
+  return { start, end };
+}
+
+export function createTilesRouter(deps: TilesRouterDeps): Router {
+  const router = express.Router();
+  const cache = new LruCache<CachedTile>(
+    deps.cacheEntries ?? intSetting(process.env, "TILE_CACHE_ENTRIES", 4096),
+    deps.cacheBytes ?? 64 * 1024 * 1024,
+  );
+  let state: VersionState | undefined;
+  const legendBody = JSON.stringify({ success: true, data: legend(TILE_INDICES) });
+
+  function currentState(): VersionState {
+    const cur = deps.current();
+    if (cur === undefined) throw new ApiError("SERVICE_UNAVAILABLE", "Drought data is not loaded yet");
+    if (state === undefined || state.version !== cur.version) {
+      const old = state;
+      const indexPath = join(cur.dir, TILES_INDEX_FILE);
+      state = {
+        version: cur.version,
+        dir: cur.dir,
+        data: cur.data,
+        index: existsSync(indexPath) ? (JSON.parse(readFileSync(indexPath, "utf8")) as TilesIndex) : undefined,
+        archives: new Map(),
+        sources: [],
+        lattice: undefined,
+        classes: new Map(),
+      };
+      if (old) for (const s of old.sources) s.close().catch(() => undefined);
+      deps.logger.info({ version: cur.version, precomputed: state.index?.months.length ?? 0 }, "tiles: serving data version");
+    }
+    return state;
+  }
+
+  function archive(s: VersionState, name: string): PMTiles | undefined {
+    if (!s.index?.archives.some((a) => a.name === name)) return undefined;
+    let p = s.archives.get(name);
+    if (p === undefined) {
+      const source = new LocalFileSource(join(s.dir, name));
+      s.sources.push(source);
+      p = new PMTiles(source);
+      s.archives.set(name, p);
+    }
+    return p;
+  }
+
+  async function loadTile(s: VersionState, ts: Tileset, z: number, x: number, y: number): Promise<CachedTile> {
+    const key = `${s.version}/${ts.name}/${z}/${x}/${y}`;
+    const hit = cache.get(key);
+    if (hit) return hit;
+    let bytes: Buffer | null = null;
+    let gzip = false;
+    if (ts.kind === "vector") {
+      const a = archive(s, `tiles-${ts.name}.pmtiles`);
+      if (a === undefined) throw new ApiError("NOT_FOUND", `Tileset ${ts.name} was not built for data version ${s.version}`);
+      const t = await a.getZxy(z, x, y);
+      // pmtiles decompresses tiles on read; stored gzip again to send as Content-Encoding: gzip.
+      bytes = t ? Buffer.from(t.data) : null;
+    } else {
+      const a = archive(s, droughtArchiveName(ts.index, ts.month));
+      if (a !== undefined && z <= (s.index?.maxZoom ?? -1)) {
+        const t = await a.getZxy(z, x, y);
+        bytes = t ? Buffer.from(t.data) : null;
+      } else {
+        s.lattice ??= cellLattice(s.data.grid);
+        const ck = `${ts.index}/${ts.month}`;
+        let classes = s.classes.get(ck);
+        if (classes === undefined) {
+          classes = cellClasses(s.data.grid, s.data.grid.monthOffset(ts.month), s.data.grid.indexNo(ts.index));
+          s.classes.set(ck, classes);
+        }
+        const classTile = renderClassTile(s.lattice, classes, z, x, y);
+        bytes = classTile ? encodeClassTilePng(classTile) : null;
+      }
+    }
+    if (bytes && ts.kind === "vector") {
+      bytes = gzipSync(bytes);
+      gzip = true;
+    }
+    const tile: CachedTile = { bytes, etag: etagOf(bytes, key), gzip };
+    cache.set(key, tile, (bytes?.length ?? 0) + key.length + 64);
+    return tile;
+  }
+
+  function requireKey(req: Request, res: Response): void {
+    if (deps.auth === undefined) return;
+    const header = req.headers["x-api-key"];
+    const record = deps.auth(typeof header === "string" ? header : undefined);
+    if (record === undefined) throw new ApiError("INVALID_API_KEY", "Missing, invalid, or expired API key");
+    res.locals.keyId = record.id;
+  }
+
+  // CORS on every tiles response; preflight answered here.
+  router.use("/tiles", (req: Request, res: Response, next: NextFunction) => {
+    res.setHeader("Access-Control-Allow-Origin", "*");
+    res.setHeader("Access-Control-Expose-Headers", CORS_EXPOSE_HEADERS);
+    if (req.method === "OPTIONS") {
+      res.setHeader("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS");
+      res.setHeader("Access-Control-Allow-Headers", CORS_ALLOW_HEADERS);
+      res.setHeader("Access-Control-Max-Age", "600");
+      res.status(204).end();
+      return;
+    }
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      res.setHeader("Allow", "GET, HEAD, OPTIONS");
+      throw new ApiError("METHOD_NOT_ALLOWED", `Method ${req.method} is not allowed on ${req.path}`, { allow: ["GET", "HEAD", "OPTIONS"] });
+    }
+    next();
+  });
+
+  router.get("/tiles/legend.json", (req, res) => {
+    sendJsonText(req, res, legendBody, "public, max-age=3600");
+  });
+
+  router.get("/tiles/index.json", (req, res) => {
+    const s = currentState();
+    const g = s.data.grid;
+    const body = JSON.stringify({
+      success: true,
+      data: {
+        version: s.version,
+        indices: TILE_INDICES.filter((i) => g.indexNames.includes(i)),
+        defaultMonth: formatMonth(s.data.defaultMonth),
+        firstMonth: formatMonth(g.firstMonth),
+        lastMonth: formatMonth(g.lastMonth),
+        precomputedMonths: s.index?.months ?? [],
+        tilesets: [...TILE_INDICES.map((i) => `drought-${i}`), ...VECTOR_TILESETS],
+      },
+    });
+    sendJsonText(req, res, body, REVALIDATE);
+  });
+
+  router.get("/tiles/archives/:file", (req, res) => {
+    requireKey(req, res);
+    const s = currentState();
+    const name = req.params.file;
+    if (!/^tiles-[a-z0-9-]+\.pmtiles$/.test(name) || !s.index?.archives.some((a) => a.name === name)) {
+      throw new ApiError("NOT_FOUND", `No archive ${name} in data version ${s.version}`);
+    }
+    const path = join(s.dir, name);
+    const size = statSync(path).size;
+    const etag = `"${s.version}-${name}"`;
+    res.setHeader("ETag", etag);
+    res.setHeader("Accept-Ranges", "bytes");
+    res.setHeader("Cache-Control", REVALIDATE);
+    res.setHeader("Content-Type", "application/vnd.pmtiles");
+    if (ifNoneMatchHits(req.headers["if-none-match"], etag)) {
+      res.status(304).end();
+      return;
+    }
+    const range = parseRange(req.headers.range, size);
+    if (range === "unsatisfiable") {
+      // 416 has no ErrorCode of its own: the envelope says VALIDATION_ERROR, the status says 416.
+      res.setHeader("Content-Range", `bytes */${size}`);
+      res.status(416).json({
+        success: false,
+        error: { code: "VALIDATION_ERROR", message: `Range ${req.headers.range} is outside the archive (${size} bytes)`, details: { size } },
+      });
+      return;
+    }
+    const { start, end } = range ?? { start: 0, end: size - 1 };
+    if (range) {
+      res.status(206);
+      res.setHeader("Content-Range", `bytes ${start}-${end}/${size}`);
+    }
+    res.setHeader("Content-Length", String(end - start + 1));
+    if (req.method === "HEAD") {
+      res.end();
+      return;
+    }
+    createReadStream(path, { start, end }).pipe(res);
+  });
+
+  router.get("/tiles/:tileset.json", (req, res) => {
+    requireKey(req, res);
+    const s = currentState();
+    const ts = parseTileset(req.params.tileset, queryMonth(req), s.data);
+    const g = s.data.grid;
+    s.lattice ??= cellLattice(g);
+    const [w, so, e, n] = s.lattice.bbox;
+    const isVector = ts.kind === "vector";
+    const maxzoom = ts.kind === "vector" ? (ts.name === "countries" ? (s.index?.countriesMaxZoom ?? 6) : (s.index?.maxZoom ?? 10)) : (s.index?.maxZoom ?? 10);
+    const tj: Record<string, unknown> = {
+      tilejson: "3.0.0",
+      name: ts.name,
+      version: "1.0.0",
+      attribution: "Drought indices from NOAA GHCN-Daily; provinces © geoBoundaries (ODbL); countries: Natural Earth",
+      scheme: "xyz",
+      tiles: [`${baseUrl(req)}/tiles/v/${encodeURIComponent(s.version)}/${ts.name}/{z}/{x}/{y}.${isVector ? "mvt" : "png"}`],
+      minzoom: 0,
+      maxzoom,
+      bounds: ts.kind === "vector" && ts.name === "countries" ? [-180, -85.0511, 180, 85.0511] : [w, so, e, n],
+      center: [(w + e) / 2, (so + n) / 2, 5],
+    };
+    if (ts.kind === "drought") {
+      tj.description = `${ts.index} for ${formatMonth(ts.month)}, coloured by the D0–D4 / W0–W4 classes of /tiles/legend.json`;
+    } else {
+      tj.vector_layers = [{ id: ts.name, fields: vectorFields(ts.name, s.index), minzoom: 0, maxzoom }];
+    }
+    sendJsonText(req, res, JSON.stringify(tj), REVALIDATE);
+  });
+
+  async function serveTile(req: Request, res: Response, versioned: boolean): Promise<void> {
+    requireKey(req, res);
+    const s = currentState();
+    const params = req.params as Record<string, string>;
+    if (versioned && req.params.version !== s.version) {
+      throw new ApiError("NOT_FOUND", `Data version ${req.params.version} is no longer served`, { current: s.version });
+    }
+    const ts = parseTileset(params.tileset, queryMonth(req), s.data);
+    const ext = params.ext;
+    if (ext !== (ts.kind === "vector" ? "mvt" : "png")) throw new ApiError("NOT_FOUND", `Tileset ${ts.name} has no .${ext} tiles`);
+    const maxZoom = ts.kind === "vector" ? 22 : MAX_RENDER_ZOOM;
+    const [z, x, y] = parseTileCoords(params.z, params.x, params.y, maxZoom);
+    const tile = await loadTile(s, ts, z, x, y);
+    res.setHeader("Cache-Control", versioned ? IMMUTABLE : REVALIDATE);
+    res.setHeader("ETag", tile.etag);
+    res.setHeader("Vary", "Accept-Encoding");
+    if (ifNoneMatchHits(req.headers["if-none-match"], tile.etag)) {
+      res.status(304).end();
+      return;
+    }
+    if (tile.bytes === null) {
+      res.status(204).end();
+      return;
+    }
+    res.setHeader("Content-Type", ts.kind === "vector" ? "application/vnd.mapbox-vector-tile" : "image/png");
+    let body = tile.bytes;
+    if (tile.gzip) {
+      if (/\bgzip\b/.test(req.headers["accept-encoding"] ?? "")) res.setHeader("Content-Encoding", "gzip");
+      else body = gunzipSync(body);
+    }
+    res.setHeader("Content-Length", String(body.length));
+    res.end(req.method === "HEAD" ? undefined : body);
+  }
+
+  router.get("/tiles/v/:version/:tileset/:z/:x/:y.:ext", (req, res) => serveTile(req, res, true));
+  router.get("/tiles/:tileset/:z/:x/:y.:ext", (req, res) => serveTile(req, res, false));
+  return router;
+}
+
+function queryMonth(req: Request): string | undefined {
+  const m = req.query.month;
+  if (m === undefined) return undefined;
+  if (typeof m !== "string") throw validation("month must be YYYY-MM", { month: m });
+  return m;
+}
+
+function vectorFields(name: string, index: TilesIndex | undefined): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const m of index?.months ?? []) for (const i of index?.indices ?? []) values[`${i}_${m}`] = "Number";
+  if (name === "provinces") return { code: "String", nameEn: "String", nameTh: "String", slug: "String", ...values };
+  if (name === "cells") return { cell: "Number", gridId: "String", lat: "Number", lng: "Number", ...values };
+  return { name: "String", id: "String" };
+}
+
+function sendJsonText(req: Request, res: Response, body: string, cacheControl: string): void {
+  const etag = etagOf(Buffer.from(body), "json");
+  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.setHeader("Cache-Control", cacheControl);
+  res.setHeader("ETag", etag);
+  if (ifNoneMatchHits(req.headers["if-none-match"], etag)) {
+    res.status(304).end();
+    return;
+  }
+  res.end(req.method === "HEAD" ? undefined : body);
+}
+
+const PUBLIC_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..", "public");
+
+/** The map page at `/` and its assets under /map/ (MapLibre GL JS from node_modules; no outside network). */
+export function createMapPageRouter(): Router {
+  const router = express.Router();
+  const maplibreDir = dirname(createRequire(import.meta.url).resolve("maplibre-gl/dist/maplibre-gl.css"));
+  const js = (res: Response, path: string) => {
+    if (path.endsWith(".mjs") || path.endsWith(".js")) res.setHeader("Content-Type", "text/javascript; charset=utf-8");
+  };
+  router.get("/", (_req, res) => {
+    res.setHeader("Content-Type", "text/html; charset=utf-8");
+    res.setHeader("Cache-Control", "no-cache");
+    res.setHeader("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'");
+    res.sendFile(join(PUBLIC_DIR, "index.html"));
+  });
+  router.use("/map/vendor/maplibre-gl", express.static(maplibreDir, { index: false, setHeaders: js, maxAge: "1d" }));
+  router.use("/map", express.static(PUBLIC_DIR, { index: false, setHeaders: js }));
+  return router;
+}
