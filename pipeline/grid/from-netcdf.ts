@@ -86,6 +86,16 @@ export function regularSpacing(coords: Float64Array, what: string): number {
   return step;
 }
 
+/**
+ * The cell size a spacing read from float32 coordinates stands for: the nearest whole number of arc-seconds when
+ * within 0.1″ (0.1°, 0.25°, 1/12°, 30″ grids all are), else the spacing as it is. Float32 0.1° axes near 100°E
+ * otherwise give 0.100001°, and the error would accumulate across the grid.
+ */
+export function snapCellSize(step: number): number {
+  const arcSeconds = Math.round(step * 3600);
+  return arcSeconds > 0 && Math.abs(step * 3600 - arcSeconds) < 0.1 ? arcSeconds / 3600 : step;
+}
+
 function sameAxis(a: Float64Array, b: Float64Array, tolerance: number): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (Math.abs(a[i] - b[i]) > tolerance) return false;
@@ -187,8 +197,7 @@ export function nativeLandCells(
   if (Math.abs(resLat - resLng) > resLng * 1e-3) {
     throw new Error(`${grid.path}: cells of "${grid.variable}" are ${resLat}° × ${resLng}°; only square cells are supported`);
   }
-  // Round the spacing to 1e-9° so that float32 coordinates (0.25000001) give the exact cell size.
-  const res = Math.round(resLng * 1e9) / 1e9;
+  const res = snapCellSize(resLng);
   const n = samples ?? defaultSamples(res);
   const all = buildLandCells(provinces, {
     resolutionDeg: res,

@@ -146,4 +146,20 @@ describe("gridFromNetcdf from precipitation and temperature grids", () => {
       expect(both.layers[k3][c * 354 + t]).toBe(Math.fround(speiValue(3)(19, 99, monthIndex(1990, 1) + t)));
     }
   });
+
+  it("reads only the part of a global 0..360° grid around Thailand and finds the same cells", async () => {
+    const global = { lats: LATS_DESC, lngs: axis(0, 359, 1), firstMonth: monthIndex(1981, 1), nMonths: 24 };
+    writePrecipitationNc3(join(dir, "prcp-global.nc"), global);
+    await writeTemperatureNc4(join(dir, "tas-global.nc"), global);
+    const g = await gridFromNetcdf({
+      provinces, precipitation: join(dir, "prcp-global.nc"), temperature: join(dir, "tas-global.nc"), ...REF, indexNames: ["spi1"],
+    });
+    // Provinces span 97.34–105.64E; with the 5° margin, centres 93..110E are read.
+    expect(g.report.nativeGrid).toEqual({ south: 5, north: 21, west: 93, east: 110, nLat: 17, nLng: 18 });
+    expect(Array.from(g.cells.lat)).toEqual(Array.from(result.cells.lat));
+    expect(Array.from(g.cells.lng)).toEqual(Array.from(result.cells.lng));
+    expect(Array.from(g.cells.weightFraction)).toEqual(Array.from(result.cells.weightFraction));
+    expect(g.layers).toHaveLength(1);
+    expect(g.layers[0].length).toBe(77 * 24);
+  });
 });
