@@ -1,0 +1,224 @@
+// The drought API end to end: the real server process over the real published artifacts. Expected values are
+// read independently from the artifact files with the format readers, so the test checks the data actually
+// served, not a copy of the service's own arithmetic.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { openDroughtGrid, type DroughtGrid } from "../../formats/drought-grid.ts";
+import { ProvinceSummariesReader } from "../../formats/province-summaries.ts";
+import { readProvincesJson } from "../../formats/province-index.ts";
+import { readManifest } from "../../formats/manifest.ts";
+import { droughtLevel, droughtScore, riskLevel } from "../../lib/drought-scale.ts";
+import { formatMonth, parseMonth } from "../../lib/months.ts";
+import { privateArtifacts, startRealServer, type RealServer } from "./real-server.ts";
+
+let server: RealServer;
+let grid: DroughtGrid;
+let latest: string;
+let version: string;
+const r3 = (x: number) => Math.round(x * 1000) / 1000;
+
+function bruteNearest(lat: number, lng: number): number {
+  let best = -1;
+  let bestD = Infinity;
+  const rad = Math.PI / 180;
+  for (let c = 0; c < grid.nCells; c++) {
+    const dLat = (grid.cellLat(c) - lat) * rad;
+    const dLng = (grid.cellLng(c) - lng) * rad;
+    const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat * rad) * Math.cos(grid.cellLat(c) * rad) * Math.sin(dLng / 2) ** 2;
+    if (a < bestD) {
+      bestD = a;
+      best = c;
+    }
+  }
+  return best;
+}
+
+const get = (path: string) => fetch(server.base + path, { headers: { "x-api-key": server.key } });
+const post = (path: string, body: unknown) =>
+  fetch(server.base + path, { method: "POST", headers: { "x-api-key": server.key, "content-type": "application/json" }, body: JSON.stringify(body) });
+
+beforeAll(async () => {
+  const art = privateArtifacts(inject("artifactsDir"));
+  version = art.version;
+  const dir = join(art.dir, "current");
+  grid = openDroughtGrid(new Uint8Array(readFileSync(join(dir, "drought-grid.bin"))));
+  latest = readManifest(dir).latestValidMonth!;
+  server = await startRealServer(art.dir);
+}, 60_000);
+
+afterAll(async () => {
+  expect(await server.stop()).toBe(0);
+});
+
+describe("GET /api/risk-map/drought", () => {
+  it("answers Chiang Mai with the nearest cell's values of the latest valid month", async () => {
+    const res = await get("/api/risk-map/drought?lat=18.79&lng=98.98");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-data-version")).toBe(version);
+    const body = await res.json();
+    const c = bruteNearest(18.79, 98.98);
+    const off = grid.monthOffset(parseMonth(latest)!);
+    const rec = grid.record(c, off);
+    const spei1 = rec[grid.indexNo("spei1")];
+    expect(body.success).toBe(true);
+    expect(body.data.location).toMatchObject({
+      requestedLat: 18.79,
+      requestedLng: 98.98,
+      gridLat: grid.cellLat(c),
+      gridLng: grid.cellLng(c),
+      country: "THA",
+    });
+    expect(body.data.location.gridId).toBe(`TH025-${grid.cellId(c)}`);
+    expect(body.data.period).toEqual({ month: latest, climatologyBaseline: "1961-1990" });
+    expect(body.data.drought.indices.spei1).toBe(r3(spei1));
+    expect(body.data.drought.indices.spei3).toBe(r3(rec[grid.indexNo("spei3")]));
+    expect(body.data.drought.indices.spi1).toBe(r3(rec[grid.indexNo("spi1")]));
+    expect(body.data.drought.indices.mcdi).toBe(r3(rec[grid.indexNo("mcdi")]));
+    expect(body.data.drought.score).toBe(droughtScore(spei1));
+    expect(body.data.drought.level).toBe(riskLevel(droughtScore(spei1)));
+    expect(body.data.drought.severity).toEqual({ spei1: droughtLevel(spei1) });
+  });
+
+  it("answers a named month from the record", async () => {
+    const body = await (await get("/api/risk-map/drought?lat=15.0&lng=102.0&month=1997-09")).json();
+    const c = bruteNearest(15.0, 102.0);
+    expect(body.data.period.month).toBe("1997-09");
+    expect(body.data.drought.indices.spei1).toBe(r3(grid.value(c, grid.monthOffset(parseMonth("1997-09")!), 0)));
+  });
+
+  it("404s months outside the data, the sea and other countries", async () => {
+    for (const q of ["lat=13.75&lng=100.5&month=2031-01", "lat=12.0&lng=101.0", "lat=17.97&lng=102.6", "lat=48.85&lng=2.35"]) {
+      const res = await get(`/api/risk-map/drought?${q}`);
+      expect(res.status, q).toBe(404);
+      const body = await res.json();
+      expect(body.success).toBe(false);
+      expect(body.error.code).toBe("NOT_FOUND");
+    }
+  });
+
+  it("400s invalid coordinates and months, 401s without a key", async () => {
+    expect((await get("/api/risk-map/drought?lat=91&lng=100")).status).toBe(400);
+    expect((await get("/api/risk-map/drought?lat=13&lng=100&month=2019-13")).status).toBe(400);
+    const res = await fetch(server.base + "/api/risk-map/drought?lat=13&lng=100");
+    expect(res.status).toBe(401);
+    expect((await res.json()).error.code).toBe("INVALID_API_KEY");
+  });
+});
+
+describe("GET /api/risk-map/drought/province", () => {
+  it("resolves spellings, Thai names and ISO codes to the same province summary", async () => {
+    const dir = join(server.artifactsDir, "current");
+    const provinces = readProvincesJson(readFileSync(join(dir, "provinces.json"), "utf8"));
+    const s = new ProvinceSummariesReader(new Uint8Array(readFileSync(join(dir, "province-summaries.bin"))));
+    const p = provinces.findIndex((x) => x.code === "TH-31");
+    const rec = s.record(p, s.monthOffset(parseMonth(latest)!));
+    const expected = {
+      province: "Buri Ram",
+      country: "THA",
+      month: latest,
+      score: droughtScore(rec[0]),
+      level: riskLevel(droughtScore(rec[0])),
+      indices: { spei1: r3(rec[0]), spei3: r3(rec[1]), spei6: r3(rec[2]) },
+      severity: { spei1: droughtLevel(rec[0]) },
+    };
+    for (const name of ["Buri Ram", "buriram", "BURI-RAM", "บุรีรัมย์", "TH-31", "Bùrí Ram"]) {
+      const res = await get(`/api/risk-map/drought/province?name=${encodeURIComponent(name)}`);
+      expect(res.status, name).toBe(200);
+      expect((await res.json()).data, name).toEqual(expected);
+    }
+  });
+
+  it("answers all 77 provinces", async () => {
+    const dir = join(server.artifactsDir, "current");
+    const provinces = readProvincesJson(readFileSync(join(dir, "provinces.json"), "utf8"));
+    expect(provinces).toHaveLength(77);
+    for (const p of provinces) {
+      const res = await get(`/api/risk-map/drought/province?name=${encodeURIComponent(p.nameEn)}&country=THA`);
+      expect(res.status, p.nameEn).toBe(200);
+    }
+  });
+
+  it("404s unknown names with close matches, and other countries", async () => {
+    const res = await get("/api/risk-map/drought/province?name=Chang%20Mai");
+    expect(res.status).toBe(404);
+    const body = await res.json();
+    expect(body.error.code).toBe("NOT_FOUND");
+    expect(body.error.details.closeMatches[0]).toBe("Chiang Mai");
+    const lao = await get("/api/risk-map/drought/province?name=Vientiane&country=LAO");
+    expect(lao.status).toBe(404);
+    expect((await lao.json()).error.message).toMatch(/only Thailand/);
+  });
+});
+
+describe("POST /api/risk-map/score (drought)", () => {
+  it("returns the envelope with current conditions, recent months for the timeframe and the historical record", async () => {
+    const res = await post("/api/risk-map/score", { lat: 14.0, lng: 100.6, riskType: "drought", timeframe: "90d", includeHistorical: true });
+    expect(res.status).toBe(200);
+    const { data } = await res.json();
+    const c = bruteNearest(14.0, 100.6);
+    const off = grid.monthOffset(parseMonth(latest)!);
+    const spei1 = grid.value(c, off, 0);
+    expect(data.riskType).toBe("drought");
+    expect(data.riskScore).toBe(droughtScore(spei1));
+    expect(data.details.currentConditions.spei1).toBe(r3(spei1));
+    expect(data.details.currentConditions.month).toBe(latest);
+    expect(data.details.recentMonths.map((m: { month: string }) => m.month)).toEqual(
+      [0, 1, 2].map((i) => formatMonth(parseMonth(latest)! - i)),
+    );
+    expect(data.details.historical.recordStart).toBe(formatMonth(grid.firstMonth));
+    expect(data.summary).toContain(`SPEI-1 ${r3(spei1).toFixed(2)}`);
+    const short = await (await post("/api/risk-map/score", { lat: 14.0, lng: 100.6, riskType: "drought" })).json();
+    expect(short.data.details.recentMonths).toHaveLength(1);
+    expect(short.data.details.historical).toBeUndefined();
+  });
+
+  it("returns a GeoJSON Feature with ?format=geojson", async () => {
+    const res = await post("/api/risk-map/score?format=geojson", { lat: 14.0, lng: 100.6, riskType: "drought" });
+    const f = await res.json();
+    expect(f.type).toBe("Feature");
+    expect(f.geometry).toEqual({ type: "Point", coordinates: [100.6, 14.0] });
+    expect(f.properties.riskType).toBe("drought");
+    expect(typeof f.properties.spei1).toBe("number");
+  });
+});
+
+describe("POST /api/risk-map/batch", () => {
+  it("answers 100 locations; those without data say so without failing the batch", async () => {
+    const locations = Array.from({ length: 100 }, (_, i) =>
+      i % 10 === 9 ? { id: `sea-${i}`, lat: 11.5, lng: 101.5 } : { id: `p${i}`, lat: 14 + (i % 30) * 0.1, lng: 100 + (i % 7) * 0.2 },
+    );
+    const res = await post("/api/risk-map/batch", { riskType: "drought", locations });
+    expect(res.status).toBe(200);
+    const { data } = await res.json();
+    expect(data.count).toBe(100);
+    expect(data.results).toHaveLength(100);
+    const off = grid.monthOffset(parseMonth(latest)!);
+    data.results.forEach((r: Record<string, unknown>, i: number) => {
+      expect(r.id).toBe(locations[i].id);
+      if (i % 10 === 9) {
+        expect(r).toMatchObject({ found: false, riskScore: null, severity: null, spei1: null });
+      } else {
+        const v = grid.value(bruteNearest(locations[i].lat, locations[i].lng), off, 0);
+        expect(r).toMatchObject({ found: true, spei1: r3(v), riskScore: droughtScore(v), severity: droughtLevel(v) });
+      }
+    });
+  });
+
+  it("returns a FeatureCollection with format=geojson and rejects 101 locations", async () => {
+    const fc = await (await post("/api/risk-map/batch", { riskType: "drought", format: "geojson", locations: [{ id: "a", lat: 16.4, lng: 102.8 }] })).json();
+    expect(fc.type).toBe("FeatureCollection");
+    expect(fc.features[0].geometry.coordinates).toEqual([102.8, 16.4]);
+    expect(fc.features[0].properties).toMatchObject({ id: "a", found: true });
+    const many = Array.from({ length: 101 }, () => ({ lat: 15, lng: 101 }));
+    const res = await post("/api/risk-map/batch", { riskType: "drought", locations: many });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.code).toBe("VALIDATION_ERROR");
+  });
+});
+
+describe("logs", () => {
+  it("never contain the API key", () => {
+    expect(server.logs.join("")).not.toContain(server.key);
+  });
+});

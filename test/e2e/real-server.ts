@@ -1,0 +1,80 @@
+// Starts the real entry point (server/main.ts) as a child process over a private copy of published artifacts,
+// with a key file holding one enterprise key, and waits until /readyz answers 200.
+import { spawn, type ChildProcess } from "node:child_process";
+import { cpSync, mkdtempSync, mkdirSync, realpathSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { generateKey, hashKey, writeKeyFile } from "../../server/auth/key-store.ts";
+import { PROJECT_ROOT } from "../../lib/config.ts";
+
+export interface RealServer {
+  base: string;
+  key: string;
+  artifactsDir: string;
+  proc: ChildProcess;
+  logs: string[];
+  stop(): Promise<number | null>;
+}
+
+/** A private ARTIFACTS_DIR with a copy of the given published version as `current`. */
+export function privateArtifacts(sourceArtifactsDir: string): { dir: string; version: string } {
+  const src = realpathSync(join(sourceArtifactsDir, "current"));
+  const version = basename(src);
+  const dir = mkdtempSync(join(tmpdir(), "e2e-artifacts-"));
+  mkdirSync(join(dir, "versions"));
+  cpSync(src, join(dir, "versions", version), { recursive: true });
+  symlinkSync(join("versions", version), join(dir, "current"));
+  return { dir, version };
+}
+
+export async function startRealServer(artifactsDir: string, env: Record<string, string> = {}): Promise<RealServer> {
+  const keyDir = mkdtempSync(join(tmpdir(), "e2e-keys-"));
+  const key = generateKey();
+  writeKeyFile(join(keyDir, "keys.json"), {
+    keys: [{ id: "key_e2e", hash: hashKey(key), plan: "enterprise", status: "active", createdAt: "2026-01-01T00:00:00.000Z" }],
+  });
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const proc = spawn(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "server", "main.ts")], {
+    cwd: PROJECT_ROOT,
+    env: {
+      ...process.env,
+      ARTIFACTS_DIR: artifactsDir,
+      API_KEYS_FILE: join(keyDir, "keys.json"),
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "info",
+      RATE_LIMITS: JSON.stringify({ enterprise: { points: 1_000_000, duration: 60 } }),
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const logs: string[] = [];
+  proc.stdout!.on("data", (d) => logs.push(String(d)));
+  proc.stderr!.on("data", (d) => logs.push(String(d)));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`server exited ${proc.exitCode}: ${logs.join("")}`);
+    try {
+      const r = await fetch(base + "/readyz");
+      if (r.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server not ready in 30 s: ${logs.join("")}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    base,
+    key,
+    artifactsDir,
+    proc,
+    logs,
+    stop: () =>
+      new Promise((resolve) => {
+        if (proc.exitCode !== null) return resolve(proc.exitCode);
+        proc.once("exit", (code) => resolve(code));
+        proc.kill("SIGTERM");
+      }),
+  };
+}

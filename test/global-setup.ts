@@ -1,0 +1,19 @@
+// Builds the drought artifacts from the real data mirror once per test run (incremental: an unchanged build
+// publishes nothing) into test-output/artifacts, and hands the directory to the tests that serve real data.
+import { resolve } from "node:path";
+import type { TestProject } from "vitest/node";
+import { dataDir, PROJECT_ROOT } from "../lib/config.ts";
+import { buildDrought } from "../pipeline/build.ts";
+import { buildSettingsFromEnv } from "../pipeline/build-settings.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    artifactsDir: string;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<void> {
+  const artifactsDir = resolve(PROJECT_ROOT, "test-output", "artifacts");
+  await buildDrought({ dataDir: dataDir(), artifactsDir, settings: buildSettingsFromEnv({}) });
+  project.provide("artifactsDir", artifactsDir);
+}
