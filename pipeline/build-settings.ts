@@ -4,7 +4,20 @@ import { intSetting } from "../lib/config.ts";
 import { dryDayPolicyFromEnv, type DryDayPolicy } from "./inputs/ghcnd/aggregate.ts";
 import { IDW_DEFAULTS } from "./grid/interpolate.ts";
 
+export interface NetcdfSource {
+  /** Paths relative to DATA_DIR (or absolute). */
+  precipitation?: string;
+  temperature?: string;
+  /** Units override for precipitation (e.g. "m day-1" for ERA5 monthly means of daily totals). */
+  precipitationUnits?: string;
+  /** Precomputed SPEIbase files by layer, e.g. { spei3: "climate/spei03.nc" }. */
+  speibase?: Record<string, string>;
+}
+
 export interface BuildSettings {
+  /** "stations" (GHCN-Daily, interpolated) or "netcdf" (native cells of gridded inputs). */
+  source: "stations" | "netcdf";
+  netcdf?: NetcdfSource;
   dryDayPolicy: DryDayPolicy;
   baselineStart: MonthIndex;
   baselineEnd: MonthIndex;
@@ -35,7 +48,11 @@ function numberSetting(env: NodeJS.ProcessEnv, name: string, fallback: number): 
 }
 
 export function buildSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): BuildSettings {
+  const source = env.GRID_SOURCE ?? "stations";
+  if (source !== "stations" && source !== "netcdf") throw new Error(`GRID_SOURCE must be stations or netcdf, got "${source}"`);
   const s: BuildSettings = {
+    source,
+    netcdf: source === "netcdf" ? netcdfSourceFromEnv(env) : undefined,
     dryDayPolicy: dryDayPolicyFromEnv(env),
     // WMO standard normal 1961–1990: inside the years in which the station records are complete (1955–1998).
     baselineStart: monthSetting(env, "BASELINE_START", "1961-01"),
@@ -54,4 +71,24 @@ export function buildSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Buil
   }
   if (s.validCellShare > 1) throw new Error(`VALID_CELL_SHARE must be ≤ 1, got ${s.validCellShare}`);
   return s;
+}
+
+/** NETCDF_PRECIPITATION, NETCDF_TEMPERATURE, NETCDF_PRECIPITATION_UNITS, SPEIBASE_FILES ("spei1=a.nc,spei3=b.nc"). */
+function netcdfSourceFromEnv(env: NodeJS.ProcessEnv): NetcdfSource {
+  const out: NetcdfSource = {};
+  if (env.NETCDF_PRECIPITATION) out.precipitation = env.NETCDF_PRECIPITATION;
+  if (env.NETCDF_TEMPERATURE) out.temperature = env.NETCDF_TEMPERATURE;
+  if (env.NETCDF_PRECIPITATION_UNITS) out.precipitationUnits = env.NETCDF_PRECIPITATION_UNITS;
+  if (env.SPEIBASE_FILES) {
+    out.speibase = {};
+    for (const pair of env.SPEIBASE_FILES.split(",")) {
+      const [layer, path] = pair.split("=").map((x) => x.trim());
+      if (!layer || !path) throw new Error(`SPEIBASE_FILES entries must be layer=path, got "${pair}"`);
+      out.speibase[layer] = path;
+    }
+  }
+  if (!out.precipitation && !out.temperature && !out.speibase) {
+    throw new Error("GRID_SOURCE=netcdf needs NETCDF_PRECIPITATION and NETCDF_TEMPERATURE, or SPEIBASE_FILES");
+  }
+  return out;
 }

@@ -2,7 +2,7 @@
 // binary artifacts → a published version. Each stage is a module of its own; this file only wires them,
 // reports progress and collects the build report.
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { createHash } from "node:crypto";
 import { log } from "../lib/log.ts";
 import { formatMonth, type MonthIndex } from "../lib/months.ts";
@@ -11,11 +11,9 @@ import { sha256File, type FileChecksum } from "../formats/manifest.ts";
 import { writeDroughtGrid, interleaveIndices } from "../formats/drought-grid.ts";
 import { writeProvinceSummaries } from "../formats/province-summaries.ts";
 import { writeProvinceIndex, writeProvincesJson } from "../formats/province-index.ts";
-import { GHCND_SUBDIR, readGhcndStations, summarizeGhcndQc, type StationMonthly } from "./inputs/ghcnd/stations.ts";
-import { computeStationIndices } from "./indices/index.ts";
-import { buildLandCells } from "./grid/land-cells.ts";
-import { interpolateToCells, nearestStationDistancesKm } from "./grid/interpolate.ts";
-import { crossValidateIndices } from "./grid/cross-validate.ts";
+import { GHCND_SUBDIR } from "./inputs/ghcnd/stations.ts";
+import { gridFromStations } from "./grid/from-stations.ts";
+import { gridFromNetcdf } from "./grid/from-netcdf.ts";
 import { loadProvinces, provincesPath } from "./provinces/boundaries.ts";
 import { buildAliases, loadAliasSources } from "./provinces/aliases.ts";
 import { provinceMetadata } from "./provinces/metadata.ts";
@@ -72,9 +70,14 @@ function filesUnder(dir: string): string[] {
 }
 
 /** Checksums of the inputs the build reads, keyed by their path relative to the data directory. */
-async function checksumInputs(dataDir: string): Promise<Record<string, FileChecksum>> {
+async function checksumInputs(dataDir: string, settings: BuildSettings): Promise<Record<string, FileChecksum>> {
+  const nc = settings.netcdf;
+  const sourceFiles =
+    settings.source === "netcdf"
+      ? [nc?.precipitation, nc?.temperature, ...Object.values(nc?.speibase ?? {})].filter((f): f is string => !!f).map((f) => resolve(dataDir, f))
+      : filesUnder(join(dataDir, GHCND_SUBDIR));
   const files = [
-    ...filesUnder(join(dataDir, GHCND_SUBDIR)),
+    ...sourceFiles,
     provincesPath(dataDir),
     join(dataDir, "boundaries", "province_name_variants.csv"),
     join(dataDir, "boundaries", "opengisdata-thailand", "provinces.geojson"),
@@ -99,27 +102,14 @@ function fingerprint(inputs: Record<string, FileChecksum>, settings: BuildSettin
   return createHash("sha256").update(JSON.stringify({ inputs, settings, code })).digest("hex");
 }
 
-/** Places every station series on one common month axis (NaN outside a station's record). */
-function commonAxis(stations: readonly StationMonthly[]): { first: MonthIndex; nMonths: number } {
-  let first = Infinity;
-  let last = -Infinity;
-  for (const s of stations) {
-    first = Math.min(first, s.firstMonth);
-    last = Math.max(last, s.firstMonth + s.prcp.length - 1);
-  }
-  return { first, nMonths: last - first + 1 };
-}
-
-function align(series: Float64Array, from: MonthIndex, first: MonthIndex, nMonths: number): Float64Array {
-  const out = new Float64Array(nMonths).fill(NaN);
-  out.set(series, from - first);
-  return out;
+function stationQcOf(report: object): Record<string, unknown> {
+  return "stationQc" in report ? { stations: report.stationQc } : {};
 }
 
 export async function buildDrought(opts: BuildOptions): Promise<BuildResult> {
   const { dataDir, artifactsDir, settings } = opts;
   const t0 = performance.now();
-  const inputs = await checksumInputs(dataDir);
+  const inputs = await checksumInputs(dataDir, settings);
   const code = codeFingerprint();
   const fp = fingerprint(inputs, settings, code);
 
@@ -136,56 +126,24 @@ export async function buildDrought(opts: BuildOptions): Promise<BuildResult> {
     }
   }
 
-  // Stations → monthly series.
-  const ghcndDir = join(dataDir, GHCND_SUBDIR);
-  log.info({ dir: ghcndDir, policy: settings.dryDayPolicy }, "reading GHCN-Daily stations");
-  const stations = await readGhcndStations({
-    dir: ghcndDir,
-    policy: settings.dryDayPolicy,
-    concurrency: settings.concurrency,
-    onProgress: (done, total, file) => {
-      if (done % 10 === 0 || done === total) log.info({ stage: "stations", done, total, file: relative(dataDir, file) }, "progress");
-    },
-  });
-  const ghcndQc = summarizeGhcndQc(stations, settings.dryDayPolicy);
-  const axis = commonAxis(stations);
-
-  // Station indices on the common axis.
-  const nS = stations.length;
-  const stationLats = Float64Array.from(stations, (s) => s.lat);
-  const stationLngs = Float64Array.from(stations, (s) => s.lng);
-  const byIndex: Record<string, Float64Array> = {};
-  for (const name of GRID_INDICES) byIndex[name] = new Float64Array(nS * axis.nMonths).fill(NaN);
-  stage("station indices", () => {
-    stations.forEach((s, i) => {
-      const series = computeStationIndices({
-        firstMonth: axis.first,
-        lat: s.lat,
-        prcp: align(s.prcp, s.firstMonth, axis.first, axis.nMonths),
-        tmean: align(s.tmean, s.firstMonth, axis.first, axis.nMonths),
-        refStart: settings.baselineStart,
-        refEnd: settings.baselineEnd,
-      });
-      for (const name of GRID_INDICES) byIndex[name].set(series[name], i * axis.nMonths);
-    });
-  });
-
-  // Land cells and provinces.
   const provinces = stage("provinces", () => loadProvinces(provincesPath(dataDir)));
   const aliases = buildAliases(loadAliasSources(provinces, dataDir));
-  const cells = stage("land cells", () => buildLandCells(provinces, { resolutionDeg: settings.resolutionDeg }));
+  const source =
+    settings.source === "netcdf"
+      ? await gridFromNetcdf({
+          provinces,
+          precipitation: settings.netcdf?.precipitation && resolve(dataDir, settings.netcdf.precipitation),
+          temperature: settings.netcdf?.temperature && resolve(dataDir, settings.netcdf.temperature),
+          precipitationUnits: settings.netcdf?.precipitationUnits,
+          speibase: settings.netcdf?.speibase && Object.fromEntries(Object.entries(settings.netcdf.speibase).map(([k, v]) => [k, resolve(dataDir, v)])),
+          refStart: settings.baselineStart,
+          refEnd: settings.baselineEnd,
+          indexNames: GRID_INDICES,
+        })
+      : await gridFromStations({ dataDir, provinces, settings, indexNames: GRID_INDICES });
+  const { cells, layers } = source;
+  const axis = { first: source.firstMonth, nMonths: source.nMonths };
   const nCells = cells.lat.length;
-
-  // Interpolation, one index layer at a time.
-  const idw = {
-    power: settings.idwPower,
-    maxStations: settings.idwMaxStations,
-    maxDistanceKm: settings.idwMaxDistanceKm,
-    clampZ: settings.idwClampZ,
-  };
-  const layers = stage("interpolation", () =>
-    GRID_INDICES.map((name) => interpolateToCells(stationLats, stationLngs, byIndex[name], axis.nMonths, cells.lat, cells.lng, idw)),
-  );
 
   // Trim the month axis to months in which some cell has SPEI-1 or SPI-1.
   const spei1 = layers[0];
@@ -218,12 +176,6 @@ export async function buildDrought(opts: BuildOptions): Promise<BuildResult> {
   }
   const values = interleaveIndices(trimmed, nCells, nMonths);
 
-  const cv = stage("leave-one-out cross-validation", () =>
-    // Stations within 10 km of the withheld one are withheld too: the station list has co-located duplicate
-    // records (e.g. Don Muang) that would otherwise predict themselves.
-    crossValidateIndices(stationLats, stationLngs, byIndex, axis.nMonths, { ...idw, excludeWithinKm: 10 }),
-  );
-
   const summaries = stage("province summaries", () =>
     summarizeProvinces({
       values,
@@ -240,7 +192,6 @@ export async function buildDrought(opts: BuildOptions): Promise<BuildResult> {
   // Per-province coverage, for the report: land cells touching it and months with a value.
   const cellsPerProvince = new Array(provinces.length).fill(0);
   for (let e = 0; e < cells.weightProvince.length; e++) cellsPerProvince[cells.weightProvince[e]]++;
-  const nearestKm = nearestStationDistancesKm(stationLats, stationLngs, cells.lat, cells.lng);
   const latestOffset = latestValid === null ? -1 : latestValid - firstMonth;
   const provincesAtLatest =
     latestOffset < 0
@@ -292,24 +243,12 @@ export async function buildDrought(opts: BuildOptions): Promise<BuildResult> {
       monthRange: { first: formatMonth(firstMonth), last: formatMonth(firstMonth + nMonths - 1) },
       latestValidMonth: latestValid === null ? null : formatMonth(latestValid),
       latestValidRule: `latest month in which at least ${settings.validCellShare * 100} % of land cells have SPEI-1`,
-      stationQc: ghcndQc,
-      stations: stations.map((s) => ({
-        id: s.id,
-        name: s.name,
-        lat: s.lat,
-        lng: s.lng,
-        months: s.prcp.length,
-        firstMonth: formatMonth(s.firstMonth),
-        qc: s.qc,
-      })),
+      source: source.report as Record<string, unknown>,
       grid: {
         resolutionDeg: cells.resolutionDeg,
         landCells: nCells,
         cellsWithSpei1AtLatestValidMonth: latestOffset < 0 ? 0 : validCells[latestOffset + firstValid],
-        nearestStationKm: { max: Math.max(...nearestKm), median: median(nearestKm) },
-        idw,
       },
-      crossValidation: cv,
       provinces: {
         count: provinces.length,
         withSummaryAtLatestValidMonth: provincesAtLatest,
@@ -324,7 +263,7 @@ export async function buildDrought(opts: BuildOptions): Promise<BuildResult> {
       baseline: report.baseline,
       monthRange: report.monthRange,
       latestValidMonth: report.latestValidMonth,
-      qc: { stations: ghcndQc, landCells: nCells, provinces: provinces.length, provincesAtLatestValidMonth: provincesAtLatest },
+      qc: { source: settings.source, ...stationQcOf(source.report), landCells: nCells, provinces: provinces.length, provincesAtLatestValidMonth: provincesAtLatest },
       report: ARTIFACT_FILES.report,
       settings: { ...settings, fingerprint: fp, codeFingerprint: code },
     });
@@ -337,7 +276,3 @@ export async function buildDrought(opts: BuildOptions): Promise<BuildResult> {
   }
 }
 
-function median(a: Float64Array): number {
-  const s = Float64Array.from(a).sort();
-  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}

@@ -73,13 +73,13 @@ describe("drought build on the real data mirror", () => {
 
   it("writes a build report with station QC, cross-validation, baseline and latest valid month", () => {
     const r = JSON.parse(readFileSync(join(versionDir, "build-report.json"), "utf8"));
-    expect(r.stationQc.stationsRead).toBe(53);
-    expect(r.stationQc.rowsRead).toBe(1043778);
-    expect(r.stationQc.policy).toBe("assume-dry");
+    expect(r.source.stationQc.stationsRead).toBe(53);
+    expect(r.source.stationQc.rowsRead).toBe(1043778);
+    expect(r.source.stationQc.policy).toBe("assume-dry");
     expect(r.baseline).toEqual({ start: "1961-01", end: "1990-12" });
     expect(r.latestValidMonth).toBe(readManifest(versionDir).latestValidMonth);
     for (const name of GRID_INDICES) {
-      const cv = r.crossValidation.indices[name];
+      const cv = r.source.crossValidation.indices[name];
       expect(cv.n, name).toBeGreaterThan(10_000);
       // Interpolated neighbours must carry real skill: positive correlation, RMSE below the z-scale's spread.
       expect(cv.pearson, name).toBeGreaterThan(0.4);
