@@ -2,6 +2,7 @@
 // and country outlines from /tiles, the legend, and a panel of the API's drought values for a clicked province
 // or point. The API key is asked once, kept in sessionStorage and sent only as the X-API-Key header
 // (MapLibre transformRequest for tiles, fetch headers for the API), so it never appears in a URL or a log.
+/* global window, document, sessionStorage, fetch */
 import * as maplibregl from "/map/vendor/maplibre-gl/maplibre-gl.mjs";
 
 const KEY_STORAGE = "climateRiskApiKey";

@@ -1,0 +1,267 @@
+import { readFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import express, { type NextFunction, type Request, type Response } from "express";
+import sharp from "sharp";
+import { VectorTile } from "@mapbox/vector-tile";
+import { PbfReader } from "pbf";
+import { FetchSource, PMTiles, TileType } from "pmtiles";
+import { log } from "../../lib/log.ts";
+import { ApiError } from "../../server/errors.ts";
+import { sendError } from "../../server/http/respond.ts";
+import { createMapPageRouter, createTilesRouter, parseRange } from "../../server/routes/tiles.ts";
+import { buildTiles, latestMapMonth, precomputedMonths, type TileBuildReport, type TilesIndex } from "../../tiles/build-tiles.ts";
+import { LocalFileSource } from "../../tiles/pmtiles-source.ts";
+import { latToTileY, lngToTileX } from "../../tiles/tile-math.ts";
+import { FEB, PROVINCE_META, PROVINCES, writeFixture, type Fixture } from "./fixture.ts";
+
+const KEY = "test-key";
+let fx: Fixture;
+let report: TileBuildReport;
+let base: string;
+let server: ReturnType<express.Express["listen"]>;
+
+function tileOf(lat: number, lng: number, z: number) {
+  const fx_ = lngToTileX(lng, z);
+  const fy = latToTileY(lat, z);
+  return { x: Math.floor(fx_), y: Math.floor(fy), px: Math.floor((fx_ % 1) * 256), py: Math.floor((fy % 1) * 256) };
+}
+
+async function get(path: string, headers: Record<string, string> = { "X-API-Key": KEY }) {
+  return fetch(base + path, { headers });
+}
+
+beforeAll(async () => {
+  fx = writeFixture();
+  report = await buildTiles({ grid: fx.grid, provinces: PROVINCES, summaries: fx.summaries, provinceMeta: PROVINCE_META, outDir: fx.dir, months: 1, maxZoom: 8 });
+  const app = express();
+  app.use(createMapPageRouter());
+  app.use(createTilesRouter({ current: () => ({ version: fx.version, dir: fx.dir, data: fx.data }), auth: (k) => (k === KEY ? { id: "k1" } : undefined), logger: log }));
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => sendError(req, res, err instanceof ApiError ? err : new ApiError("INTERNAL_ERROR", String(err))));
+  server = app.listen(0, "127.0.0.1");
+  await new Promise((r) => server.once("listening", r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => server?.close());
+
+describe("buildTiles", () => {
+  it("precomputes the latest months ending at the latest month with SPEI-1 on ≥ 90 % of cells", () => {
+    expect(latestMapMonth(fx.grid)).toBe(FEB);
+    expect(precomputedMonths(fx.grid, FEB, 12)).toEqual([FEB - 1, FEB]);
+    expect(report.months).toEqual(["2020-02"]);
+    expect(report.indices).toEqual(["spei1", "spei3", "spei6", "spei12", "spi1", "mcdi"]);
+    expect(report.archives.map((a) => a.name)).toEqual([
+      "tiles-drought-spei1-2020-02.pmtiles",
+      "tiles-drought-spei3-2020-02.pmtiles",
+      "tiles-drought-spei6-2020-02.pmtiles",
+      "tiles-drought-spei12-2020-02.pmtiles",
+      "tiles-drought-spi1-2020-02.pmtiles",
+      "tiles-drought-mcdi-2020-02.pmtiles",
+      "tiles-provinces.pmtiles",
+      "tiles-cells.pmtiles",
+      "tiles-countries.pmtiles",
+    ]);
+    const index = JSON.parse(readFileSync(join(fx.dir, "tiles-index.json"), "utf8")) as TilesIndex;
+    expect(index).toMatchObject({ version: 1, months: ["2020-02"], maxZoom: 8, countriesMaxZoom: 6, bbox: [100, 13, 101.5, 14] });
+  });
+
+  it("writes raster tiles where there is data: the 1.5° × 1° extent touches 1 tile at z0-4, 2 at z5-6 (x split at 101.25°), 4 at z7-8", async () => {
+    const p = new PMTiles(new LocalFileSource(join(fx.dir, "tiles-drought-spei1-2020-02.pmtiles")));
+    const h = await p.getHeader();
+    expect(h).toMatchObject({ tileType: TileType.Png, minZoom: 0, maxZoom: 8, numAddressedTiles: report.archives[0].tiles });
+    expect(report.archives[0].tiles).toBe(5 * 1 + 2 * 2 + 2 * 4);
+    const c0 = tileOf(13.25, 100.25, 8);
+    const t = await p.getZxy(8, c0.x, c0.y);
+    const { data } = await sharp(new Uint8Array(t!.data)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const o = (c0.py * 256 + c0.px) * 4;
+    expect([...data.subarray(o, o + 4)]).toEqual([0x73, 0, 0, 255]); // SPEI-1 −2.5 → D4
+    expect(await p.getZxy(8, 0, 0)).toBeUndefined();
+    expect((await p.getMetadata()) as Record<string, unknown>).toMatchObject({ index: "spei1", month: "2020-02" });
+  });
+
+  it("writes province, cell and country vector tiles that @mapbox/vector-tile decodes with their properties", async () => {
+    const read = async (name: string, z: number, x: number, y: number) => {
+      const t = await new PMTiles(new LocalFileSource(join(fx.dir, name))).getZxy(z, x, y);
+      return new VectorTile(new PbfReader(new Uint8Array(t!.data)));
+    };
+    const prov = (await read("tiles-provinces.pmtiles", 5, 24, 14)).layers.provinces;
+    expect(prov.version).toBe(2);
+    expect(prov.extent).toBe(4096);
+    expect(prov.length).toBe(2);
+    const props = [0, 1].map((i) => prov.feature(i).properties).sort((a, b) => String(a.code).localeCompare(String(b.code)));
+    // Alpha = mean of cells 0-3 (−2.5, −1.7, −1.4, −1.0) = −1.65; Beta = mean(0.1, 2.5) = 1.3.
+    expect(props[0]).toMatchObject({ code: "TH-10", nameEn: "Alpha", nameTh: "อัลฟา", slug: "alpha", "spei1_2020-02": -1.65 });
+    expect(props[1]).toMatchObject({ code: "TH-11", nameEn: "Beta", "spei1_2020-02": 1.3, "spei3_2020-02": 0.125 }); // spei3 Feb: 0.1 − 0.2 + 0.05·c, cells 4, 5 → (0.1 + 0.15) / 2
+    const alpha = [0, 1].map((i) => prov.feature(i)).find((f) => f.properties.code === "TH-10")!;
+    const coords = (alpha.toGeoJSON(24, 14, 5).geometry as { coordinates: number[][][] }).coordinates[0];
+    const lngs = coords.map((c) => c[0]);
+    const lats = coords.map((c) => c[1]);
+    expect(Math.min(...lngs)).toBeCloseTo(100, 1);
+    expect(Math.max(...lngs)).toBeCloseTo(101, 1);
+    expect(Math.min(...lats)).toBeCloseTo(13, 1);
+    expect(Math.max(...lats)).toBeCloseTo(14, 1);
+
+    const cells = (await read("tiles-cells.pmtiles", 5, 24, 14)).layers.cells;
+    expect(cells.length).toBe(6);
+    const c0 = [...Array(6).keys()].map((i) => cells.feature(i).properties).find((p) => p.cell === 0)!;
+    expect(c0).toMatchObject({ gridId: "100", lat: 13.25, lng: 100.25, "spei1_2020-02": -2.5, "mcdi_2020-02": 0.3 });
+
+    const world = (await read("tiles-countries.pmtiles", 0, 0, 0)).layers.countries;
+    const names = [...Array(world.length).keys()].map((i) => world.feature(i).properties.name);
+    expect(names).toContain("Thailand");
+    expect(names).toContain("Myanmar");
+  });
+});
+
+describe("tiles router", () => {
+  it("serves the legend and the tiles index without a key", async () => {
+    const legend = await (await get("/tiles/legend.json", {})).json();
+    expect(legend.data.classes[1]).toMatchObject({ key: "D4", hex: "#730000" });
+    const index = await (await get("/tiles/index.json", {})).json();
+    expect(index.data).toMatchObject({ version: fx.version, defaultMonth: "2020-02", firstMonth: "2020-01", lastMonth: "2020-02", precomputedMonths: ["2020-02"] });
+  });
+
+  it("answers 401 without a valid X-API-Key", async () => {
+    for (const headers of [{}, { "X-API-Key": "wrong" }] as Record<string, string>[]) {
+      const res = await get("/tiles/drought-spei1/8/200/118.png", headers);
+      expect(res.status).toBe(401);
+      expect((await res.json()).error.code).toBe("INVALID_API_KEY");
+    }
+  });
+
+  it("serves TileJSON 3.0 with versioned tile URLs", async () => {
+    const tj = await (await get("/tiles/drought-spei1.json")).json();
+    expect(tj).toEqual({
+      tilejson: "3.0.0",
+      name: "drought-spei1-2020-02",
+      version: "1.0.0",
+      attribution: expect.stringContaining("GHCN-Daily"),
+      scheme: "xyz",
+      tiles: [`${base}/tiles/v/${fx.version}/drought-spei1-2020-02/{z}/{x}/{y}.png`],
+      minzoom: 0,
+      maxzoom: 8,
+      bounds: [100, 13, 101.5, 14],
+      center: [100.75, 13.5, 5],
+      description: expect.stringContaining("spei1 for 2020-02"),
+    });
+    expect((await (await get("/tiles/drought-mcdi.json?month=2020-01")).json()).tiles[0]).toBe(`${base}/tiles/v/${fx.version}/drought-mcdi-2020-01/{z}/{x}/{y}.png`);
+    const prov = await (await get("/tiles/provinces.json")).json();
+    expect(prov.tiles[0]).toBe(`${base}/tiles/v/${fx.version}/provinces/{z}/{x}/{y}.mvt`);
+    expect(prov.vector_layers[0].id).toBe("provinces");
+    expect(prov.vector_layers[0].fields).toMatchObject({ code: "String", "spei1_2020-02": "Number" });
+  });
+
+  it("serves a precomputed PNG tile (immutable when versioned) and 304 on a repeat with its ETag", async () => {
+    const c = tileOf(13.25, 100.25, 8);
+    const res = await get(`/tiles/v/${fx.version}/drought-spei1-2020-02/8/${c.x}/${c.y}.png`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/png");
+    expect(res.headers.get("cache-control")).toBe("private, max-age=31536000, immutable");
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    const etag = res.headers.get("etag")!;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
+    const { data } = await sharp(Buffer.from(await res.arrayBuffer())).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    expect([...data.subarray((c.py * 256 + c.px) * 4, (c.py * 256 + c.px) * 4 + 4)]).toEqual([0x73, 0, 0, 255]);
+    const again = await get(`/tiles/v/${fx.version}/drought-spei1-2020-02/8/${c.x}/${c.y}.png`, { "X-API-Key": KEY, "If-None-Match": etag });
+    expect(again.status).toBe(304);
+    const plain = await get(`/tiles/drought-spei1/8/${c.x}/${c.y}.png`);
+    expect(plain.headers.get("cache-control")).toBe("private, no-cache");
+    expect(plain.headers.get("etag")).toBe(etag.replace("drought-spei1-2020-02", "")); // same key → same ETag
+  });
+
+  it("renders a month outside the precomputed ones on request (January: near normal #EEEEEE)", async () => {
+    const c = tileOf(13.25, 100.25, 8);
+    for (const path of [`/tiles/drought-spei1/8/${c.x}/${c.y}.png?month=2020-01`, `/tiles/drought-spei1-2020-01/8/${c.x}/${c.y}.png`]) {
+      const res = await get(path);
+      expect(res.status).toBe(200);
+      const { data } = await sharp(Buffer.from(await res.arrayBuffer())).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+      expect([...data.subarray((c.py * 256 + c.px) * 4, (c.py * 256 + c.px) * 4 + 4)]).toEqual([0xee, 0xee, 0xee, 255]);
+    }
+  });
+
+  it("answers 204 outside the data, 400 for invalid z/x/y or month, 404 for unknown tilesets, months and versions", async () => {
+    expect((await get("/tiles/drought-spei1/8/10/10.png")).status).toBe(204);
+    expect((await get("/tiles/drought-spei1/12/0/0.png")).status).toBe(204);
+    for (const [path, details] of [
+      ["/tiles/drought-spei1/8/256/0.png", { z: "8", x: "256", y: "0", maxZoom: 14 }],
+      ["/tiles/drought-spei1/abc/0/0.png", { z: "abc", x: "0", y: "0", maxZoom: 14 }],
+      ["/tiles/drought-spei1/15/0/0.png", { z: "15", x: "0", y: "0", maxZoom: 14 }],
+      ["/tiles/drought-spei1/1/-1/0.png", { z: "1", x: "-1", y: "0", maxZoom: 14 }],
+    ] as const) {
+      const res = await get(path);
+      expect(res.status).toBe(400);
+      const body = await res.json();
+      expect(body).toEqual({ success: false, error: { code: "VALIDATION_ERROR", message: expect.stringMatching(/^Invalid tile /), details } });
+    }
+    const badMonth = await get("/tiles/drought-spei1/0/0/0.png?month=2020-13");
+    expect([badMonth.status, (await badMonth.json()).error]).toEqual([400, { code: "VALIDATION_ERROR", message: "month must be YYYY-MM", details: { month: "2020-13" } }]);
+    const noMonth = await get("/tiles/drought-spei1-1999-01/0/0/0.png");
+    expect([noMonth.status, (await noMonth.json()).error.message]).toEqual([404, "No drought data for 1999-01"]);
+    expect((await get("/tiles/drought-foo/0/0/0.png")).status).toBe(404);
+    expect((await get("/tiles/provinces/0/0/0.png")).status).toBe(404);
+    const old = await get("/tiles/v/20000101T000000Z-old/drought-spei1/0/0/0.png");
+    expect([old.status, (await old.json()).error.details]).toEqual([404, { current: fx.version }]);
+  });
+
+  it("serves MVT gzip-encoded to clients that accept it, decoded by @mapbox/vector-tile", async () => {
+    const res = await get("/tiles/provinces/5/24/14.mvt", { "X-API-Key": KEY, "Accept-Encoding": "gzip" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/vnd.mapbox-vector-tile");
+    expect(res.headers.get("content-encoding")).toBe("gzip");
+    const vt = new VectorTile(new PbfReader(new Uint8Array(await res.arrayBuffer())));
+    expect(Object.keys(vt.layers)).toEqual(["provinces"]);
+    expect(vt.layers.provinces.length).toBe(2);
+  });
+
+  it("answers CORS preflights for the X-API-Key header", async () => {
+    const res = await fetch(base + "/tiles/provinces/5/24/14.mvt", { method: "OPTIONS" });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("access-control-allow-headers")).toBe("X-API-Key, If-None-Match, Range, Accept-Encoding");
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+  });
+
+  it("serves PMTiles archives with Range: 206, 416, 200, 304, and readable by the pmtiles FetchSource", async () => {
+    const name = "tiles-provinces.pmtiles";
+    const size = readFileSync(join(fx.dir, name)).length;
+    const part = await get(`/tiles/archives/${name}`, { "X-API-Key": KEY, Range: "bytes=0-6" });
+    expect(part.status).toBe(206);
+    expect(part.headers.get("content-range")).toBe(`bytes 0-6/${size}`);
+    expect(await part.text()).toBe("PMTiles");
+    const tail = await get(`/tiles/archives/${name}`, { "X-API-Key": KEY, Range: "bytes=-10" });
+    expect([tail.status, tail.headers.get("content-range"), (await tail.arrayBuffer()).byteLength]).toEqual([206, `bytes ${size - 10}-${size - 1}/${size}`, 10]);
+    const beyond = await get(`/tiles/archives/${name}`, { "X-API-Key": KEY, Range: `bytes=${size}-` });
+    expect(beyond.status).toBe(416);
+    expect(beyond.headers.get("content-range")).toBe(`bytes */${size}`);
+    expect((await beyond.json()).error.code).toBe("VALIDATION_ERROR");
+    const whole = await get(`/tiles/archives/${name}`);
+    expect([whole.status, (await whole.arrayBuffer()).byteLength, whole.headers.get("accept-ranges")]).toEqual([200, size, "bytes"]);
+    const etag = whole.headers.get("etag")!;
+    expect((await get(`/tiles/archives/${name}`, { "X-API-Key": KEY, "If-None-Match": etag })).status).toBe(304);
+    expect((await get(`/tiles/archives/tiles-nope.pmtiles`)).status).toBe(404);
+    const remote = new PMTiles(new FetchSource(`${base}/tiles/archives/${name}`, new Headers({ "X-API-Key": KEY })));
+    const t = await remote.getZxy(5, 24, 14);
+    expect(new VectorTile(new PbfReader(new Uint8Array(t!.data))).layers.provinces.length).toBe(2);
+  });
+
+  it("parses byte ranges per RFC 9110", () => {
+    expect(parseRange("bytes=0-99", 50)).toEqual({ start: 0, end: 49 });
+    expect(parseRange("bytes=10-", 50)).toEqual({ start: 10, end: 49 });
+    expect(parseRange("bytes=-5", 50)).toEqual({ start: 45, end: 49 });
+    expect(parseRange("bytes=50-", 50)).toBe("unsatisfiable");
+    expect(parseRange("bytes=0-1,4-5", 50)).toBeNull();
+    expect(parseRange(undefined, 50)).toBeNull();
+  });
+
+  it("serves the map page and MapLibre from node_modules", async () => {
+    const page = await get("/", {});
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('<script type="module" src="/map/map.js"></script>');
+    const lib = await get("/map/vendor/maplibre-gl/maplibre-gl.mjs", {});
+    expect([lib.status, lib.headers.get("content-type")]).toEqual([200, "text/javascript; charset=utf-8"]);
+    const js = await get("/map/map.js", {});
+    expect(await js.text()).toContain("transformRequest");
+  });
+});
