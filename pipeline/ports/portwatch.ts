@@ -1,0 +1,100 @@
+// IMF PortWatch: the port list (with its partly wrong LOCODE column), daily port calls of single ports, and the
+// derived country tanker series. Daily rows become flat Float32 columns on a gap-free day axis (NaN = no row).
+import { csvObjects, num } from "../feeds/csv.ts";
+
+export interface PortwatchPort {
+  portid: string;
+  name: string;
+  country: string;
+  iso3: string;
+  lat: number;
+  lng: number;
+  /** LOCODE as published ("TH SRI"), may be empty or wrong. */
+  locode: string;
+  vesselCounts: { total: number; container: number; dryBulk: number; generalCargo: number; roro: number; tanker: number };
+  industryTop: string[];
+  shareCountryImport: number;
+  shareCountryExport: number;
+}
+
+export function parsePortwatchPorts(text: string): PortwatchPort[] {
+  return csvObjects(text).rows.map((r) => ({
+    portid: r.portid,
+    name: r.portname,
+    country: r.country,
+    iso3: r.ISO3,
+    lat: num(r.lat),
+    lng: num(r.lon),
+    locode: r.LOCODE,
+    vesselCounts: {
+      total: num(r.vessel_count_total),
+      container: num(r.vessel_count_container),
+      dryBulk: num(r.vessel_count_dry_bulk),
+      generalCargo: num(r.vessel_count_general_cargo),
+      roro: num(r.vessel_count_RoRo),
+      tanker: num(r.vessel_count_tanker),
+    },
+    industryTop: [r.industry_top1, r.industry_top2, r.industry_top3].filter((s) => s !== ""),
+    shareCountryImport: num(r.share_country_maritime_import),
+    shareCountryExport: num(r.share_country_maritime_export),
+  }));
+}
+
+/** Columns kept from the daily file, in this order. */
+export const DAILY_COLUMNS = [
+  "portcalls_container",
+  "portcalls_dry_bulk",
+  "portcalls_general_cargo",
+  "portcalls_roro",
+  "portcalls_tanker",
+  "portcalls",
+  "import",
+  "export",
+] as const;
+export type DailyColumn = (typeof DAILY_COLUMNS)[number];
+
+export interface DaySeries {
+  key: string;
+  /** Days since 1970-01-01 (UTC) of the first value. */
+  firstDay: number;
+  /** One Float32Array per column, all of the same length (one value per day, NaN = no data that day). */
+  columns: Record<string, Float32Array>;
+}
+
+export const dayOf = (isoDate: string): number => Math.floor(Date.parse(`${isoDate.slice(0, 10)}T00:00:00Z`) / 86400000);
+export const isoOfDay = (day: number): string => new Date(day * 86400000).toISOString().slice(0, 10);
+
+function toSeries(key: string, dated: { day: number; values: number[] }[], names: readonly string[]): DaySeries {
+  if (dated.length === 0) throw new Error(`${key}: no rows`);
+  let first = Infinity;
+  let last = -Infinity;
+  for (const d of dated) {
+    first = Math.min(first, d.day);
+    last = Math.max(last, d.day);
+  }
+  const n = last - first + 1;
+  const columns: Record<string, Float32Array> = {};
+  for (const name of names) columns[name] = new Float32Array(n).fill(NaN);
+  for (const d of dated) names.forEach((name, j) => (columns[name][d.day - first] = d.values[j]));
+  return { key, firstDay: first, columns };
+}
+
+/** One PortWatch Daily_Ports_Data file (one port) → its series, keyed by portid. */
+export function parsePortwatchDaily(text: string): DaySeries {
+  const { rows } = csvObjects(text);
+  const ids = new Set(rows.map((r) => r.portid));
+  if (ids.size !== 1) throw new Error(`daily port calls file must hold one port, found ${ids.size}`);
+  const dated = rows.map((r) => ({ day: dayOf(r.date), values: DAILY_COLUMNS.map((c) => num(r[c])) }));
+  return toSeries([...ids][0], dated, DAILY_COLUMNS);
+}
+
+/** The derived country tanker series → one series per country, keyed "country:<name>", column "tanker_calls". */
+export function parseTankerByCountry(text: string): DaySeries[] {
+  const byCountry = new Map<string, { day: number; values: number[] }[]>();
+  for (const r of csvObjects(text).rows) {
+    let list = byCountry.get(r.country);
+    if (!list) byCountry.set(r.country, (list = []));
+    list.push({ day: dayOf(r.date), values: [num(r.tanker_calls)] });
+  }
+  return [...byCountry].map(([country, dated]) => toSeries(`country:${country}`, dated, ["tanker_calls"]));
+}
