@@ -1,0 +1,78 @@
+// outbreaks.json: the outbreak snapshot's data file (see outbreak-snapshot.md). Case series are stored as JSON
+// arrays (null = not reported) and come back as Float64Array with NaN; province-index.bin beside it is the
+// province-index format, in the order of `provinces`.
+import type { NewsItem } from "../pipeline/health/who-don.ts";
+import { SURVEILLED_DISEASES, type CaseSeries } from "../pipeline/health/series.ts";
+
+export const OUTBREAK_FORMAT = "outbreaks";
+export const OUTBREAK_FORMAT_VERSION = 1;
+export const OUTBREAK_DATA_FILE = "outbreaks.json";
+export const OUTBREAK_INDEX_FILE = "province-index.bin";
+
+export interface OutbreakProvince {
+  code: string;
+  nameEn: string;
+  /** Centroid of the province's largest polygon ring, degrees. */
+  lat: number;
+  lng: number;
+}
+
+export interface OutbreakData {
+  provinces: OutbreakProvince[];
+  series: CaseSeries[];
+  news: NewsItem[];
+  /** Newest publication date of the news dataset (YYYY-MM-DD). */
+  newsAsOf: string;
+}
+
+export function writeOutbreakData(d: OutbreakData): string {
+  return JSON.stringify({
+    format: OUTBREAK_FORMAT,
+    version: OUTBREAK_FORMAT_VERSION,
+    provinces: d.provinces,
+    newsAsOf: d.newsAsOf,
+    series: d.series.map((s) => ({ ...s, values: Array.from(s.values, (v) => (Number.isNaN(v) ? null : v)) })),
+    news: d.news,
+  });
+}
+
+const RESOLUTIONS = new Set(["month", "year", "day"]);
+const BASELINES = new Set(["seasonal", "recent"]);
+const DISEASES = new Set<string>(SURVEILLED_DISEASES);
+
+/** Parses and validates outbreaks.json; every error names the file and the offending entry. */
+export function readOutbreakData(text: string, source = OUTBREAK_DATA_FILE): OutbreakData {
+  let doc: Record<string, unknown>;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${source}: not valid JSON (${(err as Error).message})`);
+  }
+  if (doc?.format !== OUTBREAK_FORMAT || doc.version !== OUTBREAK_FORMAT_VERSION) {
+    throw new Error(`${source}: expected format "${OUTBREAK_FORMAT}" version ${OUTBREAK_FORMAT_VERSION}`);
+  }
+  if (!Array.isArray(doc.provinces) || !Array.isArray(doc.series) || !Array.isArray(doc.news) || typeof doc.newsAsOf !== "string") {
+    throw new Error(`${source}: provinces, series, news and newsAsOf are required`);
+  }
+  const provinces = doc.provinces as OutbreakProvince[];
+  provinces.forEach((p, i) => {
+    if (typeof p?.code !== "string" || typeof p.nameEn !== "string" || !Number.isFinite(p.lat) || !Number.isFinite(p.lng)) {
+      throw new Error(`${source}: province ${i} lacks code, nameEn, lat or lng`);
+    }
+  });
+  const series = (doc.series as Record<string, unknown>[]).map((s, i): CaseSeries => {
+    const what = `${source}: series ${i} (${String(s?.disease)} ${String(s?.area)})`;
+    if (!DISEASES.has(s?.disease as string)) throw new Error(`${what}: unknown disease`);
+    if (!RESOLUTIONS.has(s.resolution as string)) throw new Error(`${what}: unknown resolution "${String(s.resolution)}"`);
+    if (!BASELINES.has(s.baseline as string)) throw new Error(`${what}: unknown baseline "${String(s.baseline)}"`);
+    if (typeof s.area !== "string" || typeof s.source !== "string" || !Number.isInteger(s.start)) throw new Error(`${what}: area, source and integer start are required`);
+    if (!Array.isArray(s.values)) throw new Error(`${what}: values must be an array`);
+    const values = new Float64Array(s.values.length);
+    s.values.forEach((v: unknown, j: number) => {
+      if (v !== null && (typeof v !== "number" || !Number.isFinite(v) || v < 0)) throw new Error(`${what}: value ${j} is not a count or null`);
+      values[j] = v === null ? NaN : v;
+    });
+    return { disease: s.disease as CaseSeries["disease"], area: s.area, resolution: s.resolution as CaseSeries["resolution"], start: s.start as number, values, baseline: s.baseline as CaseSeries["baseline"], source: s.source };
+  });
+  return { provinces, series, news: doc.news as NewsItem[], newsAsOf: doc.newsAsOf };
+}

@@ -1,0 +1,72 @@
+// WHO Disease Outbreak News as a dataset (Torres Munguía et al. 2022, Sci Data 9:683, MIT): outbreaks_*.csv lists
+// country-year-disease rows with the DON ids; dons_raw_*.csv gives each DON's publication date and link. The
+// radar keeps the items about one country and tags them with the diseases it answers for (by ICD-10 code).
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseCsvRecords } from "./csv.ts";
+
+export const DON_DIR = join("health", "who-don");
+export const DON_SOURCE = "WHO Disease Outbreak News dataset (Torres Munguía et al. 2022, Sci Data 9:683)";
+
+export type NewsDisease = "dengue" | "influenza" | "covid" | "cholera" | "malaria" | "other";
+
+export interface NewsItem {
+  id: string; // "DON2938"
+  date: string; // YYYY-MM-DD
+  disease: NewsDisease;
+  /** Disease as named in the dataset ("Influenza due to identified zoonotic or pandemic influenza virus"). */
+  diseaseName: string;
+  country: string;
+  link: string;
+}
+
+/** Disease of an ICD-10 three-character code: A90–A91 and A97 (2019 revision) dengue, J09–J11 influenza, U07 COVID-19, A00 cholera, B50–B54 malaria. */
+export function newsDisease(icd103c: string, diseaseName: string): NewsDisease {
+  const c = icd103c.trim().toUpperCase();
+  if (c === "A90" || c === "A91" || c === "A97") return "dengue";
+  if (c === "J09" || c === "J10" || c === "J11") return "influenza";
+  if (c === "U07" || /covid/i.test(diseaseName)) return "covid";
+  if (c === "A00") return "cholera";
+  if (/^B5[0-4]$/.test(c)) return "malaria";
+  return "other";
+}
+
+/** The DON items about one country (ISO alpha-3), newest first; rows whose DON id has no dated item are skipped. */
+export function parseDonItems(outbreaksCsv: string, rawCsv: string, iso3: string, sources = ["outbreaks", "dons_raw"]): NewsItem[] {
+  const raw = new Map<string, { date: string; link: string }>();
+  for (const r of parseCsvRecords(rawCsv, sources[1], ["Date", "Link", "ID"])) raw.set(r.ID, { date: r.Date.slice(0, 10), link: r.Link });
+  const items = new Map<string, NewsItem>();
+  for (const r of parseCsvRecords(outbreaksCsv, sources[0], ["Country", "iso3", "icd103c", "Disease", "DONs"])) {
+    if (r.iso3 !== iso3) continue;
+    const disease = newsDisease(r.icd103c, r.Disease);
+    for (const id of r.DONs.split(",").map((s) => s.trim())) {
+      const item = raw.get(id);
+      if (item === undefined) continue; // e.g. "Coronavirus dashboard"
+      items.set(`${id}|${disease}`, { id, date: item.date, disease, diseaseName: r.Disease, country: r.Country, link: item.link });
+    }
+  }
+  return [...items.values()].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : a.id < b.id ? 1 : -1));
+}
+
+/** Newest publication date in dons_raw (the as-of date of the news). */
+export function newestDonDate(rawCsv: string, source = "dons_raw"): string {
+  let newest = "";
+  for (const r of parseCsvRecords(rawCsv, source, ["Date"])) if (r.Date.slice(0, 10) > newest) newest = r.Date.slice(0, 10);
+  return newest;
+}
+
+/** File names of the dated dataset release in the directory (outbreaks_<ddmmyyyy>.csv, dons_raw_<ddmmyyyy>.csv). */
+export function donFiles(dir: string): { outbreaks: string; raw: string } {
+  const files = readdirSync(join(dir, DON_DIR));
+  const outbreaks = files.find((f) => /^outbreaks_\d{8}\.csv$/.test(f));
+  const raw = files.find((f) => /^dons_raw_\d{8}\.csv$/.test(f));
+  if (outbreaks === undefined || raw === undefined) throw new Error(`${join(dir, DON_DIR)}: outbreaks_*.csv or dons_raw_*.csv missing`);
+  return { outbreaks: join(DON_DIR, outbreaks), raw: join(DON_DIR, raw) };
+}
+
+export function readDonNews(dir: string, iso3 = "THA"): { items: NewsItem[]; asOf: string; files: string[] } {
+  const f = donFiles(dir);
+  const rawText = readFileSync(join(dir, f.raw), "utf8");
+  const items = parseDonItems(readFileSync(join(dir, f.outbreaks), "utf8"), rawText, iso3, [f.outbreaks, f.raw]);
+  return { items, asOf: newestDonDate(rawText, f.raw), files: [f.outbreaks, f.raw] };
+}

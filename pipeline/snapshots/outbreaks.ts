@@ -1,0 +1,143 @@
+// The outbreak snapshot: every health adapter run over DATA_DIR/health, the 77 provinces (centroids and a
+// point-to-province index), published with publishSnapshot() under ARTIFACTS_DIR/snapshots/outbreaks/. A build
+// whose data file equals the current one publishes nothing ("unchanged").
+import { createHash } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import {
+  OUTBREAK_DATA_FILE,
+  OUTBREAK_INDEX_FILE,
+  writeOutbreakData,
+  type OutbreakData,
+  type OutbreakProvince,
+} from "../../formats/outbreak-snapshot.ts";
+import { writeProvinceIndex } from "../../formats/province-index.ts";
+import { readManifest, type FileChecksum } from "../../formats/manifest.ts";
+import { formatMonth } from "../../lib/months.ts";
+import { aliasIndex, buildAliases, loadAliasSources } from "../provinces/aliases.ts";
+import { loadProvinces, PROVINCES_FILE, type Province } from "../provinces/boundaries.ts";
+import { flattenRings } from "../provinces/rings.ts";
+import { lastReported, periodDates } from "../health/endemic-channel.ts";
+import { OPENDENGUE_DIR, OPENDENGUE_FILES, OPENDENGUE_SOURCE, readOpenDengueThailand } from "../health/opendengue.ts";
+import { CHOLERA_FILE, CHOLERA_SOURCE, readCholera } from "../health/who-cholera.ts";
+import { MALARIA_DIR, MALARIA_CASES_FILE, MALARIA_SOURCE, readMalaria } from "../health/who-gho-malaria.ts";
+import { COVID_FILE, COVID_SOURCE, readCovid } from "../health/owid-covid.ts";
+import { DON_SOURCE, readDonNews } from "../health/who-don.ts";
+import { publishSnapshot, snapshotRoot } from "./publish-snapshot.ts";
+
+export const OUTBREAK_SNAPSHOT = "outbreaks";
+
+/** Centroid of the largest ring (shoelace formula in degrees; fine at province size for a radius test). */
+export function provinceCentroid(p: Province): { lat: number; lng: number } {
+  let best = { area: -1, lat: NaN, lng: NaN };
+  for (const polygon of p.polygons) {
+    const ring = polygon[0];
+    let a = 0;
+    let cx = 0;
+    let cy = 0;
+    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+      const cross = ring[j][0] * ring[i][1] - ring[i][0] * ring[j][1];
+      a += cross;
+      cx += (ring[j][0] + ring[i][0]) * cross;
+      cy += (ring[j][1] + ring[i][1]) * cross;
+    }
+    if (Math.abs(a) > best.area) best = { area: Math.abs(a), lng: cx / (3 * a), lat: cy / (3 * a) };
+  }
+  return { lat: Math.round(best.lat * 1e5) / 1e5, lng: Math.round(best.lng * 1e5) / 1e5 };
+}
+
+export interface CollectedOutbreaks {
+  data: OutbreakData;
+  provinces: Province[];
+  /** Inputs relative to the data directory. */
+  inputs: string[];
+  report: Record<string, unknown>;
+}
+
+/** Runs every adapter; throws (naming the file) when an input is missing or a province name does not match. */
+export function collectOutbreakData(dataDir: string): CollectedOutbreaks {
+  const provinces = loadProvinces(join(dataDir, PROVINCES_FILE));
+  const index = aliasIndex(buildAliases(loadAliasSources(provinces, dataDir)));
+  const dengue = readOpenDengueThailand(dataDir, index);
+  if (dengue.provinces.unmatched.length > 0) {
+    throw new Error(`OpenDengue: province names without a match: ${dengue.provinces.unmatched.join(", ")}`);
+  }
+  const covered = new Set(dengue.provinces.series.map((s) => s.area));
+  const missing = provinces.filter((p) => !covered.has(p.code)).map((p) => p.code);
+  if (missing.length > 0) throw new Error(`OpenDengue: no dengue series for ${missing.join(", ")}`);
+  const news = readDonNews(dataDir);
+  const series = [...dengue.provinces.series, dengue.national, readMalaria(dataDir), readCholera(dataDir), readCovid(dataDir)];
+  const outProvinces: OutbreakProvince[] = provinces.map((p) => ({ code: p.code, nameEn: p.nameEn, ...provinceCentroid(p) }));
+  const seriesEnds = Object.fromEntries(
+    series.filter((s) => s.area === "THA" || s.area === "TH-10").map((s) => [`${s.disease} ${s.area}`, periodDates(s.resolution, lastReported(s), lastReported(s)).to]),
+  );
+  const report = {
+    opendengue: {
+      ...dengue.qc,
+      admin1RowsUsed: dengue.provinces.rows,
+      provinceNames: Object.keys(dengue.provinces.matches).length,
+      provincesMatched: covered.size,
+      matches: dengue.provinces.matches,
+      provinceMonths: `${formatMonth(Math.min(...dengue.provinces.series.map((s) => s.start)))}..${formatMonth(Math.max(...dengue.provinces.series.map(lastReported)))}`,
+    },
+    news: { itemsAboutThailand: news.items.length, asOf: news.asOf },
+    seriesEnds,
+  };
+  const inputs = [
+    ...Object.values(OPENDENGUE_FILES).map((f) => join(OPENDENGUE_DIR, f)),
+    join(MALARIA_DIR, MALARIA_CASES_FILE),
+    CHOLERA_FILE,
+    COVID_FILE,
+    ...news.files,
+    PROVINCES_FILE,
+  ];
+  return { data: { provinces: outProvinces, series, news: news.items, newsAsOf: news.asOf }, provinces, inputs, report };
+}
+
+export const OUTBREAK_SOURCES = [OPENDENGUE_SOURCE, MALARIA_SOURCE, CHOLERA_SOURCE, COVID_SOURCE, DON_SOURCE];
+
+function checksum(path: string): FileChecksum {
+  const bytes = readFileSync(path);
+  return { bytes: statSync(path).size, sha256: createHash("sha256").update(bytes).digest("hex") };
+}
+
+/** sha256 of the current version's data file, or undefined. */
+function currentDataSha(artifactsDir: string): string | undefined {
+  try {
+    return readManifest(join(snapshotRoot(artifactsDir, OUTBREAK_SNAPSHOT), "current")).artifacts[OUTBREAK_DATA_FILE]?.sha256;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface OutbreakBuildResult {
+  status: "published" | "unchanged";
+  version?: string;
+  asOf: string;
+}
+
+/** Builds and publishes the outbreak snapshot (or reports it unchanged). */
+export async function buildOutbreakSnapshot(ctx: { dataDir: string; artifactsDir: string; now?: Date }): Promise<OutbreakBuildResult> {
+  const c = collectOutbreakData(ctx.dataDir);
+  const json = writeOutbreakData(c.data);
+  const sha = createHash("sha256").update(json).digest("hex");
+  const asOf = [c.data.newsAsOf, ...Object.values(c.report.seriesEnds as Record<string, string>)].sort().at(-1) as string;
+  if (currentDataSha(ctx.artifactsDir) === sha) return { status: "unchanged", asOf };
+  const inputs = Object.fromEntries(c.inputs.map((rel) => [rel, checksum(join(ctx.dataDir, rel))]));
+  const { version } = await publishSnapshot({
+    artifactsDir: ctx.artifactsDir,
+    name: OUTBREAK_SNAPSHOT,
+    files: {
+      [OUTBREAK_DATA_FILE]: json,
+      [OUTBREAK_INDEX_FILE]: writeProvinceIndex(flattenRings(c.provinces)),
+      "build-report.json": JSON.stringify(c.report, null, 1) + "\n",
+    },
+    asOf: `${asOf}T00:00:00Z`,
+    sources: OUTBREAK_SOURCES,
+    inputs,
+    qc: c.report.opendengue as Record<string, unknown>,
+    report: "build-report.json",
+    now: ctx.now,
+  });
+  return { status: "published", version, asOf };
+}
