@@ -10,6 +10,8 @@ import { PROJECT_ROOT } from "../lib/config.ts";
 import { sha256File, type FileChecksum } from "../formats/manifest.ts";
 import { writeDroughtGrid, interleaveIndices } from "../formats/drought-grid.ts";
 import { writeProvinceSummaries } from "../formats/province-summaries.ts";
+import { INSIDE, MIXED, writeCoverageMask, type CoverageMaskData } from "../formats/coverage-mask.ts";
+import type { LandCells } from "./grid/land-cells.ts";
 import { writeProvinceIndex, writeProvincesJson } from "../formats/province-index.ts";
 import { GHCND_SUBDIR } from "./inputs/ghcnd/stations.ts";
 import { gridFromStations } from "./grid/from-stations.ts";
@@ -33,6 +35,7 @@ export const ARTIFACT_FILES = {
   provinceSummaries: "province-summaries.bin",
   provinceIndex: "province-index.bin",
   provinces: "provinces.json",
+  coverage: "coverage-mask.bin",
   report: "build-report.json",
 } as const;
 
@@ -88,10 +91,25 @@ async function checksumInputs(dataDir: string, settings: BuildSettings): Promise
 }
 
 /** A fingerprint of the code that computes the artifacts, so a code change yields a new version. */
+/** The code behind the drought artifacts (not the feed snapshots, the server or the tiles). */
+export const DROUGHT_CODE = [
+  "lib",
+  "formats",
+  "pipeline/inputs",
+  "pipeline/indices",
+  "pipeline/grid",
+  "pipeline/provinces",
+  "pipeline/publish",
+  "pipeline/build.ts",
+  "pipeline/build-settings.ts",
+];
+
 function codeFingerprint(): string {
   const h = createHash("sha256");
-  for (const dir of ["pipeline", "formats", "lib"]) {
-    for (const f of filesUnder(join(PROJECT_ROOT, dir))) {
+  for (const entry of DROUGHT_CODE) {
+    const path = join(PROJECT_ROOT, entry);
+    const files = statSync(path).isDirectory() ? filesUnder(path) : [path];
+    for (const f of files) {
       if (f.endsWith(".ts")) h.update(relative(PROJECT_ROOT, f)).update(readFileSync(f));
     }
   }
@@ -100,6 +118,32 @@ function codeFingerprint(): string {
 
 function fingerprint(inputs: Record<string, FileChecksum>, settings: BuildSettings, code: string): string {
   return createHash("sha256").update(JSON.stringify({ inputs, settings, code })).digest("hex");
+}
+
+/**
+ * Squares whose sub-samples all fall in a province are inside; other land squares, and empty squares next to
+ * land (a coastal sliver the sub-samples missed), are mixed and get the polygon test in the server.
+ */
+export function coverageMask(cells: LandCells): CoverageMaskData {
+  const { nCols, nRows } = cells;
+  const fraction = new Float64Array(cells.lat.length);
+  for (let e = 0; e < cells.weightCell.length; e++) fraction[cells.weightCell[e]] += cells.weightFraction[e];
+  const state = new Uint8Array(nCols * nRows);
+  for (let c = 0; c < cells.lat.length; c++) state[cells.row[c] * nCols + cells.col[c]] = fraction[c] >= 1 - 1e-6 ? INSIDE : MIXED;
+  const land = state.slice();
+  for (let r = 0; r < nRows; r++) {
+    for (let q = 0; q < nCols; q++) {
+      if (land[r * nCols + q] === 0) continue;
+      for (let dr = -1; dr <= 1; dr++) {
+        for (let dq = -1; dq <= 1; dq++) {
+          const rr = r + dr;
+          const qq = q + dq;
+          if (rr >= 0 && qq >= 0 && rr < nRows && qq < nCols && state[rr * nCols + qq] === 0) state[rr * nCols + qq] = MIXED;
+        }
+      }
+    }
+  }
+  return { west: cells.west, south: cells.south, resolutionDeg: cells.resolutionDeg, nCols, nRows, state };
 }
 
 function stationQcOf(report: object): Record<string, unknown> {
@@ -231,6 +275,7 @@ export async function buildDrought(opts: BuildOptions): Promise<BuildResult> {
           cellsUsed: cellsUsedPerRecord(summaries),
         }),
       );
+      writeFileSync(join(staging.dir, ARTIFACT_FILES.coverage), writeCoverageMask(coverageMask(cells)));
       writeFileSync(join(staging.dir, ARTIFACT_FILES.provinceIndex), writeProvinceIndex(flattenRings(provinces)));
       writeFileSync(join(staging.dir, ARTIFACT_FILES.provinces), writeProvincesJson(provinceMetadata(provinces, aliases)));
     });

@@ -7,6 +7,7 @@ import { openDroughtGrid, type DroughtGrid } from "../../formats/drought-grid.ts
 import { ProvinceSummariesReader } from "../../formats/province-summaries.ts";
 import { ProvinceIndexReader, readProvincesJson, type ProvinceMeta } from "../../formats/province-index.ts";
 import type { Manifest } from "../../formats/manifest.ts";
+import { CoverageMask, INSIDE, MIXED } from "../../formats/coverage-mask.ts";
 import { parseMonth, type MonthIndex } from "../../lib/months.ts";
 import { normalizeName } from "../../pipeline/provinces/aliases.ts";
 
@@ -15,6 +16,7 @@ export interface DroughtArtifacts {
   grid: DroughtGrid;
   summaries: ProvinceSummariesReader;
   provinceIndex: ProvinceIndexReader;
+  coverage: CoverageMask;
   provinces: ProvinceMeta[];
   /** Normalised spelling → province number (position in provinces.json and the summaries). */
   provinceByName: Map<string, number>;
@@ -35,6 +37,7 @@ export function openDroughtArtifacts(dir: string, manifest: Manifest): DroughtAr
   const grid = openDroughtGrid(readAligned(join(dir, "drought-grid.bin")));
   const summaries = new ProvinceSummariesReader(readAligned(join(dir, "province-summaries.bin")));
   const provinceIndex = new ProvinceIndexReader(readAligned(join(dir, "province-index.bin")));
+  const coverage = new CoverageMask(readAligned(join(dir, "coverage-mask.bin")));
   const provinces = readProvincesJson(readFileSync(join(dir, "provinces.json"), "utf8"));
   if (summaries.nProvinces !== provinces.length) {
     throw new Error(`province-summaries has ${summaries.nProvinces} provinces, provinces.json ${provinces.length}`);
@@ -56,9 +59,21 @@ export function openDroughtArtifacts(dir: string, manifest: Manifest): DroughtAr
     grid,
     summaries,
     provinceIndex,
+    coverage,
     provinces,
     provinceByName,
     defaultMonth: latest,
     baselineLabel: `${manifest.baseline.start.slice(0, 4)}-${manifest.baseline.end.slice(0, 4)}`,
   };
+}
+
+/**
+ * Whether a point lies in the covered area (Thailand's provinces): from the coverage mask alone inside the
+ * country, from the province polygons only in squares along borders and coasts.
+ */
+export function isCovered(a: DroughtArtifacts, lat: number, lng: number): boolean {
+  const state = a.coverage.stateAt(lat, lng);
+  if (state === INSIDE) return true;
+  if (state === MIXED) return a.provinceIndex.provinceAt(lat, lng) >= 0;
+  return false;
 }

@@ -7,7 +7,7 @@ import { droughtLevel, droughtScore, riskLevel, D_LEVEL_NAMES } from "../../lib/
 import { formatMonth, parseMonth, type MonthIndex } from "../../lib/months.ts";
 import { closeMatches, normalizeName } from "../../pipeline/provinces/aliases.ts";
 import { ArtifactStore } from "../data/artifact-store.ts";
-import { openDroughtArtifacts, type DroughtArtifacts } from "../data/drought-artifacts.ts";
+import { isCovered, openDroughtArtifacts, type DroughtArtifacts } from "../data/drought-artifacts.ts";
 import { log } from "../../lib/log.ts";
 import type {
   BatchItem,
@@ -71,7 +71,7 @@ export class ArtifactDroughtService implements DroughtService {
     if (offset < 0) {
       return `no drought data for ${formatMonth(month)}: the grid covers ${formatMonth(a.grid.firstMonth)} to ${formatMonth(a.grid.lastMonth)}`;
     }
-    if (a.provinceIndex.provinceAt(lat, lng) < 0) return "location is outside the covered area (Thailand's land area)";
+    if (!isCovered(a, lat, lng)) return "location is outside the covered area (Thailand's land area)";
     const { cell, distanceKm } = a.grid.nearestCell(lat, lng);
     const spei1 = a.grid.value(cell, offset, 0);
     if (Number.isNaN(spei1)) return `no SPEI-1 value at the nearest grid point for ${formatMonth(month)}`;

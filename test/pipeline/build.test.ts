@@ -10,7 +10,8 @@ import { buildSettingsFromEnv } from "../../pipeline/build-settings.ts";
 import { readManifest, verifyArtifacts } from "../../formats/manifest.ts";
 import { openDroughtGrid } from "../../formats/drought-grid.ts";
 import { ProvinceSummariesReader } from "../../formats/province-summaries.ts";
-import { readProvincesJson } from "../../formats/province-index.ts";
+import { ProvinceIndexReader, readProvincesJson } from "../../formats/province-index.ts";
+import { CoverageMask, INSIDE, OUTSIDE } from "../../formats/coverage-mask.ts";
 import { parseMonth } from "../../lib/months.ts";
 
 const settings = buildSettingsFromEnv({});
@@ -29,6 +30,7 @@ describe("drought build on the real data mirror", () => {
     expect(readlinkSync(join(artifacts, "current"))).toBe(join("versions", m.version));
     expect(Object.keys(m.artifacts).sort()).toEqual([
       "build-report.json",
+      "coverage-mask.bin",
       "drought-grid.bin",
       "province-index.bin",
       "province-summaries.bin",
@@ -69,6 +71,26 @@ describe("drought build on the real data mirror", () => {
       expect(Number.isFinite(s.record(p, off)[0]), provinces[p].code).toBe(true);
       expect(s.cellsUsed(p, off)).toBeGreaterThanOrEqual(1);
     }
+  });
+
+  it("writes a coverage mask that agrees with the province polygons everywhere", () => {
+    const mask = new CoverageMask(new Uint8Array(readFileSync(join(versionDir, "coverage-mask.bin"))));
+    const index = new ProvinceIndexReader(new Uint8Array(readFileSync(join(versionDir, "province-index.bin"))));
+    let inside = 0;
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let i = 0; i < 20_000; i++) {
+      const lat = 5 + rand() * 16;
+      const lng = 97 + rand() * 9;
+      const state = mask.stateAt(lat, lng);
+      const inPolygon = index.provinceAt(lat, lng) >= 0;
+      // INSIDE squares never hold a non-Thai point; OUTSIDE squares never a Thai one.
+      if (state === INSIDE) expect(inPolygon, `${lat},${lng}`).toBe(true);
+      if (state === OUTSIDE) expect(inPolygon, `${lat},${lng}`).toBe(false);
+      if (state === INSIDE) inside++;
+    }
+    // Most of the country is answered from the mask alone.
+    expect(inside).toBeGreaterThan(3000);
   });
 
   it("writes a build report with station QC, cross-validation, baseline and latest valid month", () => {
