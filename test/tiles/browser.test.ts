@@ -1,0 +1,183 @@
+// The map page in headless Chromium (Debian package, driven by playwright-core) against a running server over
+// the real artifacts: waits for drought raster tiles, switches index and month, clicks a province and checks
+// that the panel shows that province's values from the API; saves test-output/tiles-map.png.
+// Server: the real entry point (server/main.ts as a child process) once it mounts the tiles routers; until then
+// the same app in process: createApp() behind createMapPageRouter() and createTilesRouter() (see docs/methods/tiles.md).
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import express from "express";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { dataDir, PROJECT_ROOT } from "../../lib/config.ts";
+import { log } from "../../lib/log.ts";
+import { loadProvinces, provincesPath } from "../../pipeline/provinces/boundaries.ts";
+import { createApp } from "../../server/app.ts";
+import { FileKeyStore, generateKey, hashKey, writeKeyFile } from "../../server/auth/key-store.ts";
+import { createRateLimiter } from "../../server/limits/rate-limit.ts";
+import { createMapPageRouter, createTilesRouter } from "../../server/routes/tiles.ts";
+import { openDroughtService } from "../../server/services/drought-service.ts";
+import { buildTiles, TILES_INDEX_FILE } from "../../tiles/build-tiles.ts";
+import { privateArtifacts, startRealServer, type RealServer } from "../e2e/real-server.ts";
+
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  // WebGL through the software rasteriser (MapLibre needs WebGL 2; there is no GPU here).
+  "--use-angle=swiftshader",
+  "--enable-unsafe-swiftshader",
+];
+
+/** The real entry point serves tiles once server/app.ts or server/main.ts mounts createTilesRouter. */
+function entryPointServesTiles(): boolean {
+  return ["app.ts", "main.ts"].some((f) => readFileSync(join(PROJECT_ROOT, "server", f), "utf8").includes("createTilesRouter"));
+}
+
+interface Running {
+  base: string;
+  key: string;
+  stop: () => Promise<unknown>;
+}
+
+async function startInProcess(artifactsDir: string): Promise<Running> {
+  const keyDir = mkdtempSync(join(tmpdir(), "tiles-keys-"));
+  const key = generateKey();
+  writeKeyFile(join(keyDir, "keys.json"), {
+    keys: [{ id: "key_map", hash: hashKey(key), plan: "enterprise", status: "active", createdAt: "2026-01-01T00:00:00.000Z" }],
+  });
+  const keys = new FileKeyStore(join(keyDir, "keys.json"), { logger: log });
+  const { service, store } = await openDroughtService(artifactsDir);
+  const app = express();
+  app.use(createMapPageRouter());
+  app.use(createTilesRouter({ current: () => store.current(), auth: (k) => keys.authenticate(k), logger: log }));
+  app.use(
+    createApp({
+      drought: service,
+      keys,
+      limiter: createRateLimiter({ plans: { free: { points: 100, duration: 60 }, enterprise: { points: 1_000_000, duration: 60 } } }),
+      logger: log,
+      ready: () => store.current() !== undefined,
+    }),
+  );
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise((r) => server.once("listening", r));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    key,
+    stop: async () => {
+      store.stop();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+let running: Running;
+let context: BrowserContext;
+let page: Page;
+const tileResponses: string[] = [];
+
+beforeAll(async () => {
+  const priv = privateArtifacts(inject("artifactsDir"));
+  const versionDir = realpathSync(join(priv.dir, "current"));
+  if (!existsSync(join(versionDir, TILES_INDEX_FILE))) {
+    // The build does not make tiles yet: make two months of them into the private copy.
+    const { openDroughtArtifacts } = await import("../../server/data/drought-artifacts.ts");
+    const { readManifest } = await import("../../formats/manifest.ts");
+    const data = openDroughtArtifacts(versionDir, readManifest(versionDir));
+    await buildTiles({
+      grid: data.grid,
+      provinces: loadProvinces(provincesPath(dataDir())),
+      summaries: data.summaries,
+      provinceMeta: data.provinces,
+      outDir: versionDir,
+      months: 2,
+      maxZoom: 8,
+      latestMonth: data.defaultMonth,
+    });
+  }
+  if (entryPointServesTiles()) {
+    const real: RealServer = await startRealServer(priv.dir);
+    running = { base: real.base, key: real.key, stop: () => real.stop() };
+  } else {
+    running = await startInProcess(priv.dir);
+  }
+  context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "tiles-chromium-")), {
+    executablePath: "/usr/bin/chromium",
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1200, height: 800 },
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on("response", (r) => {
+    if (r.url().includes("/tiles/v/") && r.status() === 200) tileResponses.push(r.url());
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await context?.close();
+  await running?.stop();
+});
+
+async function waitForMapIdle(): Promise<void> {
+  await page.waitForFunction(() => {
+    const map = (window as unknown as { droughtMap?: { loaded(): boolean; areTilesLoaded(): boolean } }).droughtMap;
+    return map !== undefined && map.loaded() && map.areTilesLoaded();
+  }, undefined, { timeout: 30_000 });
+}
+
+describe("map page in Chromium", () => {
+  it("asks for the key, loads drought tiles, switches index and month, and shows a clicked province's API values", async () => {
+    await page.goto(running.base + "/");
+    await expect.poll(() => page.textContent("#status")).toBe("Enter an API key to load the map.");
+    await page.fill("#api-key", running.key);
+    await page.click("#key-form button");
+    await waitForMapIdle();
+    const info = (await (await fetch(`${running.base}/tiles/index.json`)).json()).data;
+    expect(tileResponses.some((u) => u.includes(`/drought-spei1-${info.defaultMonth}/`) && u.endsWith(".png"))).toBe(true);
+    expect(tileResponses.some((u) => u.includes("/provinces/") && u.endsWith(".mvt"))).toBe(true);
+    expect(tileResponses.some((u) => u.includes("/countries/") && u.endsWith(".mvt"))).toBe(true);
+    // The key travels in a header only.
+    expect(tileResponses.every((u) => !u.includes(running.key))).toBe(true);
+    expect(await page.evaluate(() => sessionStorage.getItem("climateRiskApiKey"))).toBe(running.key);
+
+    await page.selectOption("#index", "spei3");
+    await waitForMapIdle();
+    expect(tileResponses.some((u) => u.includes(`/drought-spei3-${info.defaultMonth}/`))).toBe(true);
+    const earlier = info.precomputedMonths[0] === info.defaultMonth ? "2018-01" : info.precomputedMonths[0];
+    await page.fill("#month", earlier);
+    await page.dispatchEvent("#month", "change");
+    await waitForMapIdle();
+    expect(tileResponses.some((u) => u.includes(`/drought-spei3-${earlier}/`))).toBe(true);
+    await page.fill("#month", info.defaultMonth);
+    await page.dispatchEvent("#month", "change");
+    await waitForMapIdle();
+
+    // Chiang Mai: a point well inside the province, projected to the screen by the map itself.
+    const point = await page.evaluate(() => {
+      const map = (window as unknown as { droughtMap: { project(ll: [number, number]): { x: number; y: number } } }).droughtMap;
+      return map.project([98.75, 18.9]);
+    });
+    await page.mouse.click(point.x, point.y);
+    await page.waitForSelector('#panel[data-province="Chiang Mai"]', { timeout: 15_000 });
+    const api = await (
+      await fetch(`${running.base}/api/risk-map/drought/province?name=Chiang%20Mai&month=${info.defaultMonth}`, { headers: { "X-API-Key": running.key } })
+    ).json();
+    const fmt = (v: number | null, d = 2) => (v === null ? "–" : v.toFixed(d));
+    expect(await page.textContent("#panel-title")).toBe(api.data.province);
+    expect(await page.textContent('#panel td[data-field="month"]')).toBe(api.data.month);
+    expect(await page.textContent('#panel td[data-field="score"]')).toBe(fmt(api.data.score, 1));
+    expect(await page.textContent('#panel td[data-field="level"]')).toBe(api.data.level);
+    expect(await page.textContent('#panel td[data-field="spei1"]')).toBe(fmt(api.data.indices.spei1));
+    expect(await page.textContent('#panel td[data-field="spei3"]')).toBe(fmt(api.data.indices.spei3));
+    expect(await page.textContent('#panel td[data-field="spei6"]')).toBe(fmt(api.data.indices.spei6));
+    mkdirSync(join(PROJECT_ROOT, "test-output"), { recursive: true });
+    await page.screenshot({ path: join(PROJECT_ROOT, "test-output", "tiles-map.png") });
+  }, 90_000);
+});
