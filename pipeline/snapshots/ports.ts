@@ -1,0 +1,130 @@
+// The `ports` snapshot: the cross-referenced port table, PortWatch daily port calls and country tanker series,
+// the AIS sample and GDACS cyclone/flood events, published with publishSnapshot() under
+// ARTIFACTS_DIR/snapshots/ports/. The server reads it through server/services/supply-chain-service.ts.
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { writeDaySeries, type DaySeriesEntry } from "../../formats/day-series.ts";
+import { sha256Bytes, type FileChecksum } from "../../formats/manifest.ts";
+import { parseAisCsv } from "../ports/ais.ts";
+import { crossReference } from "../ports/cross-reference.ts";
+import { parseGdacsFloodDb, parseGdacsGeojson, type HazardEvent } from "../ports/gdacs.ts";
+import { isoOfDay, parsePortwatchDaily, parsePortwatchPorts, parseTankerByCountry } from "../ports/portwatch.ts";
+import { readUnlocodeDir } from "../ports/unlocode.ts";
+import { parseWpiCsv } from "../ports/wpi.ts";
+import { publishSnapshot } from "./publish-snapshot.ts";
+
+export const PORTS_SNAPSHOT = "ports";
+export const PORTS_SOURCES = [
+  "UN/LOCODE code list (UNECE; geoapify/un-locode CSV, MIT)",
+  "NGA World Port Index, Pub. 150 (public domain)",
+  "IMF PortWatch ports, daily port calls and tanker calls (Arslanalp, Koepke & Verschuur 2021, IMF WP/21/225)",
+  "AIS sample, decoded messages of 2018-07-06 (MIT)",
+  "GDACS event feed and flood database (EC JRC / UN OCHA)",
+];
+
+export interface PortsSnapshotFiles {
+  files: Record<string, Uint8Array | string>;
+  asOf: string;
+  inputs: Record<string, FileChecksum>;
+  qc: Record<string, unknown>;
+}
+
+/** Reads DATA_DIR/ports and DATA_DIR/feeds/gdacs and returns the snapshot files (no I/O beyond reading). */
+export function buildPortsFiles(dataDir: string): PortsSnapshotFiles {
+  const inputs: Record<string, FileChecksum> = {};
+  const read = (path: string): string => {
+    const bytes = readFileSync(path);
+    inputs[relative(dataDir, path)] = { bytes: bytes.length, sha256: sha256Bytes(bytes) };
+    return bytes.toString("utf8");
+  };
+  const portsDir = join(dataDir, "ports");
+  const unlocodeDir = join(portsDir, "unlocode");
+  for (const f of readdirSync(unlocodeDir).filter((x) => x.endsWith(".csv"))) read(join(unlocodeDir, f));
+  const unlocode = readUnlocodeDir(unlocodeDir);
+  const wpi = parseWpiCsv(read(join(portsDir, "wpi", "WPI.csv")));
+  const pwPorts = parsePortwatchPorts(read(join(portsDir, "portwatch", "PortWatch_ports_database.csv")));
+  const { ports, qc: xqc } = crossReference(unlocode.ports, wpi.ports, pwPorts);
+
+  const series: DaySeriesEntry[] = [];
+  const dailyDir = join(portsDir, "portwatch", "daily");
+  const dailyCoverage: Record<string, { first: string; last: string; daysWithData: number; days: number }> = {};
+  let lastActivityDay = -Infinity;
+  for (const f of readdirSync(dailyDir).filter((x) => x.endsWith(".csv")).sort()) {
+    const s = parsePortwatchDaily(read(join(dailyDir, f)));
+    const total = s.columns.portcalls;
+    let present = 0;
+    for (const v of total) if (!Number.isNaN(v)) present++;
+    dailyCoverage[s.key] = { first: isoOfDay(s.firstDay), last: isoOfDay(s.firstDay + total.length - 1), daysWithData: present, days: total.length };
+    lastActivityDay = Math.max(lastActivityDay, s.firstDay + total.length - 1);
+    series.push(s);
+  }
+  const tankers = parseTankerByCountry(read(join(portsDir, "portwatch", "portwatch_tanker_daily_by_country.csv")));
+  for (const t of tankers) series.push(t);
+
+  const ais = parseAisCsv(read(join(portsDir, "ais", "ais_sample.csv")));
+  const dated = ais.fixes.map((f) => f.time).filter(Number.isFinite);
+  const aisTime = dated.length > 0 ? Math.max(...dated) : NaN;
+
+  const gdacsDir = join(dataDir, "feeds", "gdacs");
+  const hazards: HazardEvent[] = [];
+  let hazardAsOf = -Infinity;
+  for (const f of readdirSync(gdacsDir).filter((x) => /^gdacs_.*\.geojson$/.test(x)).sort()) {
+    // Snapshot time from the file name (gdacs_20260530T1858Z.geojson).
+    const m = /(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})Z/.exec(f);
+    if (m) hazardAsOf = Math.max(hazardAsOf, Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5]));
+    for (const e of parseGdacsGeojson(read(join(gdacsDir, f)), `GDACS event feed ${f}`)) {
+      const i = hazards.findIndex((h) => h.id === e.id);
+      if (i >= 0) hazards[i] = e; // later snapshot wins
+      else hazards.push(e);
+    }
+  }
+  const floodDb = parseGdacsFloodDb(read(join(gdacsDir, "latest_gdacs_flood_db.csv")));
+  const live = new Set(hazards.map((h) => h.id));
+  for (const e of floodDb.events) if (!live.has(e.id)) hazards.push(e);
+
+  const asOf = `${isoOfDay(lastActivityDay)}T23:59:59.000Z`;
+  const qc = {
+    unlocode: { rows: unlocode.rows, ports: unlocode.ports.length, repairedRows: unlocode.repairedRows, rejectedRows: unlocode.rejectedRows },
+    wpi: { ports: wpi.ports.length, badCodes: wpi.badCodes },
+    portwatch: { ports: pwPorts.length, dailyCoverage, tankerCountries: tankers.length },
+    crossReference: {
+      withWpi: xqc.withWpi,
+      withPortwatch: xqc.withPortwatch,
+      portwatchUnmatched: xqc.portwatchUnmatched.length,
+      locodeCorrections: xqc.locodeCorrections,
+      coordinateFlags: xqc.coordinateFlags.length,
+    },
+    ais: { rows: ais.rows, fixes: ais.fixes.length, sampleTime: Number.isFinite(aisTime) ? new Date(aisTime).toISOString() : null },
+    hazards: { events: hazards.length, floodDbRejected: floodDb.rejected, liveFeedAsOf: Number.isFinite(hazardAsOf) ? new Date(hazardAsOf).toISOString() : null },
+  };
+  const files: Record<string, Uint8Array | string> = {
+    "ports.json": JSON.stringify({ ports }),
+    "port-calls.dseries": writeDaySeries(series),
+    "ais.json": JSON.stringify({ sampleTime: qc.ais.sampleTime, fixes: ais.fixes.map((f) => [f.lng, f.lat, f.navStatus, f.sogKnots, f.mmsi]) }),
+    "hazards.json": JSON.stringify({ liveFeedAsOf: qc.hazards.liveFeedAsOf, events: hazards }),
+    "report.json": JSON.stringify({ asOf, qc }, null, 1),
+  };
+  return { files, asOf, inputs, qc };
+}
+
+export interface SnapshotBuildContext {
+  dataDir: string;
+  artifactsDir: string;
+  now?: Date;
+}
+
+/** Builds and publishes the ports snapshot; returns the new version. */
+export async function buildPortsSnapshot(ctx: SnapshotBuildContext): Promise<{ version: string; dir: string }> {
+  const b = buildPortsFiles(ctx.dataDir);
+  return publishSnapshot({
+    artifactsDir: ctx.artifactsDir,
+    name: PORTS_SNAPSHOT,
+    files: b.files,
+    asOf: b.asOf,
+    sources: PORTS_SOURCES,
+    inputs: b.inputs,
+    qc: b.qc,
+    report: "report.json",
+    now: ctx.now,
+  });
+}
