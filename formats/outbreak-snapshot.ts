@@ -4,6 +4,8 @@
 import type { NewsItem } from "../pipeline/health/who-don.ts";
 import { SURVEILLED_DISEASES, type CaseSeries } from "../pipeline/health/series.ts";
 
+/** Snapshot name: the folder under ARTIFACTS_DIR/snapshots/ and the manifest kind. */
+export const OUTBREAK_SNAPSHOT = "outbreaks";
 export const OUTBREAK_FORMAT = "outbreaks";
 export const OUTBREAK_FORMAT_VERSION = 1;
 export const OUTBREAK_DATA_FILE = "outbreaks.json";

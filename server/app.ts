@@ -13,6 +13,8 @@ import type { RateDecision, RateLimiter } from "./limits/rate-limit.ts";
 import { createMetrics } from "./metrics.ts";
 import { buildOpenApi } from "./openapi.ts";
 import { riskMapHandlers } from "./routes/risk-map.ts";
+import { outbreakHandlers } from "./routes/outbreak.ts";
+import type { OutbreakService } from "./services/outbreak-service.ts";
 import type { DroughtService } from "./services/types.ts";
 
 export interface AppDeps {
@@ -23,6 +25,8 @@ export interface AppDeps {
   ready: () => boolean;
   /** Largest accepted JSON body in bytes (default 64 KiB). */
   bodyLimit?: number;
+  /** Outbreak radar; without it POST /api/outbreak-radar/query answers 503 SERVICE_UNAVAILABLE. */
+  outbreak?: OutbreakService;
 }
 
 interface RouteDef {
@@ -43,6 +47,7 @@ export const ROUTES: ReadonlyArray<RouteDef> = [
   { path: "/api/risk-map/drought", methods: ["GET"], auth: true },
   { path: "/api/risk-map/drought/province", methods: ["GET"], auth: true },
   { path: "/api/risk-map/batch", methods: ["POST"], auth: true },
+  { path: "/api/outbreak-radar/query", methods: ["POST"], auth: true },
 ];
 const ROUTE_BY_PATH = new Map(ROUTES.map((r) => [r.path, r]));
 
@@ -174,6 +179,7 @@ export function createApp(deps: AppDeps) {
   app.get("/api/risk-map/drought", riskMap.drought);
   app.get("/api/risk-map/drought/province", riskMap.province);
   app.post("/api/risk-map/batch", riskMap.batch);
+  app.post("/api/outbreak-radar/query", outbreakHandlers({ outbreak: deps.outbreak, bodyLimit }).query);
 
   // Reached only if a route in ROUTES has no handler.
   app.use((req) => {

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import {
   OUTBREAK_DATA_FILE,
   OUTBREAK_INDEX_FILE,
+  OUTBREAK_SNAPSHOT,
   writeOutbreakData,
   type OutbreakData,
   type OutbreakProvince,
@@ -25,7 +26,7 @@ import { COVID_FILE, COVID_SOURCE, readCovid } from "../health/owid-covid.ts";
 import { DON_SOURCE, readDonNews } from "../health/who-don.ts";
 import { publishSnapshot, snapshotRoot } from "./publish-snapshot.ts";
 
-export const OUTBREAK_SNAPSHOT = "outbreaks";
+export { OUTBREAK_SNAPSHOT };
 
 /** Centroid of the largest ring (shoelace formula in degrees; fine at province size for a radius test). */
 export function provinceCentroid(p: Province): { lat: number; lng: number } {

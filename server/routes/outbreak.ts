@@ -1,0 +1,19 @@
+// POST /api/outbreak-radar/query: validate → OutbreakService → envelope. Without an outbreak service (no snapshot
+// configured) the route answers 503 SERVICE_UNAVAILABLE after validation.
+import type { Request, Response } from "express";
+import { ApiError } from "../errors.ts";
+import { readJsonBody } from "../http/body.ts";
+import { sendJson } from "../http/respond.ts";
+import { parseOrThrow } from "../http/validate.ts";
+import { outbreakBody } from "../schemas-outbreak.ts";
+import type { OutbreakService } from "../services/outbreak-service.ts";
+
+export function outbreakHandlers(deps: { outbreak?: OutbreakService; bodyLimit: number }) {
+  return {
+    async query(req: Request, res: Response) {
+      const body = parseOrThrow(outbreakBody, await readJsonBody(req, deps.bodyLimit), "body");
+      if (deps.outbreak === undefined) throw new ApiError("SERVICE_UNAVAILABLE", "The outbreak radar is not configured on this server");
+      sendJson(req, res, 200, { success: true, data: deps.outbreak.query(body) });
+    },
+  };
+}
