@@ -1,6 +1,7 @@
 // The drought-grid artifact: monthly drought indices on the land cells of one regular grid, in ONE binary file
 // that the server reads through typed-array views (no parsing of records). Writer and reader side by side;
 // the byte layout is documented in formats/drought-grid.md.
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { endianness } from "node:os";
 import KDBush from "kdbush";
 import type { MonthIndex } from "../lib/months.ts";
@@ -246,6 +247,7 @@ export interface DroughtGrid {
   readonly cellIds: Uint32Array;
   readonly cellLats: Float64Array;
   readonly cellLngs: Float64Array;
+  /** All values as one view; empty when the file was opened paged (openDroughtGridFile on a large file). */
   readonly values: Float32Array;
   cellId(cell: number): number;
   cellLat(cell: number): number;
@@ -274,6 +276,64 @@ function formatError(code: string, message: string): never {
  * The bytes must start at an 8-byte aligned offset of their ArrayBuffer; otherwise they are copied once.
  */
 export function openDroughtGrid(input: Uint8Array): DroughtGrid {
+  return openParts(input);
+}
+
+/** Values kept on disk: reads `count` float32 values starting at value number `start`. */
+type ValueReader = (start: number, count: number) => Float32Array;
+
+/** Files up to this size are read whole; larger ones keep their values section on disk (see openDroughtGridFile). */
+export const RESIDENT_LIMIT_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Opens a grid file. Up to `residentLimitBytes` the file is read into memory and every section is a view; a larger
+ * file reads only the sections before the values (header, cells, spatial index, month validity) and fetches each
+ * record with one positioned read, so memory grows with the cells, not with cells × months × indices.
+ */
+export function openDroughtGridFile(path: string, opts: { residentLimitBytes?: number } = {}): DroughtGrid {
+  const limit = opts.residentLimitBytes ?? RESIDENT_LIMIT_BYTES;
+  const fd = openSync(path, "r");
+  try {
+    const size = fstatSync(fd).size;
+    if (size <= limit) {
+      const whole = new Uint8Array(new ArrayBuffer(size));
+      readFully(fd, whole, 0);
+      return openParts(whole);
+    }
+    const head = new Uint8Array(HEADER_BYTES);
+    readFully(fd, head, 0);
+    const view = new DataView(head.buffer);
+    const nCells = view.getUint32(16, true);
+    const nMonths = view.getUint32(20, true);
+    const nIndices = view.getUint32(28, true);
+    const nCountries = view.getUint32(48, true);
+    const l = layout(nCells, nMonths, nIndices, nCountries, view.getUint32(56, true));
+    if (size !== l.fileBytes) formatError(size < l.fileBytes ? "TRUNCATED" : "INCONSISTENT", `file has ${size} bytes, its header needs ${l.fileBytes}`);
+    const prefix = new Uint8Array(new ArrayBuffer(l.values));
+    readFully(fd, prefix, 0);
+    const keep = openSync(path, "r");
+    const reader: ValueReader = (start, count) => {
+      const out = new Float32Array(count);
+      const got = readSync(keep, new Uint8Array(out.buffer), 0, count * 4, l.values + start * 4);
+      if (got !== count * 4) throw new Error(`drought-grid: short read at value ${start}`);
+      return out;
+    };
+    return openParts(prefix, { fileBytes: l.fileBytes, read: reader });
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function readFully(fd: number, into: Uint8Array, position: number): void {
+  let done = 0;
+  while (done < into.length) {
+    const n = readSync(fd, into, done, into.length - done, position + done);
+    if (n === 0) throw new DroughtGridFormatError("TRUNCATED", "drought-grid: unexpected end of file");
+    done += n;
+  }
+}
+
+function openParts(input: Uint8Array, external?: { fileBytes: number; read: ValueReader }): DroughtGrid {
   assertLittleEndian();
   if (input.byteLength < HEADER_BYTES) formatError("TRUNCATED", `file of ${input.byteLength} bytes is shorter than the ${HEADER_BYTES}-byte header`);
   const magic = readAscii(input, 0, 8);
@@ -302,8 +362,10 @@ export function openDroughtGrid(input: Uint8Array): DroughtGrid {
   }
   const l = layout(nCells, nMonths, nIndices, nCountries, kdIndexBytes);
   if (declaredBytes !== l.fileBytes) formatError("INCONSISTENT", `header says ${declaredBytes} bytes but its counts give ${l.fileBytes}`);
-  if (bytes.byteLength < l.fileBytes) formatError("TRUNCATED", `file has ${bytes.byteLength} bytes, its header needs ${l.fileBytes}`);
-  if (bytes.byteLength > l.fileBytes) formatError("INCONSISTENT", `file has ${bytes.byteLength - l.fileBytes} bytes after the last section`);
+  const available = external ? external.fileBytes : bytes.byteLength;
+  if (available < l.fileBytes) formatError("TRUNCATED", `file has ${available} bytes, its header needs ${l.fileBytes}`);
+  if (available > l.fileBytes) formatError("INCONSISTENT", `file has ${available - l.fileBytes} bytes after the last section`);
+  if (external && bytes.byteLength !== l.values) formatError("INCONSISTENT", "paged open needs exactly the sections before the values");
 
   const indexNames: string[] = [];
   for (let i = 0; i < nIndices; i++) indexNames.push(readAscii(bytes, l.indexNames + i * INDEX_NAME_BYTES, INDEX_NAME_BYTES));
@@ -316,7 +378,9 @@ export function openDroughtGrid(input: Uint8Array): DroughtGrid {
   const cellCountryNo = new Uint8Array(buffer, base + l.cellCountry, nCells);
   const anyValid = new Uint32Array(buffer, base + l.monthAnyValid, nMonths);
   const indexValid = new Uint32Array(buffer, base + l.monthIndexValid, nMonths * nIndices);
-  const values = new Float32Array(buffer, base + l.values, nCells * nMonths * nIndices);
+  const nValues = nCells * nMonths * nIndices;
+  const values = external ? new Float32Array(0) : new Float32Array(buffer, base + l.values, nValues);
+  const read: ValueReader = external ? external.read : (start, count) => values.subarray(start, start + count);
 
   // KDBush.from takes a whole ArrayBuffer, so its (small) section is copied once; the values stay zero-copy.
   let kd: KDBush;
@@ -420,14 +484,13 @@ export function openDroughtGrid(input: Uint8Array): DroughtGrid {
     record(cell, monthOffset) {
       checkCell(cell);
       checkMonth(monthOffset);
-      const start = (cell * nMonths + monthOffset) * nIndices;
-      return values.subarray(start, start + nIndices);
+      return read((cell * nMonths + monthOffset) * nIndices, nIndices);
     },
     value(cell, monthOffset, indexNo) {
       checkCell(cell);
       checkMonth(monthOffset);
       if (!(indexNo >= 0 && indexNo < nIndices)) throw new RangeError(`index number ${indexNo} is outside 0..${nIndices - 1}`);
-      return values[(cell * nMonths + monthOffset) * nIndices + indexNo];
+      return external ? read((cell * nMonths + monthOffset) * nIndices + indexNo, 1)[0] : values[(cell * nMonths + monthOffset) * nIndices + indexNo];
     },
     monthValidCount(monthOffset, indexNo) {
       checkMonth(monthOffset);

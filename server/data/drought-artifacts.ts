@@ -3,7 +3,7 @@
 // lookup used by the province endpoint.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { openDroughtGrid, type DroughtGrid } from "../../formats/drought-grid.ts";
+import { openDroughtGridFile, type DroughtGrid } from "../../formats/drought-grid.ts";
 import { ProvinceSummariesReader } from "../../formats/province-summaries.ts";
 import { ProvinceIndexReader, readProvincesJson, type ProvinceMeta } from "../../formats/province-index.ts";
 import type { Manifest } from "../../formats/manifest.ts";
@@ -25,7 +25,7 @@ export interface DroughtArtifacts {
   baselineLabel: string;
 }
 
-/** Files are read into Buffers; Buffer.allocUnsafeSlow keeps each in its own 8-byte aligned ArrayBuffer. */
+/** Small files are read whole into their own (8-byte aligned) ArrayBuffer. */
 function readAligned(path: string): Uint8Array {
   const bytes = readFileSync(path);
   const out = new Uint8Array(new ArrayBuffer(bytes.length));
@@ -34,7 +34,7 @@ function readAligned(path: string): Uint8Array {
 }
 
 export function openDroughtArtifacts(dir: string, manifest: Manifest): DroughtArtifacts {
-  const grid = openDroughtGrid(readAligned(join(dir, "drought-grid.bin")));
+  const grid = openDroughtGridFile(join(dir, "drought-grid.bin"));
   const summaries = new ProvinceSummariesReader(readAligned(join(dir, "province-summaries.bin")));
   const provinceIndex = new ProvinceIndexReader(readAligned(join(dir, "province-index.bin")));
   const coverage = new CoverageMask(readAligned(join(dir, "coverage-mask.bin")));

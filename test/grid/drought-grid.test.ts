@@ -317,3 +317,40 @@ describe("nearestCell is the true great-circle nearest", () => {
     }
   });
 });
+
+describe("openDroughtGridFile", () => {
+  it("reads small files whole and large files paged, with the same answers", async () => {
+    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { openDroughtGridFile, writeDroughtGrid: write } = await import("../../formats/drought-grid.ts");
+    const n = 50;
+    const nMonths = 7;
+    const names = ["spei1", "spi1"];
+    const values = new Float32Array(n * nMonths * names.length).map((_, i) => (i % 13) - 6 + i / 1000);
+    values[6] = -Infinity;
+    values[5] = NaN;
+    const bytes = write({
+      firstMonth: 2000 * 12, nMonths, indexNames: names, baselineStart: 2000 * 12, baselineEnd: 2000 * 12 + 6,
+      resolutionDeg: 0.5, cellIds: Uint32Array.from({ length: n }, (_, i) => i),
+      cellLats: Float64Array.from({ length: n }, (_, i) => 5 + (i % 10) * 0.5), cellLngs: Float64Array.from({ length: n }, (_, i) => 97 + Math.floor(i / 10) * 0.5),
+      countries: ["THA"], cellCountry: new Uint8Array(n), values,
+    });
+    const path = join(mkdtempSync(join(tmpdir(), "grid-file-")), "g.bin");
+    writeFileSync(path, bytes);
+    const whole = openDroughtGridFile(path);
+    const paged = openDroughtGridFile(path, { residentLimitBytes: 100 });
+    expect(whole.values.length).toBe(values.length);
+    expect(paged.values.length).toBe(0);
+    for (let c = 0; c < n; c++) {
+      for (let m = 0; m < nMonths; m++) {
+        expect(Array.from(paged.record(c, m))).toEqual(Array.from(whole.record(c, m)));
+        expect(paged.value(c, m, 1)).toEqual(whole.value(c, m, 1));
+      }
+    }
+    expect(paged.nearestCell(7.1, 98.2)).toEqual(whole.nearestCell(7.1, 98.2));
+    expect(paged.monthValidCount(0)).toBe(whole.monthValidCount(0));
+    writeFileSync(path, bytes.subarray(0, bytes.length - 4));
+    expect(() => openDroughtGridFile(path, { residentLimitBytes: 100 })).toThrow(/TRUNCATED|needs/);
+  });
+});
