@@ -16,6 +16,8 @@ import { riskMapHandlers } from "./routes/risk-map.ts";
 import { outbreakHandlers } from "./routes/outbreak.ts";
 import type { OutbreakService } from "./services/outbreak-service.ts";
 import type { DroughtService } from "./services/types.ts";
+import { supplyChainHandlers } from "./routes/supply-chain.ts";
+import type { SupplyChainService } from "./services/supply-chain-service.ts";
 
 export interface AppDeps {
   drought: DroughtService;
@@ -27,6 +29,8 @@ export interface AppDeps {
   bodyLimit?: number;
   /** Outbreak radar; without it POST /api/outbreak-radar/query answers 503 SERVICE_UNAVAILABLE. */
   outbreak?: OutbreakService;
+  /** Supply chain; without it POST /api/supply-chain/query answers 503 SERVICE_UNAVAILABLE. */
+  supplyChain?: SupplyChainService;
 }
 
 interface RouteDef {
@@ -47,6 +51,7 @@ export const ROUTES: ReadonlyArray<RouteDef> = [
   { path: "/api/risk-map/drought", methods: ["GET"], auth: true },
   { path: "/api/risk-map/drought/province", methods: ["GET"], auth: true },
   { path: "/api/risk-map/batch", methods: ["POST"], auth: true },
+  { path: "/api/supply-chain/query", methods: ["POST"], auth: true },
   { path: "/api/outbreak-radar/query", methods: ["POST"], auth: true },
 ];
 const ROUTE_BY_PATH = new Map(ROUTES.map((r) => [r.path, r]));
@@ -179,6 +184,7 @@ export function createApp(deps: AppDeps) {
   app.get("/api/risk-map/drought", riskMap.drought);
   app.get("/api/risk-map/drought/province", riskMap.province);
   app.post("/api/risk-map/batch", riskMap.batch);
+  app.post("/api/supply-chain/query", supplyChainHandlers({ supplyChain: deps.supplyChain, bodyLimit }).query);
   app.post("/api/outbreak-radar/query", outbreakHandlers({ outbreak: deps.outbreak, bodyLimit }).query);
 
   // Reached only if a route in ROUTES has no handler.

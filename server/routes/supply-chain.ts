@@ -1,0 +1,18 @@
+// POST /api/supply-chain/query: validate → SupplyChainService → envelope.
+import type { Request, Response } from "express";
+import { readJsonBody } from "../http/body.ts";
+import { sendJson } from "../http/respond.ts";
+import { parseOrThrow } from "../http/validate.ts";
+import { ApiError } from "../errors.ts";
+import { supplyChainBody } from "../schemas-supply-chain.ts";
+import type { SupplyChainService } from "../services/supply-chain-service.ts";
+
+export function supplyChainHandlers(deps: { supplyChain?: SupplyChainService; bodyLimit: number }) {
+  return {
+    async query(req: Request, res: Response) {
+      const body = parseOrThrow(supplyChainBody, await readJsonBody(req, deps.bodyLimit), "body");
+      if (deps.supplyChain === undefined) throw new ApiError("SERVICE_UNAVAILABLE", "supply-chain data are not configured");
+      sendJson(req, res, 200, { success: true, data: deps.supplyChain.query(body) });
+    },
+  };
+}
