@@ -1,0 +1,172 @@
+// Event index: feed events (time, point, optional bbox, magnitude, source, group) as flat typed arrays with a
+// KDBush index over the points stored inside, in one file. Writer and reader side by side; layout in
+// event-index.md. The reader makes views over the bytes (no per-record parsing) and answers "events within
+// r km of a point".
+import KDBush from "kdbush";
+
+const MAGIC = 0x58495645; // "EVIX" little-endian
+const FORMAT_VERSION = 1;
+const EARTH_RADIUS_KM = 6371.0088;
+
+export interface EventInput {
+  id: string;
+  source: string;
+  time: number;
+  endTime: number;
+  lng: number;
+  lat: number;
+  bbox?: [number, number, number, number];
+  magnitude: number;
+  name: string;
+  group?: string;
+}
+
+interface Header {
+  n: number;
+  sources: string[];
+  ids: string[];
+  names: string[];
+  groups: string[];
+  kdbushBytes: number;
+  meta: Record<string, unknown>;
+}
+
+const pad8 = (n: number) => (n + 7) & ~7;
+
+export function haversineKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
+  const r = Math.PI / 180;
+  const dLat = (lat2 - lat1) * r;
+  const dLng = (lng2 - lng1) * r;
+  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * r) * Math.cos(lat2 * r) * Math.sin(dLng / 2) ** 2;
+  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(a)));
+}
+
+/** Serialises events (in the given order) and a KDBush index over their points. */
+export function writeEventIndex(events: EventInput[], meta: Record<string, unknown> = {}): Uint8Array {
+  const n = events.length;
+  const sources = [...new Set(events.map((e) => e.source))];
+  if (sources.length > 255) throw new Error("event index: more than 255 sources");
+  const groupNames: string[] = [];
+  const groupNo = new Map<string, number>();
+  const group = new Uint32Array(n);
+  events.forEach((e, i) => {
+    const g = e.group ?? e.id;
+    let k = groupNo.get(g);
+    if (k === undefined) { k = groupNames.length; groupNo.set(g, k); groupNames.push(g); }
+    group[i] = k;
+  });
+  const kd = new KDBush(Math.max(1, n), 64, Float64Array);
+  for (const e of events) kd.add(e.lng, e.lat);
+  if (n === 0) kd.add(0, 0); // KDBush needs one item; n in the header says there are none.
+  kd.finish();
+  const kdBytes = new Uint8Array(kd.data as ArrayBuffer);
+  const header: Header = {
+    n,
+    sources,
+    ids: events.map((e) => e.id),
+    names: events.map((e) => e.name),
+    groups: groupNames,
+    kdbushBytes: kdBytes.byteLength,
+    meta,
+  };
+  const json = new TextEncoder().encode(JSON.stringify(header));
+  const headLen = pad8(12 + json.length);
+  const sizes = [8 * n, 8 * n, 8 * n, 8 * n, 32 * n, pad8(4 * n), pad8(4 * n), pad8(n)];
+  const total = headLen + sizes.reduce((a, b) => a + b, 0) + kdBytes.byteLength;
+  const out = new Uint8Array(total);
+  const dv = new DataView(out.buffer);
+  dv.setUint32(0, MAGIC, true);
+  dv.setUint32(4, FORMAT_VERSION, true);
+  dv.setUint32(8, json.length, true);
+  out.set(json, 12);
+  let off = headLen;
+  const f64 = (values: ArrayLike<number>, len: number) => {
+    new Float64Array(out.buffer, off, len).set(values);
+    off += 8 * len;
+  };
+  f64(events.map((e) => e.time), n);
+  f64(events.map((e) => e.endTime), n);
+  f64(events.map((e) => e.lng), n);
+  f64(events.map((e) => e.lat), n);
+  f64(events.flatMap((e) => e.bbox ?? [NaN, NaN, NaN, NaN]), 4 * n);
+  new Float32Array(out.buffer, off, n).set(events.map((e) => e.magnitude));
+  off += sizes[5];
+  new Uint32Array(out.buffer, off, n).set(group);
+  off += sizes[6];
+  out.set(events.map((e) => sources.indexOf(e.source)), off);
+  off += sizes[7];
+  out.set(kdBytes, off);
+  return out;
+}
+
+export class EventIndex {
+  readonly n: number;
+  readonly time: Float64Array;
+  readonly endTime: Float64Array;
+  readonly lng: Float64Array;
+  readonly lat: Float64Array;
+  /** 4 per event: minLng, minLat, maxLng, maxLat; NaN when the event has no area. */
+  readonly bbox: Float64Array;
+  readonly magnitude: Float32Array;
+  readonly group: Uint32Array;
+  readonly sourceNo: Uint8Array;
+  readonly sources: string[];
+  readonly ids: string[];
+  readonly names: string[];
+  readonly groups: string[];
+  readonly meta: Record<string, unknown>;
+  private readonly kd: KDBush;
+
+  /** `bytes` must start on an 8-byte boundary of its ArrayBuffer. */
+  constructor(bytes: Uint8Array) {
+    if (bytes.byteOffset % 8 !== 0) throw new Error("event index: buffer is not 8-byte aligned");
+    const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if (bytes.byteLength < 12 || dv.getUint32(0, true) !== MAGIC) throw new Error("event index: bad magic");
+    const version = dv.getUint32(4, true);
+    if (version !== FORMAT_VERSION) throw new Error(`event index: unsupported format version ${version}`);
+    const jsonLen = dv.getUint32(8, true);
+    const h = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + jsonLen))) as Header;
+    const n = h.n;
+    let off = bytes.byteOffset + pad8(12 + jsonLen);
+    const need = pad8(12 + jsonLen) + 64 * n + 2 * pad8(4 * n) + pad8(n) + h.kdbushBytes;
+    if (bytes.byteLength !== need) throw new Error(`event index: ${bytes.byteLength} bytes, layout needs ${need}`);
+    const f64 = (len: number) => {
+      const a = new Float64Array(bytes.buffer, off, len);
+      off += 8 * len;
+      return a;
+    };
+    this.n = n;
+    this.time = f64(n);
+    this.endTime = f64(n);
+    this.lng = f64(n);
+    this.lat = f64(n);
+    this.bbox = f64(4 * n);
+    this.magnitude = new Float32Array(bytes.buffer, off, n);
+    off += pad8(4 * n);
+    this.group = new Uint32Array(bytes.buffer, off, n);
+    off += pad8(4 * n);
+    this.sourceNo = new Uint8Array(bytes.buffer, off, n);
+    off += pad8(n);
+    this.kd = KDBush.from(bytes.buffer.slice(off, off + h.kdbushBytes));
+    this.sources = h.sources;
+    this.ids = h.ids;
+    this.names = h.names;
+    this.groups = h.groups;
+    this.meta = h.meta;
+  }
+
+  /** Indices of events whose point lies within radiusKm (great circle) of lat/lng, with their distances. */
+  near(lat: number, lng: number, radiusKm: number): { index: number[]; distanceKm: number[] } {
+    const index: number[] = [];
+    const distanceKm: number[] = [];
+    if (this.n === 0) return { index, distanceKm };
+    // A degree of longitude shrinks with cos(lat); search the wider box, then keep the true distances.
+    const cos = Math.max(0.05, Math.cos(((Math.abs(lat) + radiusKm / 111) * Math.PI) / 180));
+    const rDeg = radiusKm / 111.0 / cos;
+    for (const i of this.kd.within(lng, lat, rDeg)) {
+      const d = haversineKm(lat, lng, this.lat[i], this.lng[i]);
+      if (d <= radiusKm) { index.push(i); distanceKm.push(d); }
+    }
+    return { index, distanceKm };
+  }
+}

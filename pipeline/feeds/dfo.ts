@@ -1,0 +1,69 @@
+// Dartmouth Flood Observatory global archive (FloodArchive.csv): one row per large flood, centroid, affected
+// area (km²), dates (M/D/YYYY), dead, displaced, severity class (1, 1.5, 2). Magnitude is the DFO flood
+// magnitude M = log10(duration days × severity × area km²) (Brakenridge, DFO archive notes).
+import { csvObjects, num } from "./csv.ts";
+import { RejectCounter, validLatLng, type AdapterResult, type FeedRecord } from "./records.ts";
+
+export interface DfoRecord extends FeedRecord {
+  country: string;
+  dead: number;
+  displaced: number;
+  areaKm2: number;
+  severity: number;
+  cause: string;
+}
+
+/** M/D/YYYY → ms UTC; NaN if malformed. */
+export function parseUsDate(s: string): number {
+  const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(s.trim());
+  if (!m) return NaN;
+  const [mo, d, y] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (mo < 1 || mo > 12 || d < 1 || d > 31) return NaN;
+  return Date.UTC(y, mo - 1, d);
+}
+
+export function dfoMagnitude(days: number, severity: number, areaKm2: number): number {
+  return Math.log10(Math.max(1, days) * severity * Math.max(1, areaKm2));
+}
+
+export function parseDfoArchive(text: string): AdapterResult<DfoRecord> {
+  const { header, rows } = csvObjects(text);
+  for (const col of ["ID", "long", "lat", "Began", "Ended", "Severity", "Area"]) {
+    if (!header.includes(col)) throw new Error(`FloodArchive.csv: missing column ${col}`);
+  }
+  const rc = new RejectCounter();
+  const out: DfoRecord[] = [];
+  for (const r of rows) {
+    rc.rows++;
+    const lat = num(r.lat);
+    const lng = num(r.long);
+    const began = parseUsDate(r.Began);
+    const ended = parseUsDate(r.Ended);
+    const severity = num(r.Severity);
+    const area = num(r.Area);
+    if (!validLatLng(lat, lng)) { rc.reject("bad coordinates"); continue; }
+    if (!Number.isFinite(began)) { rc.reject("bad start date"); continue; }
+    if (!(severity > 0)) { rc.reject("bad severity"); continue; }
+    const end = Number.isFinite(ended) && ended >= began ? ended : began;
+    const days = (end - began) / 86_400_000 + 1;
+    out.push({
+      id: `DFO-${r.ID}`,
+      source: "DFO",
+      kind: "flood",
+      time: began,
+      endTime: end,
+      lng,
+      lat,
+      magnitude: dfoMagnitude(days, severity, Number.isFinite(area) ? area : 1),
+      unit: "DFO magnitude",
+      name: `${r.Country} flood (${r.MainCause || "unknown cause"})`,
+      country: r.Country,
+      dead: num(r.Dead),
+      displaced: num(r.Displaced),
+      areaKm2: area,
+      severity,
+      cause: r.MainCause,
+    });
+  }
+  return rc.result(out);
+}

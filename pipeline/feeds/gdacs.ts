@@ -1,0 +1,157 @@
+// GDACS (EC JRC / UN OCHA): the live event GeoJSON (one feature per centroid / polygon / track line, we keep the
+// event centroids and give each the bbox of its polygons), the native RSS (one <item> per event), and the
+// derived flood table latest_gdacs_flood_db.csv. Magnitude is the GDACS alert score (Green 1, Orange 2, Red 3;
+// https://www.gdacs.org/Knowledge/overview.aspx).
+import { csvObjects, num } from "./csv.ts";
+import { RejectCounter, validLatLng, type AdapterResult, type FeedRecord } from "./records.ts";
+
+const KIND: Record<string, string> = { FL: "flood", TC: "cyclone", WF: "fire", DR: "drought", EQ: "earthquake", VO: "volcano" };
+const ALERT_SCORE: Record<string, number> = { green: 1, orange: 2, red: 3 };
+
+/** "13 May 2026 01:00:00" or RFC 822 "Sun, 29 Dec 2019 12:00:00 GMT" or ISO → ms UTC. */
+export function parseGdacsDate(s: string | undefined): number {
+  if (!s) return NaN;
+  const t = s.trim();
+  const iso = /^\d{4}-\d{2}-\d{2}(T[\d:.]+)?$/.test(t) ? Date.parse(t.length === 10 ? t + "T00:00:00Z" : t + "Z") : NaN;
+  if (Number.isFinite(iso)) return iso;
+  const v = Date.parse(/GMT|Z$|[+-]\d{4}$/.test(t) ? t : t + " UTC");
+  return Number.isFinite(v) ? v : NaN;
+}
+
+function alertMagnitude(level: string | undefined, score: string | undefined): number {
+  const s = num(score);
+  if (Number.isFinite(s) && s > 0) return s;
+  return ALERT_SCORE[(level ?? "").toLowerCase()] ?? NaN;
+}
+
+type Position = number[];
+function extendBbox(b: [number, number, number, number], coords: unknown): void {
+  if (Array.isArray(coords) && typeof coords[0] === "number") {
+    const p = coords as Position;
+    b[0] = Math.min(b[0], p[0]); b[1] = Math.min(b[1], p[1]); b[2] = Math.max(b[2], p[0]); b[3] = Math.max(b[3], p[1]);
+  } else if (Array.isArray(coords)) for (const c of coords) extendBbox(b, c);
+}
+
+interface GeoJsonFeature { type: string; geometry: { type: string; coordinates: unknown } | null; properties: Record<string, string> | null }
+
+export function parseGdacsGeoJson(text: string): AdapterResult {
+  const fc = JSON.parse(text) as { type?: string; features?: GeoJsonFeature[] };
+  if (fc.type !== "FeatureCollection" || !Array.isArray(fc.features)) throw new Error("GDACS GeoJSON: not a FeatureCollection");
+  const rc = new RejectCounter();
+  // Polygons (affected areas, wind buffers) of an event widen its bbox; the centroid feature carries the event.
+  const boxes = new Map<string, [number, number, number, number]>();
+  for (const f of fc.features) {
+    const p = f.properties ?? {};
+    if (!f.geometry || f.geometry.type === "Point") continue;
+    const key = `${p.eventtype}-${p.eventid}`;
+    const b = boxes.get(key) ?? [Infinity, Infinity, -Infinity, -Infinity];
+    extendBbox(b, f.geometry.coordinates);
+    boxes.set(key, b);
+  }
+  const out: FeedRecord[] = [];
+  for (const f of fc.features) {
+    if (f.geometry?.type !== "Point") continue;
+    rc.rows++;
+    const p = f.properties ?? {};
+    const [lng, lat] = f.geometry.coordinates as Position;
+    const time = parseGdacsDate(p.fromdate);
+    const mag = alertMagnitude(p.alertlevel, p.alertscore);
+    if (!validLatLng(lat, lng)) { rc.reject("bad coordinates"); continue; }
+    if (!Number.isFinite(time)) { rc.reject("bad fromdate"); continue; }
+    if (!KIND[p.eventtype]) { rc.reject("unknown event type"); continue; }
+    if (!Number.isFinite(mag)) { rc.reject("no alert level"); continue; }
+    const end = parseGdacsDate(p.todate);
+    const b = boxes.get(`${p.eventtype}-${p.eventid}`);
+    out.push({
+      id: `${p.eventtype}-${p.eventid}`,
+      source: "GDACS",
+      kind: KIND[p.eventtype],
+      time,
+      endTime: Number.isFinite(end) && end >= time ? end : time,
+      lng,
+      lat,
+      ...(b && Number.isFinite(b[0]) ? { bbox: b } : {}),
+      magnitude: mag,
+      unit: "GDACS alert score",
+      name: p.name || p.eventname || p.eventtype,
+    });
+  }
+  return rc.result(out);
+}
+
+function tag(item: string, name: string): string | undefined {
+  const m = new RegExp(`<${name}(?:\\s[^>]*)?>([\\s\\S]*?)</${name}>`).exec(item);
+  return m ? m[1].replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, "$1").trim() : undefined;
+}
+
+export function parseGdacsRss(text: string): AdapterResult {
+  if (!/<rss[\s>]/.test(text)) throw new Error("GDACS RSS: no <rss> element");
+  const rc = new RejectCounter();
+  const out: FeedRecord[] = [];
+  for (const m of text.matchAll(/<item>([\s\S]*?)<\/item>/g)) {
+    rc.rows++;
+    const item = m[1];
+    const lat = num(tag(item, "geo:lat"));
+    const lng = num(tag(item, "geo:long"));
+    const type = tag(item, "gdacs:eventtype") ?? "";
+    const time = parseGdacsDate(tag(item, "gdacs:fromdate"));
+    const mag = alertMagnitude(tag(item, "gdacs:alertlevel"), tag(item, "gdacs:alertscore"));
+    if (!validLatLng(lat, lng)) { rc.reject("bad coordinates"); continue; }
+    if (!Number.isFinite(time)) { rc.reject("bad fromdate"); continue; }
+    if (!KIND[type]) { rc.reject("unknown event type"); continue; }
+    if (!Number.isFinite(mag)) { rc.reject("no alert level"); continue; }
+    const end = parseGdacsDate(tag(item, "gdacs:todate"));
+    // gdacs:bbox is "lonmin lonmax latmin latmax".
+    const bb = (tag(item, "gdacs:bbox") ?? "").split(/\s+/).map(Number);
+    out.push({
+      id: `${type}-${tag(item, "gdacs:eventid")}`,
+      source: "GDACS",
+      kind: KIND[type],
+      time,
+      endTime: Number.isFinite(end) && end >= time ? end : time,
+      lng,
+      lat,
+      ...(bb.length === 4 && bb.every(Number.isFinite) ? { bbox: [bb[0], bb[2], bb[1], bb[3]] as [number, number, number, number] } : {}),
+      magnitude: mag,
+      unit: "GDACS alert score",
+      name: tag(item, "gdacs:eventname") || tag(item, "title") || type,
+    });
+  }
+  return rc.result(out);
+}
+
+/** The derived GDACS flood table: geometry is a Python-repr point "{'type': 'Point', 'coordinates': [x, y]}". */
+export function parseGdacsFloodTable(text: string): AdapterResult<FeedRecord & { iso3: string }> {
+  const { header, rows } = csvObjects(text);
+  for (const col of ["eventid", "alertlevel", "fromdate", "todate", "geometry", "iso3"]) {
+    if (!header.includes(col)) throw new Error(`latest_gdacs_flood_db.csv: missing column ${col}`);
+  }
+  const rc = new RejectCounter();
+  const out: (FeedRecord & { iso3: string })[] = [];
+  for (const r of rows) {
+    rc.rows++;
+    const m = /'Point',\s*'coordinates':\s*\[\s*([-\d.eE]+)\s*,\s*([-\d.eE]+)\s*\]/.exec(r.geometry);
+    const lng = m ? Number(m[1]) : NaN;
+    const lat = m ? Number(m[2]) : NaN;
+    const time = parseGdacsDate(r.fromdate);
+    const mag = alertMagnitude(r.alertlevel, r.alertscore);
+    if (!validLatLng(lat, lng)) { rc.reject("bad point geometry"); continue; }
+    if (!Number.isFinite(time)) { rc.reject("bad fromdate"); continue; }
+    if (!Number.isFinite(mag)) { rc.reject("no alert level"); continue; }
+    const end = parseGdacsDate(r.todate);
+    out.push({
+      id: `FL-${r.eventid}`,
+      source: "GDACS",
+      kind: "flood",
+      time,
+      endTime: Number.isFinite(end) && end >= time ? end : time,
+      lng,
+      lat,
+      magnitude: mag,
+      unit: "GDACS alert score",
+      name: `${r.country} flood`,
+      iso3: r.iso3,
+    });
+  }
+  return rc.result(out);
+}

@@ -1,0 +1,70 @@
+// `make snapshots`: builds and publishes one snapshot per registered builder. A builder that fails (download,
+// validation, anything) is reported and leaves its previous snapshot in place; the others still publish.
+// Unchanged inputs publish nothing. Other engineers add builders to SNAPSHOT_BUILDERS (outbreaks, ports).
+import { existsSync, realpathSync } from "node:fs";
+import { join } from "node:path";
+import { readManifest } from "../../formats/manifest.ts";
+import { log } from "../../lib/log.ts";
+import { publishSnapshot, snapshotRoot } from "./publish-snapshot.ts";
+import { FEED_BUILDERS, type BuildContext, type BuiltSnapshot } from "./feed-builders.ts";
+
+export interface SnapshotBuilder {
+  name: string;
+  build(ctx: BuildContext): Promise<BuiltSnapshot>;
+}
+
+export const SNAPSHOT_BUILDERS: SnapshotBuilder[] = [
+  { name: "flood", build: FEED_BUILDERS.flood },
+  { name: "wildfire", build: FEED_BUILDERS.wildfire },
+  { name: "heatwave", build: FEED_BUILDERS.heatwave },
+  { name: "storm", build: FEED_BUILDERS.storm },
+  { name: "sea_level_rise", build: FEED_BUILDERS.sea_level_rise },
+];
+
+export type SnapshotStatus = { status: "published" | "unchanged" | "failed"; version?: string; error?: string };
+
+function sameInputs(root: string, built: BuiltSnapshot): string | undefined {
+  const cur = join(root, "current");
+  if (!existsSync(cur)) return undefined;
+  try {
+    const m = readManifest(realpathSync(cur));
+    const a = JSON.stringify(Object.entries(m.inputs).sort());
+    const b = JSON.stringify(Object.entries(built.inputs).sort());
+    return a === b ? m.version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function buildSnapshots(opts: {
+  dataDir: string;
+  artifactsDir: string;
+  only?: string[];
+  env?: NodeJS.ProcessEnv;
+  now?: Date;
+  builders?: SnapshotBuilder[];
+}): Promise<Record<string, SnapshotStatus>> {
+  const builders = opts.builders ?? SNAPSHOT_BUILDERS;
+  const unknown = (opts.only ?? []).filter((n) => !builders.some((b) => b.name === n));
+  if (unknown.length) throw new Error(`unknown snapshot(s): ${unknown.join(", ")}; known: ${builders.map((b) => b.name).join(", ")}`);
+  const ctx: BuildContext = { dataDir: opts.dataDir, env: opts.env ?? process.env, now: opts.now ?? new Date() };
+  const results: Record<string, SnapshotStatus> = {};
+  for (const b of builders) {
+    if (opts.only && !opts.only.includes(b.name)) continue;
+    try {
+      const built = await b.build(ctx);
+      const same = sameInputs(snapshotRoot(opts.artifactsDir, b.name), built);
+      if (same) {
+        results[b.name] = { status: "unchanged", version: same };
+        continue;
+      }
+      const { version } = await publishSnapshot({ artifactsDir: opts.artifactsDir, name: b.name, ...built, now: ctx.now });
+      results[b.name] = { status: "published", version };
+      log.info({ snapshot: b.name, version }, "snapshot published");
+    } catch (err) {
+      results[b.name] = { status: "failed", error: (err as Error).message };
+      log.error({ snapshot: b.name, err: (err as Error).message }, "snapshot build failed; previous snapshot kept");
+    }
+  }
+  return results;
+}

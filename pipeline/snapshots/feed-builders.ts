@@ -1,0 +1,302 @@
+// One builder per feed risk type: fetch (URL when configured, else DATA_DIR), parse with the adapters, keep
+// the events, write events.bin + snapshot.json, and report rejected rows and the score distribution over a
+// grid of Thai locations. A builder throws when a feed fails to validate; build-snapshots.ts then keeps the
+// previous snapshot.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { booleanPointInPolygon } from "@turf/turf";
+import type { Feature, MultiPolygon, Polygon } from "geojson";
+import { sha256Bytes, type FileChecksum } from "../../formats/manifest.ts";
+import { EventIndex, writeEventIndex, type EventInput } from "../../formats/event-index.ts";
+import { fetchFeed, type FetchOutcome } from "../feeds/fetch.ts";
+import { parseDfoArchive } from "../feeds/dfo.ts";
+import { parseGdacsFloodTable, parseGdacsGeoJson } from "../feeds/gdacs.ts";
+import { parseFirmsCsv, parseFirmsGeoJson } from "../feeds/firms.ts";
+import { parseIbtracsCsv } from "../feeds/ibtracs.ts";
+import { THAI_COASTLINE_CODES, linearTrend, parsePsmslFilelist, parseRlrAnnual } from "../feeds/psmsl.ts";
+import { parseGlobalTemperature, parseOwidTemperature } from "../feeds/temperature.ts";
+import type { AdapterResult, FeedRecord } from "../feeds/records.ts";
+import { type FeedRiskType, type FeedSnapshot, type GaugeStat, type HeatTable, type SnapshotJson, type SnapshotMeta } from "./feed-snapshot.ts";
+import { assess, NotCoveredError } from "./assess.ts";
+import { YEAR_MS } from "./scoring.ts";
+
+export interface BuildContext {
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+  now: Date;
+}
+
+export interface BuiltSnapshot {
+  files: Record<string, Uint8Array | string>;
+  asOf: string;
+  sources: string[];
+  inputs: Record<string, FileChecksum>;
+  qc: Record<string, unknown>;
+  report: string;
+}
+
+/** Mainland South-East Asia around Thailand: where the event scores are calibrated and served. */
+export const THAI_REGION: [number, number, number, number] = [92, 5, 110, 24];
+const REGION_TEXT = "Thailand and neighbours, 92..110°E, 5..24°N";
+
+export const PARAMS = {
+  flood: { radiusKm: 150, decayKm: 75, annualRateRef: 1.0, recentRef: 1.0 },
+  wildfire: { radiusKm: 100, decayKm: 30, annualRateRef: 10, recentRef: 3 },
+  storm: { radiusKm: 300, decayKm: 150, annualRateRef: 0.2, recentRef: 0.3 },
+  sea_level_rise: { radiusKm: 300, rateRefMmYr: 10, coastDecayKm: 50 },
+} as const;
+
+class Inputs {
+  readonly checksums: Record<string, FileChecksum> = {};
+  readonly fetches: Record<string, Omit<FetchOutcome, "text">> = {};
+  constructor(private readonly ctx: BuildContext) {}
+  /** Text of a feed file (downloaded when FEED_URL_<name> is set), recorded with its checksum. */
+  async text(rel: string, feedName?: string): Promise<string> {
+    const path = join(this.ctx.dataDir, rel);
+    let text: string;
+    if (feedName) {
+      const { text: t, ...outcome } = await fetchFeed({ name: feedName, fallbackPath: path }, { env: this.ctx.env });
+      text = t;
+      this.fetches[rel] = outcome;
+    } else text = readFileSync(path, "utf8");
+    const bytes = new TextEncoder().encode(text);
+    this.checksums[rel] = { bytes: bytes.length, sha256: sha256Bytes(bytes) };
+    return text;
+  }
+}
+
+function rejections(r: AdapterResult<unknown>) {
+  return { rows: r.rows, accepted: r.records.length, rejected: r.rejected, reasons: r.reasons };
+}
+
+/** A feed with no usable rows, or mostly rejected rows, is a failed validation. */
+function requireValid(name: string, r: AdapterResult<unknown>): void {
+  if (r.records.length === 0) throw new Error(`${name}: no valid records`);
+  if (r.rejected > 0.5 * r.rows) throw new Error(`${name}: ${r.rejected} of ${r.rows} rows rejected`);
+}
+
+const toEvent = (r: FeedRecord): EventInput => ({
+  id: r.id, source: r.source, time: r.time, endTime: r.endTime, lng: r.lng, lat: r.lat, bbox: r.bbox, magnitude: r.magnitude, name: r.name, group: r.group,
+});
+
+/** Thai locations every 1° (lat 6..20, lng 98..105) for the build report's score distribution. */
+export function thaiGrid(): { lat: number; lng: number }[] {
+  const out: { lat: number; lng: number }[] = [];
+  for (let lat = 6; lat <= 20; lat += 1) for (let lng = 98; lng <= 105; lng += 1) out.push({ lat, lng });
+  return out;
+}
+
+function distribution(json: SnapshotJson, files: Record<string, Uint8Array | string>) {
+  // Parse the bytes exactly as the server will read them.
+  const bin = files["events.bin"];
+  const snap: FeedSnapshot = { version: "build", meta: json.meta, heat: json.heat, gauges: json.gauges, events: bin instanceof Uint8Array ? new EventIndex(aligned(bin)) : undefined };
+  const scores: number[] = [];
+  let notCovered = 0;
+  for (const p of thaiGrid()) {
+    try {
+      scores.push(assess(snap, { ...p, timeframe: "1y", includeHistorical: false }).riskScore);
+    } catch (err) {
+      if (!(err instanceof NotCoveredError)) throw err;
+      notCovered++;
+    }
+  }
+  scores.sort((x, y) => x - y);
+  const q = (f: number) => (scores.length ? scores[Math.min(scores.length - 1, Math.floor(f * scores.length))] : null);
+  const levels = { low: 0, medium: 0, high: 0, critical: 0 };
+  for (const s of scores) levels[s >= 80 ? "critical" : s >= 60 ? "high" : s >= 30 ? "medium" : "low"]++;
+  return { grid: "1° lat 6..20 × lng 98..105, timeframe 1y", locations: scores.length + notCovered, notCovered, min: q(0), p25: q(0.25), median: q(0.5), p75: q(0.75), max: scores.at(-1) ?? null, levels };
+}
+
+function aligned(b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(new ArrayBuffer(b.length));
+  out.set(b);
+  return out;
+}
+
+function finish(meta: SnapshotMeta, events: EventInput[] | undefined, extra: Omit<SnapshotJson, "meta">, inputs: Inputs, qc: Record<string, unknown>): BuiltSnapshot {
+  const json: SnapshotJson = { meta, ...extra };
+  const files: Record<string, Uint8Array | string> = { "snapshot.json": JSON.stringify(json) };
+  if (events) files["events.bin"] = writeEventIndex(events, { riskType: meta.riskType, unit: meta.unit });
+  const report = { riskType: meta.riskType, asOf: meta.asOf, recordStart: meta.recordStart, events: events?.length ?? null, fetches: inputs.fetches, ...qc, scoreDistribution: distribution(json, files) };
+  files["build-report.json"] = JSON.stringify(report, null, 2);
+  return { files, asOf: meta.asOf, sources: meta.dataSources, inputs: inputs.checksums, qc: { ...qc, scoreDistribution: report.scoreDistribution }, report: "build-report.json" };
+}
+
+function eventMeta(riskType: FeedRiskType, events: EventInput[], asOf: number, dataSources: string[], unit: string, params: Record<string, number>): SnapshotMeta {
+  const start = Math.min(...events.map((e) => e.time));
+  return {
+    riskType,
+    asOf: new Date(asOf).toISOString(),
+    recordStart: new Date(start).toISOString(),
+    recordYears: Math.max(1 / 365, (asOf - start) / YEAR_MS),
+    coverage: { bbox: THAI_REGION, description: REGION_TEXT },
+    dataSources,
+    params,
+    unit,
+  };
+}
+
+export async function buildFlood(ctx: BuildContext): Promise<BuiltSnapshot> {
+  const inp = new Inputs(ctx);
+  const dfo = parseDfoArchive(await inp.text("feeds/dfo/FloodArchive.csv", "DFO_ARCHIVE"));
+  const table = parseGdacsFloodTable(await inp.text("feeds/gdacs/latest_gdacs_flood_db.csv", "GDACS_FLOOD_TABLE"));
+  const geo = parseGdacsGeoJson(await inp.text("feeds/gdacs/gdacs_20260530T1858Z.geojson", "GDACS_GEOJSON"));
+  requireValid("DFO", dfo);
+  requireValid("GDACS flood table", table);
+  requireValid("GDACS GeoJSON", geo);
+  // The live GeoJSON repeats floods of the table: one event per GDACS id, the live record winning.
+  const gdacs = new Map<string, FeedRecord>();
+  for (const r of table.records) gdacs.set(r.id, r);
+  for (const r of geo.records.filter((r) => r.kind === "flood")) gdacs.set(r.id, r);
+  const events = [...dfo.records, ...gdacs.values()].map(toEvent);
+  const asOf = Math.max(...events.map((e) => e.time));
+  const meta = eventMeta("flood", events, asOf, [
+    "Dartmouth Flood Observatory Global Active Archive of Large Flood Events (Brakenridge)",
+    "GDACS flood events (EC JRC / UN OCHA)",
+  ], "DFO magnitude | GDACS alert score", { ...PARAMS.flood });
+  return finish(meta, events, {}, inp, { adapters: { dfo: rejections(dfo), gdacsFloodTable: rejections(table), gdacsGeoJson: rejections(geo) } });
+}
+
+export async function buildWildfire(ctx: BuildContext): Promise<BuiltSnapshot> {
+  const inp = new Inputs(ctx);
+  const csv = parseFirmsCsv(await inp.text("feeds/firms/MODIS_C6_SouthEast_Asia_20180523-25_reconstructed.csv", "FIRMS_CSV"));
+  const geo = parseFirmsGeoJson(await inp.text("feeds/firms/MODIS_C6_SouthEast_Asia_48h_20180525.geojson"));
+  const gdacs = parseGdacsGeoJson(await inp.text("feeds/gdacs/gdacs_20260530T1858Z.geojson", "GDACS_GEOJSON"));
+  requireValid("FIRMS CSV", csv);
+  requireValid("FIRMS GeoJSON", geo);
+  // The CSV holds the same detections as the GeoJSON; one event per detection id.
+  const byId = new Map<string, FeedRecord>();
+  for (const r of [...geo.records, ...csv.records]) byId.set(r.id, r);
+  const events = [...byId.values()].map(toEvent);
+  const asOf = Math.max(...events.map((e) => e.time));
+  const meta = eventMeta("wildfire", events, asOf, ["NASA FIRMS MODIS C6 active fires, South-East Asia (Giglio et al. 2016)"], "FRP MW", { ...PARAMS.wildfire });
+  const gdacsFires = gdacs.records.filter((r) => r.kind === "fire").length;
+  return finish(meta, events, {}, inp, { adapters: { firmsCsv: rejections(csv), firmsGeoJson: rejections(geo) }, gdacsWildfiresNotUsed: gdacsFires, note: "GDACS wildfires (2026) fall outside the FIRMS record window and are not mixed in" });
+}
+
+export async function buildStorm(ctx: BuildContext): Promise<BuiltSnapshot> {
+  const inp = new Inputs(ctx);
+  const compact = parseIbtracsCsv(await inp.text("feeds/ibtracs/ibtracs_last3years_clean.csv"));
+  const active = parseIbtracsCsv(await inp.text("feeds/ibtracs/ibtracs.ACTIVE.list.v04r01.csv", "IBTRACS_ACTIVE"));
+  requireValid("IBTrACS compact", compact);
+  requireValid("IBTrACS ACTIVE", active);
+  // The compact file has no storm id; active-list points at the same time and place replace them.
+  const key = (r: FeedRecord) => `${r.time}|${r.lat.toFixed(1)}|${r.lng.toFixed(1)}`;
+  const activeKeys = new Set(active.records.map(key));
+  const points = [...compact.records.filter((r) => !activeKeys.has(key(r))), ...active.records];
+  const events = points.map(toEvent);
+  const asOf = Math.max(...events.map((e) => e.time));
+  const meta = eventMeta("storm", events, asOf, ["NOAA IBTrACS v04r01 tropical cyclone best tracks (Knapp et al. 2010)"], "kt", { ...PARAMS.storm });
+  return finish(meta, events, {}, inp, { adapters: { ibtracsCompact: rejections(compact), ibtracsActive: rejections(active) }, storms: new Set(points.map((p) => p.group)).size });
+}
+
+export async function buildSeaLevel(ctx: BuildContext): Promise<BuiltSnapshot> {
+  const inp = new Inputs(ctx);
+  const list = parsePsmslFilelist(await inp.text("feeds/psmsl/filelist.txt", "PSMSL_FILELIST"));
+  requireValid("PSMSL filelist", list);
+  const gauges: GaugeStat[] = [];
+  const rejectedFiles: Record<string, string> = {};
+  for (const st of list.records) {
+    const thai = THAI_COASTLINE_CODES.has(st.coastline);
+    let stat: GaugeStat = { id: st.id, name: st.name, lat: st.lat, lng: st.lng, thai, trendMmYr: null, seMmYr: null, years: 0, firstYear: null, lastYear: null, lastValueMm: null };
+    if (thai) {
+      const rel = `feeds/psmsl/data/${st.id}.rlrdata`;
+      try {
+        const rlr = parseRlrAnnual(await inp.text(rel));
+        const t = linearTrend(rlr.series.years, rlr.series.mm);
+        const annual: [number, number][] = [];
+        rlr.series.years.forEach((y, i) => { if (Number.isFinite(rlr.series.mm[i])) annual.push([y, rlr.series.mm[i]]); });
+        // A trend needs 20 years of data (Douglas 1991: shorter records alias interannual variability).
+        const ok = t.n >= 20;
+        stat = { ...stat, trendMmYr: ok ? t.slope : null, seMmYr: ok ? t.se : null, years: t.n, firstYear: annual[0]?.[0] ?? null, lastYear: annual.at(-1)?.[0] ?? null, lastValueMm: annual.at(-1)?.[1] ?? null, annual };
+        if (rlr.rejected) rejectedFiles[rel] = `${rlr.rejected} malformed lines`;
+      } catch (err) {
+        rejectedFiles[rel] = (err as Error).message;
+      }
+    }
+    gauges.push(stat);
+  }
+  const thai = gauges.filter((g) => g.thai);
+  const lastYear = Math.max(...thai.map((g) => g.lastYear ?? 0));
+  const asOf = Date.UTC(lastYear, 11, 31);
+  const events: EventInput[] = gauges.map((g) => ({ id: `PSMSL-${g.id}`, source: "PSMSL", time: Date.UTC(g.firstYear ?? lastYear, 0, 1), endTime: Date.UTC(g.lastYear ?? lastYear, 11, 31), lng: g.lng, lat: g.lat, magnitude: g.trendMmYr ?? NaN, name: g.name }));
+  const meta: SnapshotMeta = {
+    riskType: "sea_level_rise",
+    asOf: new Date(asOf).toISOString(),
+    recordStart: new Date(Date.UTC(Math.min(...thai.map((g) => g.firstYear ?? lastYear)), 0, 1)).toISOString(),
+    recordYears: lastYear - Math.min(...thai.map((g) => g.firstYear ?? lastYear)) + 1,
+    coverage: { bbox: THAI_REGION, description: `within ${PARAMS.sea_level_rise.radiusKm} km of a Thai PSMSL tide gauge with ≥ 20 years of data` },
+    dataSources: ["PSMSL annual RLR tide-gauge data (Holgate et al. 2013)"],
+    params: { ...PARAMS.sea_level_rise },
+    unit: "mm/yr",
+  };
+  const trends = Object.fromEntries(thai.map((g) => [`${g.id} ${g.name}`, g.trendMmYr === null ? `n=${g.years}, no trend` : `${g.trendMmYr.toFixed(2)} ± ${g.seMmYr!.toFixed(2)} mm/yr (n=${g.years})`]));
+  return finish(meta, events, { gauges: gauges.map((g) => (g.thai ? g : { ...g, annual: undefined })) }, inp, { adapters: { filelist: rejections(list) }, rejectedFiles, thaiGaugeTrends: trends });
+}
+
+/** 0.1° mask of the provinces' polygons, dilated by one cell so the coast is inside. */
+function countryMask(geojson: { features: Feature<Polygon | MultiPolygon>[] }, step = 0.1) {
+  const [lng0, lat0, lng1, lat1] = [97.3, 5.5, 105.7, 20.5];
+  const cols = Math.round((lng1 - lng0) / step);
+  const rows = Math.round((lat1 - lat0) / step);
+  const inside = new Uint8Array(cols * rows);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
+    const pt: [number, number] = [lng0 + (c + 0.5) * step, lat0 + (r + 0.5) * step];
+    inside[r * cols + c] = geojson.features.some((f) => booleanPointInPolygon(pt, f)) ? 1 : 0;
+  }
+  const bits: string[] = [];
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
+    let v = 0;
+    for (let dr = -1; dr <= 1 && !v; dr++) for (let dc = -1; dc <= 1 && !v; dc++) {
+      const rr = r + dr, cc = c + dc;
+      if (rr >= 0 && cc >= 0 && rr < rows && cc < cols) v = inside[rr * cols + cc];
+    }
+    bits.push(v ? "1" : "0");
+  }
+  return { lng0, lat0, step, cols, rows, bits: bits.join("") };
+}
+
+export async function buildHeatwave(ctx: BuildContext): Promise<BuiltSnapshot> {
+  const inp = new Inputs(ctx);
+  const owid = parseOwidTemperature(await inp.text("feeds/temperature/monthly-temperature-anomalies.csv", "OWID_TEMPERATURE"));
+  const glob = parseGlobalTemperature(await inp.text("feeds/temperature/global-monthly-gistemp-gcag.csv", "GLOBAL_TEMPERATURE"));
+  requireValid("OWID temperature", owid);
+  requireValid("global temperature", glob);
+  const rows = owid.records.filter((r) => r.code === "THA").sort((a, b) => a.month - b.month);
+  if (rows.length < 60) throw new Error(`OWID temperature: only ${rows.length} months for Thailand`);
+  const first = rows[0].month;
+  const anomalyC = new Array<number>(rows.at(-1)!.month - first + 1).fill(NaN);
+  for (const r of rows) anomalyC[r.month - first] = r.anomalyC;
+  if (anomalyC.some((a) => !Number.isFinite(a))) throw new Error("OWID temperature: gaps in the Thailand series");
+  const global: Record<string, (number | null)[]> = {};
+  for (const r of glob.records) {
+    const i = r.month - first;
+    if (i < 0 || i >= anomalyC.length) continue;
+    (global[r.series] ??= new Array<number | null>(anomalyC.length).fill(null))[i] = r.anomalyC;
+  }
+  const sorted = [...anomalyC].sort((a, b) => a - b);
+  const hotThresholdC = sorted[Math.floor(0.9 * sorted.length)];
+  const provinces = JSON.parse(await inp.text("boundaries/geoboundaries-tha-adm1/thailand-provinces.geojson")) as { features: Feature<Polygon | MultiPolygon>[] };
+  const heat: HeatTable = { country: "Thailand", firstMonth: first, anomalyC, global, mask: countryMask(provinces), hotThresholdC };
+  const last = first + anomalyC.length - 1;
+  const asOf = Date.UTC(Math.floor(last / 12), (last % 12) + 1, 0, 23, 59, 59);
+  const meta: SnapshotMeta = {
+    riskType: "heatwave",
+    asOf: new Date(asOf).toISOString(),
+    recordStart: new Date(Date.UTC(Math.floor(first / 12), first % 12, 1)).toISOString(),
+    recordYears: anomalyC.length / 12,
+    coverage: { bbox: [97.3, 5.5, 105.7, 20.5], description: "Thailand (OWID country table; province polygons + 0.1° margin)" },
+    dataSources: ["Our World in Data monthly temperature anomalies by country (Copernicus ERA5)", "NASA GISTEMP v4 and NOAA GCAG global monthly anomalies"],
+    params: { hotQuantile: 0.9 },
+    unit: "°C",
+  };
+  return finish(meta, undefined, { heat }, inp, { adapters: { owid: rejections(owid), global: rejections(glob) }, thailandMonths: anomalyC.length, hotThresholdC });
+}
+
+export const FEED_BUILDERS: Record<FeedRiskType, (ctx: BuildContext) => Promise<BuiltSnapshot>> = {
+  flood: buildFlood,
+  wildfire: buildWildfire,
+  heatwave: buildHeatwave,
+  storm: buildStorm,
+  sea_level_rise: buildSeaLevel,
+};
