@@ -64,11 +64,21 @@ export function renderClassTile(lattice: CellLattice, classes: Uint8Array, z: nu
   if (!anyCol) return null;
   const out = new Uint8Array(TILE_SIZE * TILE_SIZE);
   let any = false;
+  let prevRow = -1;
   for (let py = 0; py < TILE_SIZE; py++) {
     const row = Math.floor((tileYToLat(y + (py + 0.5) / TILE_SIZE, z) - south) / res);
-    if (row < 0 || row >= nRows) continue;
-    const base = row * nCols;
+    if (row < 0 || row >= nRows) {
+      prevRow = -1;
+      continue;
+    }
     const line = py * TILE_SIZE;
+    // At deep zooms a cell spans many pixel rows: a row in the same cell row repeats the line above.
+    if (row === prevRow) {
+      out.copyWithin(line, line - TILE_SIZE, line);
+      continue;
+    }
+    prevRow = row;
+    const base = row * nCols;
     for (let px = 0; px < TILE_SIZE; px++) {
       const col = colOf[px];
       if (col < 0) continue;

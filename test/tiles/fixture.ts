@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { writeDroughtGrid, type DroughtGrid } from "../../formats/drought-grid.ts";
 import { writeProvinceIndex, writeProvincesJson, type ProvinceMeta } from "../../formats/province-index.ts";
 import { ProvinceSummariesReader, writeProvinceSummaries } from "../../formats/province-summaries.ts";
+import { INSIDE, writeCoverageMask } from "../../formats/coverage-mask.ts";
 import type { Manifest } from "../../formats/manifest.ts";
 import { monthIndex } from "../../lib/months.ts";
 import type { Province } from "../../pipeline/provinces/boundaries.ts";
@@ -95,6 +96,8 @@ export function writeFixture(dir = mkdtempSync(join(tmpdir(), "tiles-fixture-"))
   );
   writeFileSync(join(dir, "province-index.bin"), writeProvinceIndex(flattenRings(PROVINCES)));
   writeFileSync(join(dir, "provinces.json"), writeProvincesJson(PROVINCE_META));
+  // Every 0.5° square of the 3 × 2 extent is inside the covered area.
+  writeFileSync(join(dir, "coverage-mask.bin"), writeCoverageMask({ west: 100, south: 13, resolutionDeg: 0.5, nCols: 3, nRows: 2, state: new Uint8Array(6).fill(INSIDE) }));
   const version = "20200301T000000Z-fixture";
   const manifest = { version, latestValidMonth: "2020-02", baseline: { start: "1961-01", end: "1990-12" } } as unknown as Manifest;
   const data = openDroughtArtifacts(dir, manifest);
