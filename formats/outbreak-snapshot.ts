@@ -71,7 +71,8 @@ export function readOutbreakData(text: string, source = OUTBREAK_DATA_FILE): Out
     if (!Array.isArray(s.values)) throw new Error(`${what}: values must be an array`);
     const values = new Float64Array(s.values.length);
     s.values.forEach((v: unknown, j: number) => {
-      if (v !== null && (typeof v !== "number" || !Number.isFinite(v) || v < 0)) throw new Error(`${what}: value ${j} is not a count or null`);
+      // Negative values are kept: OWID publishes corrections as negative daily counts, so window sums match the totals.
+      if (v !== null && (typeof v !== "number" || !Number.isFinite(v))) throw new Error(`${what}: value ${j} is not a number or null`);
       values[j] = v === null ? NaN : v;
     });
     return { disease: s.disease as CaseSeries["disease"], area: s.area, resolution: s.resolution as CaseSeries["resolution"], start: s.start as number, values, baseline: s.baseline as CaseSeries["baseline"], source: s.source };

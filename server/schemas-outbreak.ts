@@ -53,7 +53,7 @@ export const outbreakData = z.object({
   province: z.object({ code: z.string(), name: z.string() }),
   diseaseType: z.enum(DISEASE_TYPES),
   timeframe: z.enum(TIMEFRAMES),
-  asOf: isoDate.describe("date the answering data are current as of (general: the newest of its diseases)"),
+  asOf: isoDate.describe("date the answering data are current as of (general: the newest of its surveillance series)"),
   riskScore: z.number().min(0).max(100),
   riskLevel: z.enum(RISK_LEVELS),
   outbreakStatus: z.enum(OUTBREAK_STATUSES).describe("normal ≤ median < watch ≤ p75 < warning ≤ p90 < alert; insufficient_history; news_only (influenza)"),

@@ -120,7 +120,8 @@ export class SnapshotOutbreakService implements OutbreakService {
       const vals = parts.map((x) => f(x.result)).filter((v): v is number => v !== null);
       return vals.length === 0 ? null : vals.reduce((a, b) => a + b, 0);
     };
-    const asOf = parts.map((x) => x.result.asOf).sort().at(-1) as string;
+    // general: the newest as-of among the surveillance series (each disease's own date is in details.diseases).
+    const asOf = (scored.length > 0 ? scored : parts).map((x) => x.result.asOf).sort().at(-1) as string;
     const r = lead.result;
     const name = q.diseaseType === "general" ? "All monitored diseases" : DISEASE_NAMES[q.diseaseType];
     const summary =
