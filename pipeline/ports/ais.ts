@@ -22,7 +22,8 @@ export function parseAisCsv(text: string): { fixes: AisFix[]; rows: number } {
     // 91/181 are AIS "not available" values.
     if (!Number.isFinite(lat) || !Number.isFinite(lng) || Math.abs(lat) > 90 || Math.abs(lng) > 180) continue;
     const y = num(r.year);
-    const time = Number.isFinite(y) && y > 0 ? Date.UTC(y, num(r.month) - 1, num(r.day), num(r.hour), num(r.minute), num(r.second)) : NaN;
+    // Some messages carry garbage dates (year 4162): only plausible years are kept.
+    const time = y >= 2000 && y <= 2100 ? Date.UTC(y, num(r.month) - 1, num(r.day), num(r.hour), num(r.minute), num(r.second)) : NaN;
     fixes.push({ mmsi: r.mmsi, lat, lng, navStatus: num(r.nav_status), sogKnots: num(r.sog), time });
   }
   return { fixes, rows: rows.length };

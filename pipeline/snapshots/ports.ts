@@ -62,8 +62,9 @@ export function buildPortsFiles(dataDir: string): PortsSnapshotFiles {
   for (const t of tankers) series.push(t);
 
   const ais = parseAisCsv(read(join(portsDir, "ais", "ais_sample.csv")));
-  const dated = ais.fixes.map((f) => f.time).filter(Number.isFinite);
-  const aisTime = dated.length > 0 ? Math.max(...dated) : NaN;
+  // The sample is one minute of messages: its time is the median of the dated ones.
+  const dated = ais.fixes.map((f) => f.time).filter(Number.isFinite).sort((a, b) => a - b);
+  const aisTime = dated.length > 0 ? dated[Math.floor(dated.length / 2)] : NaN;
 
   const gdacsDir = join(dataDir, "feeds", "gdacs");
   const hazards: HazardEvent[] = [];

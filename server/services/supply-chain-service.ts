@@ -8,7 +8,7 @@ import KDBush from "kdbush";
 import { readDaySeries, type DaySeriesEntry } from "../../formats/day-series.ts";
 import type { Manifest } from "../../formats/manifest.ts";
 import type { Logger } from "../../lib/log.ts";
-import { anomalyPoints, disruptionLevel, littlesLawDays, percentileRank, seasonalBaseline, windowMean, windowSum } from "../../pipeline/ports/activity.ts";
+import { MIN_WINDOW_COVERAGE, anomalyPoints, disruptionLevel, littlesLawDays, percentileRank, seasonalBaseline, windowMean, windowSum } from "../../pipeline/ports/activity.ts";
 import type { PortRecord } from "../../pipeline/ports/cross-reference.ts";
 import type { HazardEvent } from "../../pipeline/ports/gdacs.ts";
 import { boxAround, distanceKm } from "../../pipeline/ports/geo.ts";
@@ -194,6 +194,8 @@ export function answer(
       findings.push(
         `${r2(mean)} port calls/day in the 30 days to ${activity.latestDay} vs ${r2(base.mean)} in the same season of ${base.years} previous years (ratio ${r2(ratio)}, percentile ${congestionIndex}).`,
       );
+    } else if (Number.isNaN(mean)) {
+      missing.push(`congestionIndex: the daily series has data on fewer than ${MIN_WINDOW_COVERAGE * 100}% of the 30 days to ${activity.latestDay}`);
     } else missing.push("congestionIndex: fewer than 2 previous years of daily port calls for a seasonal baseline");
     if (vesselCount !== null) findings.push(`${vesselCount} port calls in the 7 days to ${activity.latestDay} (PortWatch).`);
     else missing.push("vesselCount: the latest 7 days of the daily series are incomplete");
@@ -367,7 +369,7 @@ export function answer(
     congestion: congestionIndex !== null ? `congestion index ${congestionIndex}` : "congestion index not available",
     vessel_count: vesselCount !== null ? `${vesselCount} port calls in the latest 7 days` : "no vessel count available",
     cargo_delay: avgDwellDays !== null ? `dwell ${avgDwellDays} days, ETA delay ${etaDelayHours} h (lower bounds)` : "dwell and delay not available",
-    trade_risk: `trade disruption risk ${disruptionRisk}`,
+    trade_risk: activity?.ratio != null ? `port calls at ${activity.ratio} of the seasonal normal` : "no activity series",
   };
   const summary = `${label}: ${headline[queryType]}; disruption risk ${disruptionRisk}${missing.length > 0 ? `; ${missing.length} field${missing.length > 1 ? "s" : ""} without data` : ""}.`;
 

@@ -1,0 +1,111 @@
+// Adapters on the real mirror: UN/LOCODE port entries and repaired rows, WPI codes, PortWatch files, the
+// cross-reference (known wrong LOCODE and coordinates flagged), AIS and GDACS readers.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { dataDir } from "../../lib/config.ts";
+import { parseAisCsv } from "../../pipeline/ports/ais.ts";
+import { crossReference, type PortRecord } from "../../pipeline/ports/cross-reference.ts";
+import { parseGdacsFloodDb, parseGdacsGeojson } from "../../pipeline/ports/gdacs.ts";
+import { isoOfDay, parsePortwatchDaily, parsePortwatchPorts, parseTankerByCountry } from "../../pipeline/ports/portwatch.ts";
+import { parseUnlocodeCsv, readUnlocodeDir, readUnlocodeRow } from "../../pipeline/ports/unlocode.ts";
+import { normalizeWpiCode, parseWpiCsv } from "../../pipeline/ports/wpi.ts";
+
+const D = join(dataDir(), "ports");
+const text = (p: string) => readFileSync(join(D, p), "utf8");
+
+describe("UN/LOCODE", () => {
+  it("keeps the 66 Thai entries with the port function, with their coordinates", () => {
+    const th = parseUnlocodeCsv(text("unlocode/TH.csv"));
+    expect(th.rows).toBe(205);
+    expect(th.ports).toHaveLength(66);
+    const lch = th.ports.find((p) => p.code === "THLCH");
+    expect(lch).toMatchObject({ name: "Laem Chabang", function: "1-3-----", lat: 13.083333333333334, lng: 100.88333333333334 });
+    expect(th.ports.some((p) => p.code === "THCAN")).toBe(false); // function --3-----: not a port
+  });
+
+  it("repairs a badly quoted row (name with a comma) instead of shifting its columns", () => {
+    const e = readUnlocodeRow(["VN", "VIC", '"Ho Chi Minh', ' VICT"', '"Ho Chi Minh', ' VICT"', "", "1-------", "10.781971", "106.693081", "true"]);
+    expect(e).toMatchObject({ code: "VNVIC", name: "Ho Chi Minh, VICT", function: "1-------", lat: 10.781971, lng: 106.693081, geocoded: true, repaired: true });
+    const vn = parseUnlocodeCsv(text("unlocode/VN.csv"));
+    expect(vn.ports.find((p) => p.code === "VNVIC")).toMatchObject({ name: "Ho Chi Minh, VICT", lat: 10.781971, repaired: true });
+  });
+});
+
+describe("World Port Index and PortWatch", () => {
+  it("normalises WPI codes written with a space", () => {
+    expect(normalizeWpiCode("TH LCH")).toBe("THLCH");
+    expect(normalizeWpiCode("TH L1H")).toBe(""); // 1 is not a UN/LOCODE character
+    const wpi = parseWpiCsv(text("wpi/WPI.csv"));
+    expect(wpi.ports).toHaveLength(3803);
+    expect(wpi.ports.find((p) => p.code === "THLCH")).toMatchObject({ name: "Laem Chabang", number: 57462, channelDepthM: 12.5, lat: 13.083333 });
+  });
+
+  it("reads Laem Chabang daily port calls on a gap-free day axis", () => {
+    const s = parsePortwatchDaily(text("portwatch/daily/Laem_Chabang_TH_daily_portcalls.csv"));
+    expect(s.key).toBe("port1197");
+    expect(isoOfDay(s.firstDay)).toBe("2019-01-01");
+    expect(s.columns.portcalls).toHaveLength(2783);
+    expect([s.columns.portcalls[0], s.columns.portcalls_container[0], s.columns.import[0]]).toEqual([8, 8, 139394]);
+    expect([s.columns.portcalls[2782], s.columns.portcalls_general_cargo[2782]]).toEqual([17, 3]);
+    // The partial Saigon file has holes: NaN days inside its axis.
+    const sgn = parsePortwatchDaily(text("portwatch/daily/Ho_Chi_Minh_VN_daily_portcalls_PARTIAL.csv"));
+    let nan = 0;
+    for (const v of sgn.columns.portcalls) if (Number.isNaN(v)) nan++;
+    expect(sgn.columns.portcalls.length - nan).toBe(1701);
+  });
+
+  it("reads the country tanker series", () => {
+    const t = parseTankerByCountry(text("portwatch/portwatch_tanker_daily_by_country.csv"));
+    const albania = t.find((s) => s.key === "country:Albania");
+    expect(isoOfDay(albania!.firstDay)).toBe("2024-01-01");
+    expect([albania!.columns.tanker_calls[0], albania!.columns.tanker_calls[1]]).toEqual([0, 1]);
+  });
+});
+
+describe("cross-reference", () => {
+  let ports: PortRecord[];
+  let qc: ReturnType<typeof crossReference>["qc"];
+  beforeAll(() => {
+    const u = readUnlocodeDir(join(D, "unlocode"));
+    expect(u.ports).toHaveLength(17589);
+    ({ ports, qc } = crossReference(u.ports, parseWpiCsv(text("wpi/WPI.csv")).ports, parsePortwatchPorts(text("portwatch/PortWatch_ports_database.csv"))));
+  });
+  const byCode = (c: string) => ports.find((p) => p.code === c)!;
+
+  it("corrects PortWatch's Laem Chabang code TH SRI to THLCH and leaves Si Racha without PortWatch", () => {
+    expect(qc.locodeCorrections).toContainEqual({ portid: "port1197", name: "Laem Chabang", published: "TH SRI", matched: "THLCH", by: "name" });
+    expect(byCode("THLCH").portwatch).toMatchObject({ portid: "port1197", locodePublished: "TH SRI", shareCountryExport: 62.37 });
+    expect(byCode("THLCH").flags).toContain("portwatch_locode_corrected_from_THSRI");
+    expect(byCode("THSRI").portwatch).toBeNull();
+  });
+
+  it("matches PortWatch ports without a LOCODE (Saigon via the WPI alternate name, Port Klang by name)", () => {
+    expect(byCode("VNSGN").portwatch).toMatchObject({ portid: "port1291", matchedBy: "wpi-name" });
+    expect(byCode("MYPKG").portwatch).toMatchObject({ portid: "port960", matchedBy: "name" });
+    expect(byCode("THMAT").portwatch).toMatchObject({ portid: "port701", matchedBy: "name" });
+  });
+
+  it("flags THHOP's coordinates (Taiwan) and does not use them", () => {
+    expect(byCode("THHOP")).toMatchObject({ lat: null, lng: null, coordSource: null, flags: ["unlocode_coordinates_outside_country"] });
+    expect(byCode("THLCH")).toMatchObject({ lat: 13.083333, lng: 100.883333, coordSource: "wpi" });
+  });
+});
+
+describe("AIS and GDACS", () => {
+  it("keeps AIS position fixes with their navigational status", () => {
+    const a = parseAisCsv(text("ais/ais_sample.csv"));
+    expect(a.rows).toBe(10002);
+    expect(a.fixes[0]).toMatchObject({ mmsi: "258183000", navStatus: 8, lat: 68.79564167, lng: 16.54441667 });
+  });
+
+  it("reads the Thailand flood of May 2026 from the GDACS event feed and the flood database", () => {
+    const ev = parseGdacsGeojson(readFileSync(join(dataDir(), "feeds/gdacs/gdacs_20260530T1858Z.geojson"), "utf8"));
+    const th = ev.find((e) => e.id === "FL-1103881");
+    expect(th).toMatchObject({ kind: "flood", alertLevel: 1, lat: 8.3991866, lng: 98.2608392, from: Date.UTC(2026, 4, 13, 1) });
+    expect(ev.filter((e) => e.kind === "cyclone").map((e) => e.id)).toEqual(["TC-1001272"]);
+    const db = parseGdacsFloodDb(readFileSync(join(dataDir(), "feeds/gdacs/latest_gdacs_flood_db.csv"), "utf8"));
+    expect(db.events).toHaveLength(3990);
+    expect(db.events[0]).toMatchObject({ id: "FL-4224", lat: -19.668, lng: 45.921, alertLevel: 1 });
+  });
+});
