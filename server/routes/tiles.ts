@@ -22,6 +22,7 @@ import type { Logger } from "../../lib/log.ts";
 import { formatMonth, parseMonth, type MonthIndex } from "../../lib/months.ts";
 import { intSetting } from "../../lib/config.ts";
 import { ApiError } from "../errors.ts";
+import { ifNoneMatchHits } from "../http/respond.ts";
 import type { DroughtArtifacts } from "../data/drought-artifacts.ts";
 import { droughtArchiveName, TILE_INDICES, TILES_INDEX_FILE, type TilesIndex } from "../../tiles/build-tiles.ts";
 import { legend } from "../../tiles/colour-scale.ts";
@@ -81,13 +82,6 @@ function etagOf(bytes: Uint8Array | null, key: string): string {
   const h = createHash("sha1").update(key);
   if (bytes) h.update(bytes);
   return `"${h.digest("base64url").slice(0, 22)}"`;
-}
-
-function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  if (header.trim() === "*") return true;
-  const bare = etag.replace(/^W\//, "");
-  return header.split(",").some((t) => t.trim().replace(/^W\//, "") === bare);
 }
 
 function validation(message: string, details: Record<string, unknown>): ApiError {
