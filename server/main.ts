@@ -12,9 +12,13 @@ import { FileKeyStore } from "./auth/key-store.ts";
 import { createRateLimiter, planLimitsFromEnv } from "./limits/rate-limit.ts";
 import { exitOnSignals, listen, workerCount } from "./serve.ts";
 import { openDroughtService } from "./services/drought-service.ts";
+import { openFeedRiskService } from "./services/feed-risk-service.ts";
+import { ScoreService } from "./services/score-service.ts";
 
 async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
-  const { service: drought, store } = await openDroughtService(artifactsDir(env));
+  const { service: droughtOnly, store } = await openDroughtService(artifactsDir(env));
+  const feeds = await openFeedRiskService(artifactsDir(env), log);
+  const drought = new ScoreService(droughtOnly, feeds.service);
   const keys = new FileKeyStore(resolve(env.API_KEYS_FILE ?? "./keys.json"), { logger: log });
   const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
   const limiter = createRateLimiter({ plans: planLimitsFromEnv(env), redis });
@@ -29,6 +33,7 @@ async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
   const running = await listen(app, { port: intSetting(env, "PORT", 8080), host: env.HOST || "0.0.0.0", logger: log });
   exitOnSignals(running, () => {
     store.stop();
+    feeds.stop();
     redis?.disconnect();
   });
 }
