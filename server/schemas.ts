@@ -85,6 +85,85 @@ export const droughtIndices = z.object({
   mcdi: indexValue,
 });
 
+// ---- feed-risk details (flood, wildfire, storm share one shape; docs/methods/feed-risks.md) ----
+
+const contributingEvent = z.object({
+  id: z.string(),
+  name: z.string(),
+  source: z.string(),
+  date: z.string().describe("start, YYYY-MM-DD"),
+  endDate: z.string(),
+  distanceKm: z.number(),
+  magnitude: z.number().describe("in `unit`: DFO magnitude / GDACS alert score, FRP MW, wind kt"),
+  unit: z.string(),
+  weight: z.number().describe("intensity × exp(-distance/decayKm)"),
+});
+
+export const eventHazardDetails = z.object({
+  radiusKm: z.number(),
+  decayKm: z.number(),
+  record: z.object({ start: z.string(), end: z.string(), years: z.number() }),
+  eventsInRadius: z.number().describe("event groups within radiusKm over the record"),
+  eventsPerYear: z.number(),
+  weightedAnnualRate: z.number(),
+  returnPeriodYears: z.number().nullable(),
+  recent: z.object({ timeframe: z.enum(TIMEFRAMES), from: z.string(), to: z.string(), events: z.number(), weighted: z.number() }),
+  baseline: z.string(),
+  contributingEvents: z.array(contributingEvent).describe("up to 10, largest weight first"),
+  historical: z.object({ eventsPerYear: z.array(z.object({ year: z.number(), events: z.number() })) }).optional(),
+});
+
+export const heatwaveDetails = z.object({
+  country: z.string(),
+  recentMonths: z.array(z.object({ month, anomalyC: z.number() })),
+  recentMeanAnomalyC: z.number(),
+  zScore: z.number(),
+  baseline: z.object({ start: month, end: month, meanAnomalyC: z.number(), sdC: z.number(), reference: z.string() }),
+  hotMonthThresholdC: z.number(),
+  hotMonthsPerYear: z.number(),
+  returnPeriodYears: z.number().nullable(),
+  contributingEvents: z.array(z.object({ month, anomalyC: z.number() })).describe("latest hot months (≥ 90th percentile)"),
+  globalAnomalyC: z.record(z.string(), z.number().nullable()),
+  historical: z.object({ byYear: z.array(z.object({ year: z.number(), meanAnomalyC: z.number(), hotMonths: z.number() })) }).optional(),
+});
+
+const gaugeTrend = z.object({
+  id: z.number(),
+  name: z.string(),
+  distanceKm: z.number(),
+  trendMmYr: z.number(),
+  seMmYr: z.number(),
+  years: z.number(),
+  firstYear: z.number().nullable(),
+  lastYear: z.number().nullable(),
+  lastValueMm: z.number().nullable(),
+});
+
+export const seaLevelDetails = z.object({
+  trendMmYr: z.number(),
+  trendSeMmYr: z.number(),
+  distanceToCoastKm: z.number(),
+  coastProxy: z.string(),
+  gauges: z.array(gaugeTrend),
+  baseline: z.string(),
+  historical: z
+    .object({ annualMeanSeaLevelMm: z.array(z.object({ id: z.number(), name: z.string(), annual: z.array(z.tuple([z.number(), z.number()])) })) })
+    .optional(),
+});
+
+export const droughtRecentMonth = z.object({ month, spei1: indexValue, spei3: indexValue, score: z.number().nullable(), severity: dLevel.nullable() });
+
+export const droughtHistorical = z.object({
+  baseline: z.string(),
+  recordStart: month,
+  recordEnd: month,
+  monthsWithData: z.number(),
+  droughtMonths: z.record(z.string(), z.number()).describe("months at each D-level D0..D4"),
+  droughtMonthShare: z.number().nullable(),
+  currentPercentile: z.number().nullable(),
+  driestMonth: z.object({ month, spei1: indexValue }).nullable(),
+});
+
 export const scoreData = z.object({
   location: z.object({ lat: z.number(), lng: z.number() }),
   riskType: z.enum(RISK_TYPES),
@@ -103,6 +182,15 @@ export const scoreData = z.object({
         month,
       })
       .optional(),
+    recentMonths: z.array(droughtRecentMonth).optional(),
+    historical: droughtHistorical.optional(),
+    asOf: timestamp.optional().describe("feed risk types: the time the snapshot's data are current as of"),
+    snapshotVersion: z.string().optional().describe("feed risk types: the snapshot version answered from"),
+    flood: eventHazardDetails.optional(),
+    wildfire: eventHazardDetails.optional(),
+    storm: eventHazardDetails.optional(),
+    heatwave: heatwaveDetails.optional(),
+    sea_level_rise: seaLevelDetails.optional(),
   }),
   dataSources: z.array(z.string()),
   timestamp,

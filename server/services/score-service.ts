@@ -1,0 +1,32 @@
+// A DroughtService that answers the score endpoint for every risk type: drought from the drought service,
+// the other types from the feed snapshots. Everything else (grid, province, batch, dataVersion) is the
+// drought service's.
+import type { BatchItem, DroughtGridData, DroughtService, ProvinceDroughtData, ScoreData, ScoreQuery } from "./types.ts";
+import type { FeedRiskService } from "./feed-risk-service.ts";
+
+export class ScoreService implements DroughtService {
+  constructor(
+    private readonly droughtService: DroughtService,
+    private readonly feeds: FeedRiskService,
+  ) {}
+
+  dataVersion(): string {
+    return this.droughtService.dataVersion();
+  }
+
+  score(q: ScoreQuery): ScoreData {
+    return q.riskType === "drought" ? this.droughtService.score(q) : this.feeds.score(q);
+  }
+
+  drought(lat: number, lng: number, month?: string): DroughtGridData {
+    return this.droughtService.drought(lat, lng, month);
+  }
+
+  province(name: string, country: string, month?: string): ProvinceDroughtData {
+    return this.droughtService.province(name, country, month);
+  }
+
+  batchItem(id: string | undefined, lat: number, lng: number): BatchItem {
+    return this.droughtService.batchItem(id, lat, lng);
+  }
+}
