@@ -1,6 +1,7 @@
 // Tile benchmarks (npx tsx bench/tiles.bench.ts): raster tile build time per month (6 indices, z0–TILE_MAX_ZOOM)
 // and archive size on the real artifacts, then cached tiles served per second by the tiles router beside a
-// plain node:http server sending the same bytes, in the same run (autocannon against 127.0.0.1). Medians.
+// plain node:http server sending the same bytes, in the same run (autocannon against 127.0.0.1), and a bare
+// Express route for scale. Medians.
 // Artifacts: ARTIFACTS_DIR/current, else test-output/artifacts/current (made by the test suite's global setup).
 import { existsSync, mkdtempSync, realpathSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -92,17 +93,28 @@ const staticServer: Server = createServer((_req, res) => {
 staticServer.listen(0, "127.0.0.1");
 await new Promise((r) => staticServer.once("listening", r));
 const staticBase = `http://127.0.0.1:${(staticServer.address() as AddressInfo).port}`;
+// For scale: Express with one route sending the same bytes (the framework's own cost per request).
+const bare = express();
+bare.get("/tiles/v/:version/:tileset/:z/:x/:y.:ext", (_req, res) => {
+  res.setHeader("Content-Type", "image/png");
+  res.setHeader("ETag", etag);
+  res.end(body);
+});
+const bareServer = bare.listen(0, "127.0.0.1");
+await new Promise((r) => bareServer.once("listening", r));
+const bareBase = `http://127.0.0.1:${(bareServer.address() as AddressInfo).port}`;
 
 const duration = intSetting(process.env, "BENCH_SECONDS", 3);
 const rounds = 3;
-const rps = { router: [] as number[], static: [] as number[] };
+const rps = { router: [] as number[], static: [] as number[], express: [] as number[] };
 for (let i = 0; i < rounds; i++) {
-  for (const [name, base] of [["router", routerBase], ["static", staticBase]] as const) {
+  for (const [name, base] of [["router", routerBase], ["static", staticBase], ["express", bareBase]] as const) {
     const r = await autocannon({ url: base + path, connections: 16, duration });
     if (r.non2xx > 0) throw new Error(`${name}: ${r.non2xx} non-2xx responses`);
     rps[name].push(r.requests.average);
   }
 }
-console.log(`cached tile (${body.length} B) over HTTP, ${rounds} × ${duration} s, 16 connections: router median ${median(rps.router).toFixed(0)} req/s, static node:http median ${median(rps.static).toFixed(0)} req/s, ratio ${(median(rps.router) / median(rps.static)).toFixed(2)}`);
+console.log(`cached tile (${body.length} B) over HTTP, ${rounds} × ${duration} s, 16 connections: router median ${median(rps.router).toFixed(0)} req/s, static node:http median ${median(rps.static).toFixed(0)} req/s, ratio ${(median(rps.router) / median(rps.static)).toFixed(2)}; bare Express route ${median(rps.express).toFixed(0)} req/s`);
 routerServer.close();
 staticServer.close();
+bareServer.close();
