@@ -32,7 +32,8 @@ export function firmsTime(date: string, time: string): number {
   const hhmm = t[1].padStart(4, "0");
   const h = Number(hhmm.slice(0, 2));
   const m = Number(hhmm.slice(2));
-  if (h > 23 || m > 59) return NaN;
+  const [mo, dd] = [Number(d[2]), Number(d[3])];
+  if (h > 23 || m > 59 || mo < 1 || mo > 12 || dd < 1 || dd > 31) return NaN;
   return Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3]), h, m);
 }
 

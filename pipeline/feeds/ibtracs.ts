@@ -76,7 +76,7 @@ export function parseIbtracsCsv(text: string): AdapterResult<TrackPoint> & { int
     });
   }
   // Interpolated 3-hourly points carry no wind: take it linearly in time from the storm's neighbouring
-  // reported points; a point with none on either side is rejected.
+  // reported points (the nearest one before the first / after the last report); a storm with no wind at all is rejected.
   const kept: TrackPoint[] = [];
   let interpolated = 0;
   for (let i = 0; i < out.length; i++) {
@@ -89,9 +89,15 @@ export function parseIbtracsCsv(text: string): AdapterResult<TrackPoint> & { int
     const pb = b < out.length && out[b].group === p.group ? out[b] : undefined;
     if (pa && pb && pb.time > pa.time) {
       p.magnitude = pa.magnitude + ((pb.magnitude - pa.magnitude) * (p.time - pa.time)) / (pb.time - pa.time);
-      interpolated++;
-      kept.push(p);
-    } else rc.reject("no wind speed");
+    } else if (pa || pb) {
+      // Before the first or after the last report (often overland decay): the nearest report, an upper bound.
+      p.magnitude = (pa ?? pb)!.magnitude;
+    } else {
+      rc.reject("no wind speed");
+      continue;
+    }
+    interpolated++;
+    kept.push(p);
   }
   return { ...rc.result(kept), interpolatedWind: interpolated };
 }
