@@ -62,9 +62,12 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the test reads response JSON by path
+type Json = any;
+
 async function query(body: unknown) {
   const res = await postJson(base, "/api/supply-chain/query", body, key);
-  return { status: res.status, json: (await res.json()) as { success: boolean; data: Record<string, any>; error: { code: string; message: string; details: any } } };
+  return { status: res.status, json: (await res.json()) as { success: boolean; data: Record<string, Json>; error: { code: string; message: string; details: Json } } };
 }
 
 describe("POST /api/supply-chain/query", () => {
