@@ -21,6 +21,7 @@ let fx: Fixture;
 let report: TileBuildReport;
 let base: string;
 let server: ReturnType<express.Express["listen"]>;
+let servedVersion = "";
 
 function tileOf(lat: number, lng: number, z: number) {
   const fx_ = lngToTileX(lng, z);
@@ -34,10 +35,11 @@ async function get(path: string, headers: Record<string, string> = { "X-API-Key"
 
 beforeAll(async () => {
   fx = writeFixture();
+  servedVersion = fx.version;
   report = await buildTiles({ grid: fx.grid, provinces: PROVINCES, summaries: fx.summaries, provinceMeta: PROVINCE_META, outDir: fx.dir, months: 1, maxZoom: 8 });
   const app = express();
   app.use(createMapPageRouter());
-  app.use(createTilesRouter({ current: () => ({ version: fx.version, dir: fx.dir, data: fx.data }), auth: (k) => (k === KEY ? { id: "k1" } : undefined), logger: log }));
+  app.use(createTilesRouter({ current: () => ({ version: servedVersion, dir: fx.dir, data: { ...fx.data, version: servedVersion } }), auth: (k) => (k === KEY ? { id: "k1" } : undefined), logger: log }));
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => sendError(req, res, err instanceof ApiError ? err : new ApiError("INTERNAL_ERROR", String(err))));
   server = app.listen(0, "127.0.0.1");
   await new Promise((r) => server.once("listening", r));
@@ -243,6 +245,20 @@ describe("tiles router", () => {
     const remote = new PMTiles(new FetchSource(`${base}/tiles/archives/${name}`, new Headers({ "X-API-Key": KEY })));
     const t = await remote.getZxy(5, 24, 14);
     expect(new VectorTile(new PbfReader(new Uint8Array(t!.data))).layers.provinces.length).toBe(2);
+  });
+
+  it("follows a new data version: TileJSON points at it and the old versioned URLs answer 404", async () => {
+    const c = tileOf(13.25, 100.25, 8);
+    const oldUrl = `/tiles/v/${fx.version}/drought-spei1-2020-02/8/${c.x}/${c.y}.png`;
+    expect((await get(oldUrl)).status).toBe(200);
+    servedVersion = "20200401T000000Z-next";
+    try {
+      expect((await (await get("/tiles/drought-spei1.json")).json()).tiles[0]).toBe(`${base}/tiles/v/20200401T000000Z-next/drought-spei1-2020-02/{z}/{x}/{y}.png`);
+      expect((await get(oldUrl)).status).toBe(404);
+      expect((await get(oldUrl.replace(fx.version, servedVersion))).status).toBe(200);
+    } finally {
+      servedVersion = fx.version;
+    }
   });
 
   it("parses byte ranges per RFC 9110", () => {
