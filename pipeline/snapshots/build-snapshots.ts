@@ -7,6 +7,7 @@ import { readManifest } from "../../formats/manifest.ts";
 import { log } from "../../lib/log.ts";
 import { publishSnapshot, snapshotRoot } from "./publish-snapshot.ts";
 import { FEED_BUILDERS, type BuildContext, type BuiltSnapshot } from "./feed-builders.ts";
+import { buildPortsForRegistry } from "./ports.ts";
 
 export interface SnapshotBuilder {
   name: string;
@@ -19,6 +20,7 @@ export const SNAPSHOT_BUILDERS: SnapshotBuilder[] = [
   { name: "heatwave", build: FEED_BUILDERS.heatwave },
   { name: "storm", build: FEED_BUILDERS.storm },
   { name: "sea_level_rise", build: FEED_BUILDERS.sea_level_rise },
+  { name: "ports", build: buildPortsForRegistry },
 ];
 
 export type SnapshotStatus = { status: "published" | "unchanged" | "failed"; version?: string; error?: string };

@@ -129,3 +129,9 @@ export async function buildPortsSnapshot(ctx: SnapshotBuildContext): Promise<{ v
     now: ctx.now,
   });
 }
+
+/** The `ports` entry of SNAPSHOT_BUILDERS (build-snapshots.ts): files, as-of, sources, inputs, qc, report. */
+export async function buildPortsForRegistry(ctx: { dataDir: string }) {
+  const b = buildPortsFiles(ctx.dataDir);
+  return { ...b, sources: PORTS_SOURCES, report: "report.json" };
+}
