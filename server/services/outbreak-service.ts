@@ -110,8 +110,20 @@ export class SnapshotOutbreakService implements OutbreakService {
     }
     const province = snap.data.provinces[p];
     const diseases = q.diseaseType === "general" ? [...SURVEILLED, "influenza" as const] : [q.diseaseType];
-    const parts = diseases.map((d) => (d === "influenza" ? this.newsOnly(snap, d) : this.surveilled(snap, d, p, q)));
+    // general skips a disease the snapshot has no series for; a single disease without one is a 404.
+    const parts = diseases.flatMap((d) => {
+      if (d === "influenza") return [this.newsOnly(snap, d)];
+      try {
+        return [this.surveilled(snap, d, p, q)];
+      } catch (err) {
+        if (q.diseaseType === "general" && err instanceof NotFoundError) return [];
+        throw err;
+      }
+    });
     const scored = parts.filter((x) => x.result.surveillance === "series");
+    if (scored.length === 0 && q.diseaseType === "general") {
+      throw new NotFoundError("No surveillance data for this location", { lat: q.lat, lng: q.lng });
+    }
     // general: the worst surveilled disease leads (highest score, then status rank); counts add up over diseases.
     const lead = q.diseaseType === "general"
       ? scored.reduce((a, b) => (b.result.riskScore > a.result.riskScore || (b.result.riskScore === a.result.riskScore && STATUS_RANK[b.result.outbreakStatus] > STATUS_RANK[a.result.outbreakStatus]) ? b : a))

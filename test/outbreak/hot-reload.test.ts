@@ -1,0 +1,108 @@
+// Snapshot lifecycle with snapshots the test writes itself: publish, hot reload to a new version, refuse a
+// corrupted one (previous keeps serving), and 404 where a snapshot has no series for the point.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OUTBREAK_DATA_FILE, OUTBREAK_INDEX_FILE, OUTBREAK_SNAPSHOT, readOutbreakData, writeOutbreakData, type OutbreakData } from "../../formats/outbreak-snapshot.ts";
+import { writeProvinceIndex } from "../../formats/province-index.ts";
+import { monthIndex } from "../../lib/months.ts";
+import { loadProvinces, type Province } from "../../pipeline/provinces/boundaries.ts";
+import { flattenRings } from "../../pipeline/provinces/rings.ts";
+import { provinceCentroid } from "../../pipeline/snapshots/outbreaks.ts";
+import { publishSnapshot } from "../../pipeline/snapshots/publish-snapshot.ts";
+import { openOutbreakService, type SnapshotOutbreakService } from "../../server/services/outbreak-service.ts";
+import type { ArtifactStore } from "../../server/data/artifact-store.ts";
+import { NotFoundError } from "../../server/errors.ts";
+import { silent } from "../server/helpers.ts";
+
+let provinces: Province[];
+let index: Uint8Array;
+let artifacts: string;
+let service: SnapshotOutbreakService;
+let store: ArtifactStore<unknown>;
+
+/** Bangkok dengue 2017-01..2022-12: every month 5, Decembers 10, 20, 30, 40, 50 and `lastDecember`. */
+function snapshot(lastDecember: number): OutbreakData {
+  const values = new Float64Array(72).fill(5);
+  [10, 20, 30, 40, 50, lastDecember].forEach((v, y) => (values[y * 12 + 11] = v));
+  return {
+    provinces: provinces.map((p) => ({ code: p.code, nameEn: p.nameEn, ...provinceCentroid(p) })),
+    series: [{ disease: "dengue", area: "TH-10", resolution: "month", start: monthIndex(2017, 1), values, baseline: "seasonal", source: "test series" }],
+    news: [],
+    newsAsOf: "2023-01-15",
+  };
+}
+
+async function publish(data: OutbreakData, now: Date) {
+  return publishSnapshot({
+    artifactsDir: artifacts,
+    name: OUTBREAK_SNAPSHOT,
+    files: { [OUTBREAK_DATA_FILE]: writeOutbreakData(data), [OUTBREAK_INDEX_FILE]: index, "build-report.json": "{}" },
+    asOf: "2022-12-31T00:00:00Z",
+    sources: ["test"],
+    inputs: {},
+    qc: {},
+    report: "build-report.json",
+    now,
+  });
+}
+
+const bangkok = { lat: 13.75, lng: 100.5, diseaseType: "dengue" as const, timeframe: "30d" as const };
+
+beforeAll(async () => {
+  provinces = loadProvinces();
+  index = writeProvinceIndex(flattenRings(provinces));
+  artifacts = mkdtempSync(join(tmpdir(), "outbreak-reload-"));
+  await publish(snapshot(45), new Date("2026-01-01T00:00:00Z"));
+  const opened = await openOutbreakService(artifacts, silent);
+  opened.store.stop(); // the test drives reloads itself
+  service = opened.service;
+  store = opened.store as ArtifactStore<unknown>;
+});
+
+afterAll(() => rmSync(artifacts, { recursive: true, force: true }));
+
+describe("outbreak snapshot lifecycle", () => {
+  it("round-trips the data file, NaN as null", () => {
+    const d = snapshot(45);
+    d.series[0].values[3] = NaN;
+    const back = readOutbreakData(writeOutbreakData(d));
+    expect(back.series[0].values[3]).toBeNaN();
+    expect(back.series[0].values[71]).toBe(45);
+    expect(back.provinces).toHaveLength(77);
+    expect(() => readOutbreakData('{"format":"outbreaks","version":2}', "x.json")).toThrow('x.json: expected format "outbreaks" version 1');
+    const bad = JSON.parse(writeOutbreakData(d));
+    bad.series[0].resolution = "week";
+    expect(() => readOutbreakData(JSON.stringify(bad), "x.json")).toThrow('x.json: series 0 (dengue TH-10): unknown resolution "week"');
+  });
+
+  it("serves the first version, hot-reloads a second, refuses a corrupted third", async () => {
+    const first = service.query(bangkok);
+    expect([first.outbreakStatus, first.riskScore, first.caseEstimate]).toEqual(["warning", 76.7, 45]);
+    const v1 = service.dataVersion();
+
+    const second = await publish(snapshot(47), new Date("2026-01-02T00:00:00Z"));
+    expect(await store.reload()).toBe("loaded");
+    expect(service.dataVersion()).toBe(second.version);
+    expect(service.dataVersion()).not.toBe(v1);
+    const after = service.query(bangkok);
+    expect([after.outbreakStatus, after.riskScore]).toEqual(["alert", 80.4]);
+
+    const third = await publish(snapshot(10), new Date("2026-01-03T00:00:00Z"));
+    writeFileSync(join(third.dir, OUTBREAK_DATA_FILE), writeOutbreakData(snapshot(11)));
+    expect(await store.reload()).toBe("refused");
+    expect(service.dataVersion()).toBe(second.version);
+    expect(service.query(bangkok).outbreakStatus).toBe("alert");
+  });
+
+  it("404 for a province without a series when the snapshot has no national series either", () => {
+    expect(() => service.query({ ...bangkok, lat: 18.79, lng: 98.98 })).toThrow(NotFoundError);
+    expect(() => service.query({ ...bangkok, diseaseType: "malaria" })).toThrow("No Malaria surveillance data for this location");
+    // general answers with the diseases that have series (here dengue) and influenza news
+    const general = service.query({ ...bangkok, diseaseType: "general" });
+    expect(general.details.diseases.map((d) => d.diseaseType)).toEqual(["dengue", "influenza"]);
+    expect(general.caseEstimate).toBe(47);
+    expect(() => service.query({ ...bangkok, lat: 18.79, lng: 98.98, diseaseType: "general" })).toThrow("No surveillance data for this location");
+  });
+});
