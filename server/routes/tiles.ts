@@ -241,6 +241,8 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
 
   // CORS on every tiles response; preflight answered here.
   router.use("/tiles", (req: Request, res: Response, next: NextFunction) => {
+    // One metrics/log route label for all tile URLs (bounded label cardinality).
+    res.locals.route ??= "/tiles";
     res.setHeader("Access-Control-Allow-Origin", "*");
     res.setHeader("Access-Control-Expose-Headers", CORS_EXPOSE_HEADERS);
     if (req.method === "OPTIONS") {
@@ -424,7 +426,12 @@ export function createMapPageRouter(): Router {
   const js = (res: Response, path: string) => {
     if (path.endsWith(".mjs") || path.endsWith(".js")) res.setHeader("Content-Type", "text/javascript; charset=utf-8");
   };
+  router.use("/map", (_req, res, next) => {
+    res.locals.route ??= "/map";
+    next();
+  });
   router.get("/", (_req, res) => {
+    res.locals.route ??= "/";
     res.setHeader("Content-Type", "text/html; charset=utf-8");
     res.setHeader("Cache-Control", "no-cache");
     res.setHeader("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'");
