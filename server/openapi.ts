@@ -18,6 +18,7 @@ import {
   scoreQuery,
   successEnvelope,
 } from "./schemas.ts";
+import { supplyChainBody, supplyChainData } from "./schemas-supply-chain.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -147,6 +148,18 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
             }),
             ...errorResponses(POST_ERRORS),
           },
+        },
+      },
+      "/api/supply-chain/query": {
+        post: {
+          operationId: "supplyChainQuery",
+          summary: "Port congestion, vessel counts, delays and disruption for a port (UN/LOCODE) or a coordinate",
+          description:
+            "portCode wins over lat/lng when both are sent; a coordinate selects the nearest port within 50 km. " +
+            "Unknown port or no port in range: 404 NOT_FOUND. Fields without data are null and listed in details.missing. " +
+            `Methods: docs/methods/supply-chain.md. ${limitNote}`,
+          requestBody: jsonBody(supplyChainBody),
+          responses: { "200": ok("Supply chain result", { "application/json": successEnvelope(supplyChainData) }), ...errorResponses(POST_ERRORS) },
         },
       },
       "/api/ping": {
