@@ -8,6 +8,7 @@ import { log } from "../../lib/log.ts";
 import { publishSnapshot, snapshotRoot } from "./publish-snapshot.ts";
 import { FEED_BUILDERS, type BuildContext, type BuiltSnapshot } from "./feed-builders.ts";
 import { buildPortsForRegistry } from "./ports.ts";
+import { buildOutbreaksForRegistry } from "./outbreaks.ts";
 
 export interface SnapshotBuilder {
   name: string;
@@ -21,6 +22,7 @@ export const SNAPSHOT_BUILDERS: SnapshotBuilder[] = [
   { name: "storm", build: FEED_BUILDERS.storm },
   { name: "sea_level_rise", build: FEED_BUILDERS.sea_level_rise },
   { name: "ports", build: buildPortsForRegistry },
+  { name: "outbreaks", build: buildOutbreaksForRegistry },
 ];
 
 export type SnapshotStatus = { status: "published" | "unchanged" | "failed"; version?: string; error?: string };

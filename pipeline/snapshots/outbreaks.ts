@@ -111,34 +111,48 @@ function currentDataSha(artifactsDir: string): string | undefined {
   }
 }
 
+/** The snapshot's files and manifest fields (the shape SNAPSHOT_BUILDERS entries return; buildSnapshots publishes it). */
+export function outbreakSnapshotFiles(ctx: { dataDir: string }): {
+  files: Record<string, Uint8Array | string>;
+  asOf: string;
+  sources: string[];
+  inputs: Record<string, FileChecksum>;
+  qc: Record<string, unknown>;
+  report: string;
+} {
+  const c = collectOutbreakData(ctx.dataDir);
+  const asOf = [c.data.newsAsOf, ...Object.values(c.report.seriesEnds as Record<string, string>)].sort().at(-1) as string;
+  return {
+    files: {
+      [OUTBREAK_DATA_FILE]: writeOutbreakData(c.data),
+      [OUTBREAK_INDEX_FILE]: writeProvinceIndex(flattenRings(c.provinces)),
+      "build-report.json": JSON.stringify(c.report, null, 1) + "\n",
+    },
+    asOf: `${asOf}T00:00:00Z`,
+    sources: OUTBREAK_SOURCES,
+    inputs: Object.fromEntries(c.inputs.map((rel) => [rel, checksum(join(ctx.dataDir, rel))])),
+    qc: c.report.opendengue as Record<string, unknown>,
+    report: "build-report.json",
+  };
+}
+
+/** Registry entry for pipeline/snapshots/build-snapshots.ts. */
+export async function buildOutbreaksForRegistry(ctx: { dataDir: string }) {
+  return outbreakSnapshotFiles(ctx);
+}
+
 export interface OutbreakBuildResult {
   status: "published" | "unchanged";
   version?: string;
   asOf: string;
 }
 
-/** Builds and publishes the outbreak snapshot (or reports it unchanged). */
+/** Builds and publishes the outbreak snapshot on its own (or reports it unchanged when the data file is the same). */
 export async function buildOutbreakSnapshot(ctx: { dataDir: string; artifactsDir: string; now?: Date }): Promise<OutbreakBuildResult> {
-  const c = collectOutbreakData(ctx.dataDir);
-  const json = writeOutbreakData(c.data);
-  const sha = createHash("sha256").update(json).digest("hex");
-  const asOf = [c.data.newsAsOf, ...Object.values(c.report.seriesEnds as Record<string, string>)].sort().at(-1) as string;
+  const built = outbreakSnapshotFiles(ctx);
+  const asOf = built.asOf.slice(0, 10);
+  const sha = createHash("sha256").update(built.files[OUTBREAK_DATA_FILE]).digest("hex");
   if (currentDataSha(ctx.artifactsDir) === sha) return { status: "unchanged", asOf };
-  const inputs = Object.fromEntries(c.inputs.map((rel) => [rel, checksum(join(ctx.dataDir, rel))]));
-  const { version } = await publishSnapshot({
-    artifactsDir: ctx.artifactsDir,
-    name: OUTBREAK_SNAPSHOT,
-    files: {
-      [OUTBREAK_DATA_FILE]: json,
-      [OUTBREAK_INDEX_FILE]: writeProvinceIndex(flattenRings(c.provinces)),
-      "build-report.json": JSON.stringify(c.report, null, 1) + "\n",
-    },
-    asOf: `${asOf}T00:00:00Z`,
-    sources: OUTBREAK_SOURCES,
-    inputs,
-    qc: c.report.opendengue as Record<string, unknown>,
-    report: "build-report.json",
-    now: ctx.now,
-  });
+  const { version } = await publishSnapshot({ artifactsDir: ctx.artifactsDir, name: OUTBREAK_SNAPSHOT, ...built, now: ctx.now });
   return { status: "published", version, asOf };
 }

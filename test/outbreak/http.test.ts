@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataDir } from "../../lib/config.ts";
 import { buildOutbreakSnapshot } from "../../pipeline/snapshots/outbreaks.ts";
+import { buildSnapshots } from "../../pipeline/snapshots/build-snapshots.ts";
 import { openOutbreakService } from "../../server/services/outbreak-service.ts";
 import type { ArtifactStore } from "../../server/data/artifact-store.ts";
 import { postJson, silent } from "../server/helpers.ts";
@@ -21,8 +22,9 @@ let store: ArtifactStore<unknown>;
 
 beforeAll(async () => {
   artifacts = mkdtempSync(join(tmpdir(), "outbreak-art-"));
-  const built = await buildOutbreakSnapshot({ dataDir: dataDir(), artifactsDir: artifacts });
-  expect(built.status).toBe("published");
+  // Through the `make snapshots` registry, as production builds it.
+  const built = await buildSnapshots({ dataDir: dataDir(), artifactsDir: artifacts, only: ["outbreaks"] });
+  expect(built.outbreaks.status).toBe("published");
   const opened = await openOutbreakService(artifacts, silent);
   store = opened.store as ArtifactStore<unknown>;
   server = await startOutbreakServer(opened.service);
@@ -179,7 +181,7 @@ describe("errors", () => {
     expect(r.body.error.code).toBe("SERVICE_UNAVAILABLE");
   });
 
-  it("rebuilding from the same data publishes nothing", async () => {
+  it("rebuilding from the same data publishes nothing (standalone builder)", async () => {
     const again = await buildOutbreakSnapshot({ dataDir: dataDir(), artifactsDir: artifacts });
     expect(again).toEqual({ status: "unchanged", asOf: "2026-05-13" });
   }, 20_000);
