@@ -15,12 +15,14 @@ import { openDroughtService } from "./services/drought-service.ts";
 import { openFeedRiskService } from "./services/feed-risk-service.ts";
 import { ScoreService } from "./services/score-service.ts";
 import { openSupplyChainService } from "./services/supply-chain-service.ts";
+import { openOutbreakService } from "./services/outbreak-service.ts";
 
 async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
   const { service: droughtOnly, store } = await openDroughtService(artifactsDir(env));
   const feeds = await openFeedRiskService(artifactsDir(env), log);
   const drought = new ScoreService(droughtOnly, feeds.service);
   const supplyChain = await openSupplyChainService(artifactsDir(env), log);
+  const outbreak = await openOutbreakService(artifactsDir(env), log);
   const keys = new FileKeyStore(resolve(env.API_KEYS_FILE ?? "./keys.json"), { logger: log });
   const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
   const limiter = createRateLimiter({ plans: planLimitsFromEnv(env), redis });
@@ -32,12 +34,14 @@ async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
     ready: () => store.current() !== undefined,
     bodyLimit: intSetting(env, "BODY_LIMIT", 64 * 1024),
     supplyChain: supplyChain.service,
+    outbreak: outbreak.service,
   });
   const running = await listen(app, { port: intSetting(env, "PORT", 8080), host: env.HOST || "0.0.0.0", logger: log });
   exitOnSignals(running, () => {
     store.stop();
     feeds.stop();
     supplyChain.store.stop();
+    outbreak.store.stop();
     redis?.disconnect();
   });
 }

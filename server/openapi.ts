@@ -19,6 +19,7 @@ import {
   successEnvelope,
 } from "./schemas.ts";
 import { supplyChainBody, supplyChainData } from "./schemas-supply-chain.ts";
+import { outbreakBody, outbreakData } from "./schemas-outbreak.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -148,6 +149,19 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
             }),
             ...errorResponses(POST_ERRORS),
           },
+        },
+      },
+      "/api/outbreak-radar/query": {
+        post: {
+          operationId: "outbreakRadarQuery",
+          summary: "Disease surveillance for a coordinate in Thailand (dengue, influenza, covid, cholera, malaria, general)",
+          description:
+            "Endemic channel of the latest window of `timeframe`, counted back from the data's as-of date (monthly data: 7d and 30d " +
+            "= latest month). Influenza has no surveillance series: WHO Disease Outbreak News only (outbreakStatus news_only, " +
+            "caseEstimate null). A point outside Thailand's 77 provinces: 404 NOT_FOUND. No outbreak snapshot configured: 503. " +
+            `Methods: docs/methods/outbreaks.md. ${limitNote}`,
+          requestBody: jsonBody(outbreakBody),
+          responses: { "200": ok("Outbreak result", { "application/json": successEnvelope(outbreakData) }), ...errorResponses(POST_ERRORS) },
         },
       },
       "/api/supply-chain/query": {
