@@ -21,6 +21,7 @@ import { cellsGeoJson, countriesGeoJson, encodeVectorTile, provincesGeoJson, vec
 
 export const TILE_INDICES = ["spei1", "spei3", "spei6", "spei12", "spi1", "mcdi"] as const;
 export const TILES_INDEX_FILE = "tiles-index.json";
+export const DEFAULT_MAX_ZOOM = 10;
 /** Country outlines are Natural Earth 1:50m: deeper zooms add nothing, clients overzoom. */
 export const COUNTRIES_MAX_ZOOM = 6;
 /** Countries are tiled over the data extent widened by this many degrees (the map's surroundings). */
@@ -154,7 +155,7 @@ export async function buildTiles(input: TileBuildInput): Promise<TileBuildReport
   const t0 = performance.now();
   const { grid, summaries, outDir } = input;
   const monthCount = input.months ?? intSetting(process.env, "TILE_MONTHS", 12);
-  const maxZoom = input.maxZoom ?? intSetting(process.env, "TILE_MAX_ZOOM", 10);
+  const maxZoom = input.maxZoom ?? intSetting(process.env, "TILE_MAX_ZOOM", DEFAULT_MAX_ZOOM);
   if (maxZoom > 14) throw new Error(`maxZoom ${maxZoom} is above 14`);
   const indices = (input.indices ?? [...TILE_INDICES]).filter((i) => grid.indexNames.includes(i));
   if (indices.length === 0) throw new Error(`none of the tile indices is in the grid (${grid.indexNames.join(", ")})`);

@@ -9,7 +9,9 @@ import type { GeometryCollection, Topology } from "topojson-specification";
 import { fromGeojsonVt } from "vt-pbf";
 import type { DroughtGrid } from "../formats/drought-grid.ts";
 import { formatMonth, type MonthIndex } from "../lib/months.ts";
+import type { ProvinceMeta } from "../formats/province-index.ts";
 import type { Province } from "../pipeline/provinces/boundaries.ts";
+import type { ProvinceRings } from "../pipeline/provinces/rings.ts";
 
 export const MVT_EXTENT = 4096;
 
@@ -92,4 +94,44 @@ export function encodeVectorTile(index: GeoJSONVT, layer: string, z: number, x: 
   const tile = index.getTile(z, x, y);
   if (tile === null || tile.features.length === 0) return null;
   return fromGeojsonVt({ [layer]: tile }, { version: 2, extent: MVT_EXTENT });
+}
+
+function ringContains(coords: Float64Array, from: number, to: number, lng: number, lat: number): boolean {
+  let inside = false;
+  for (let i = from, j = to - 1; i < to; j = i++) {
+    const xi = coords[2 * i], yi = coords[2 * i + 1];
+    const xj = coords[2 * j], yj = coords[2 * j + 1];
+    if (yi > lat !== yj > lat && lng < ((xj - xi) * (lat - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
+/**
+ * Province polygons back from the flat rings of province-index.bin (the server has no GeoJSON): a ring inside
+ * an odd number of its province's other rings is a hole of the first ring that contains it.
+ */
+export function provincesFromRings(rings: ProvinceRings, meta: readonly ProvinceMeta[]): Province[] {
+  const byProvince: number[][] = Array.from({ length: rings.nProvinces }, () => []);
+  rings.ringProvince.forEach((p, r) => byProvince[p].push(r));
+  const ringCoords = (r: number) => {
+    const out: number[][] = [];
+    for (let v = rings.ringStart[r]; v < rings.ringStart[r + 1]; v++) out.push([rings.coords[2 * v], rings.coords[2 * v + 1]]);
+    return out;
+  };
+  return meta.map((m, p) => {
+    const own = byProvince[p] ?? [];
+    const containers = (r: number) => {
+      const v = rings.ringStart[r];
+      return own.filter((o) => o !== r && ringContains(rings.coords, rings.ringStart[o], rings.ringStart[o + 1], rings.coords[2 * v], rings.coords[2 * v + 1]));
+    };
+    const polygons = new Map<number, number[][][]>();
+    const holes: Array<[number, number]> = [];
+    for (const r of own) {
+      const c = containers(r);
+      if (c.length % 2 === 0) polygons.set(r, [ringCoords(r)]);
+      else holes.push([r, c[0]]);
+    }
+    for (const [r, outer] of holes) polygons.get(outer)?.push(ringCoords(r));
+    return { code: m.code, nameEn: m.nameEn, nameTh: m.nameTh, slug: m.slug, region: m.region, polygons: [...polygons.values()] };
+  });
 }

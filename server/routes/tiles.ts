@@ -24,7 +24,9 @@ import { intSetting } from "../../lib/config.ts";
 import { ApiError } from "../errors.ts";
 import { ifNoneMatchHits } from "../http/respond.ts";
 import type { DroughtArtifacts } from "../data/drought-artifacts.ts";
-import { droughtArchiveName, TILE_INDICES, TILES_INDEX_FILE, type TilesIndex } from "../../tiles/build-tiles.ts";
+import type GeoJSONVT from "geojson-vt";
+import { COUNTRIES_MAX_ZOOM, DEFAULT_MAX_ZOOM, droughtArchiveName, TILE_INDICES, TILES_INDEX_FILE, type TilesIndex } from "../../tiles/build-tiles.ts";
+import { cellsGeoJson, countriesGeoJson, encodeVectorTile, provincesFromRings, provincesGeoJson, vectorIndex, type MonthValues } from "../../tiles/vector.ts";
 import { legend } from "../../tiles/colour-scale.ts";
 import { LocalFileSource } from "../../tiles/pmtiles-source.ts";
 import { cellClasses, cellLattice, encodeClassTilePng, renderClassTile, type CellLattice } from "../../tiles/raster.ts";
@@ -76,6 +78,8 @@ interface VersionState {
   sources: LocalFileSource[];
   lattice: CellLattice | undefined;
   classes: Map<string, Uint8Array>;
+  /** Vector tile indexes built in memory for a version without archives (see vectorFallback). */
+  vectors: Map<string, GeoJSONVT>;
 }
 
 function etagOf(bytes: Uint8Array | null, key: string): string {
@@ -174,6 +178,7 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
         sources: [],
         lattice: undefined,
         classes: new Map(),
+        vectors: new Map(),
       };
       if (old) for (const s of old.sources) s.close().catch(() => undefined);
       deps.logger.info({ version: cur.version, precomputed: state.index?.months.length ?? 0 }, "tiles: serving data version");
@@ -201,10 +206,14 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
     let gzip = false;
     if (ts.kind === "vector") {
       const a = archive(s, `tiles-${ts.name}.pmtiles`);
-      if (a === undefined) throw new ApiError("NOT_FOUND", `Tileset ${ts.name} was not built for data version ${s.version}`);
-      const t = await a.getZxy(z, x, y);
-      // pmtiles decompresses tiles on read; stored gzip again to send as Content-Encoding: gzip.
-      bytes = t ? Buffer.from(t.data) : null;
+      if (a !== undefined) {
+        const t = await a.getZxy(z, x, y);
+        // pmtiles decompresses tiles on read; stored gzip again to send as Content-Encoding: gzip.
+        bytes = t ? Buffer.from(t.data) : null;
+      } else {
+        const mvt = encodeVectorTile(vectorFallback(s, ts.name), ts.name, z, x, y);
+        bytes = mvt ? Buffer.from(mvt) : null;
+      }
     } else {
       const a = archive(s, droughtArchiveName(ts.index, ts.month));
       if (a !== undefined && z <= (s.index?.maxZoom ?? -1)) {
@@ -229,6 +238,33 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
     const tile: CachedTile = { bytes, etag: etagOf(bytes, key), gzip };
     cache.set(key, tile, (bytes?.length ?? 0) + key.length + 64);
     return tile;
+  }
+
+  /**
+   * A version built without tile archives still gets its vector tilesets: geojson-vt indexes made in memory on
+   * first use (provinces from province-index.bin's rings, values of the default month only).
+   */
+  function vectorFallback(s: VersionState, name: (typeof VECTOR_TILESETS)[number]): GeoJSONVT {
+    let index = s.vectors.get(name);
+    if (index === undefined) {
+      const g = s.data.grid;
+      const values: MonthValues = {
+        indices: TILE_INDICES.filter((i) => g.indexNames.includes(i)),
+        months: [s.data.defaultMonth],
+        value: (i, indexName, month) =>
+          name === "provinces" ? s.data.summaries.record(i, s.data.summaries.monthOffset(month))[s.data.summaries.indexNames.indexOf(indexName)] : g.value(i, g.monthOffset(month), g.indexNo(indexName)),
+      };
+      const fc =
+        name === "provinces"
+          ? provincesGeoJson(provincesFromRings(s.data.provinceIndex.rings, s.data.provinces), values)
+          : name === "cells"
+            ? cellsGeoJson(g, values)
+            : countriesGeoJson();
+      index = vectorIndex(fc, name === "countries" ? COUNTRIES_MAX_ZOOM : DEFAULT_MAX_ZOOM);
+      s.vectors.set(name, index);
+      deps.logger.info({ version: s.version, tileset: name }, "tiles: no archive, vector tiles made in memory");
+    }
+    return index;
   }
 
   function requireKey(req: Request, res: Response): void {
@@ -330,7 +366,7 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
     s.lattice ??= cellLattice(g);
     const [w, so, e, n] = s.lattice.bbox;
     const isVector = ts.kind === "vector";
-    const maxzoom = ts.kind === "vector" ? (ts.name === "countries" ? (s.index?.countriesMaxZoom ?? 6) : (s.index?.maxZoom ?? 10)) : (s.index?.maxZoom ?? 10);
+    const maxzoom = ts.kind === "vector" ? (ts.name === "countries" ? (s.index?.countriesMaxZoom ?? COUNTRIES_MAX_ZOOM) : (s.index?.maxZoom ?? DEFAULT_MAX_ZOOM)) : (s.index?.maxZoom ?? DEFAULT_MAX_ZOOM);
     const tj: Record<string, unknown> = {
       tilejson: "3.0.0",
       name: ts.name,
@@ -346,7 +382,8 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
     if (ts.kind === "drought") {
       tj.description = `${ts.index} for ${formatMonth(ts.month)}, coloured by the D0–D4 / W0–W4 classes of /tiles/legend.json`;
     } else {
-      tj.vector_layers = [{ id: ts.name, fields: vectorFields(ts.name, s.index), minzoom: 0, maxzoom }];
+      const built = s.index ?? { months: [formatMonth(s.data.defaultMonth)], indices: TILE_INDICES.filter((i) => g.indexNames.includes(i)) };
+      tj.vector_layers = [{ id: ts.name, fields: vectorFields(ts.name, built), minzoom: 0, maxzoom }];
     }
     sendJsonText(req, res, JSON.stringify(tj), REVALIDATE);
   });
@@ -397,9 +434,9 @@ function queryMonth(req: Request): string | undefined {
   return m;
 }
 
-function vectorFields(name: string, index: TilesIndex | undefined): Record<string, string> {
+function vectorFields(name: string, built: Pick<TilesIndex, "months" | "indices">): Record<string, string> {
   const values: Record<string, string> = {};
-  for (const m of index?.months ?? []) for (const i of index?.indices ?? []) values[`${i}_${m}`] = "Number";
+  for (const m of built.months) for (const i of built.indices) values[`${i}_${m}`] = "Number";
   if (name === "provinces") return { code: "String", nameEn: "String", nameTh: "String", slug: "String", ...values };
   if (name === "cells") return { cell: "Number", gridId: "String", lat: "Number", lng: "Number", ...values };
   return { name: "String", id: "String" };

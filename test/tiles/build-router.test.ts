@@ -13,6 +13,8 @@ import { sendError } from "../../server/http/respond.ts";
 import { createMapPageRouter, createTilesRouter, parseRange } from "../../server/routes/tiles.ts";
 import { buildTiles, latestMapMonth, precomputedMonths, type TileBuildReport, type TilesIndex } from "../../tiles/build-tiles.ts";
 import { LocalFileSource } from "../../tiles/pmtiles-source.ts";
+import { provincesFromRings } from "../../tiles/vector.ts";
+import { flattenRings } from "../../pipeline/provinces/rings.ts";
 import { latToTileY, lngToTileX } from "../../tiles/tile-math.ts";
 import { FEB, PROVINCE_META, PROVINCES, writeFixture, type Fixture } from "./fixture.ts";
 
@@ -279,5 +281,46 @@ describe("tiles router", () => {
     expect([lib.status, lib.headers.get("content-type")]).toEqual([200, "text/javascript; charset=utf-8"]);
     const js = await get("/map/map.js", {});
     expect(await js.text()).toContain("transformRequest");
+  });
+});
+
+describe("vector tiles without archives", () => {
+  it("rebuilds province polygons with their holes from the flat rings of province-index.bin", () => {
+    const outer = [[0, 0], [4, 0], [4, 4], [0, 4], [0, 0]];
+    const hole = [[1, 1], [1, 3], [3, 3], [3, 1], [1, 1]];
+    const island = [[10, 10], [11, 10], [11, 11], [10, 10]];
+    const provinces = [
+      { polygons: [[outer, hole], [island]] },
+      { polygons: [[hole]] },
+    ];
+    const back = provincesFromRings(flattenRings(provinces), PROVINCE_META);
+    expect(back.map((p) => p.polygons)).toEqual([[[outer, hole], [island]], [[hole]]]);
+    expect(back[1]).toMatchObject({ code: "TH-11", nameEn: "Beta" });
+  });
+
+  it("are made in memory for a version built without tiles, with the default month's values", async () => {
+    const bare = writeFixture();
+    const app = express();
+    app.use(createTilesRouter({ current: () => ({ version: bare.version, dir: bare.dir, data: bare.data }), logger: log }));
+    const srv = app.listen(0, "127.0.0.1");
+    await new Promise((r) => srv.once("listening", r));
+    const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
+    try {
+      const res = await fetch(`${url}/tiles/provinces/5/24/14.mvt`);
+      expect(res.status).toBe(200);
+      const layer = new VectorTile(new PbfReader(new Uint8Array(await res.arrayBuffer()))).layers.provinces;
+      const props = [0, 1].map((i) => layer.feature(i).properties).sort((a, b) => String(a.code).localeCompare(String(b.code)));
+      expect(props.map((p) => [p.code, p["spei1_2020-02"]])).toEqual([["TH-10", -1.65], ["TH-11", 1.3]]);
+      const tj = await (await fetch(`${url}/tiles/provinces.json`)).json();
+      expect(tj.vector_layers[0].fields["spei1_2020-02"]).toBe("Number");
+      const world = await fetch(`${url}/tiles/countries/0/0/0.mvt`);
+      const names = new VectorTile(new PbfReader(new Uint8Array(await world.arrayBuffer()))).layers.countries;
+      expect([...Array(names.length).keys()].map((i) => names.feature(i).properties.name)).toContain("Thailand");
+      // Rasters of every month are rendered on request.
+      const c = tileOf(13.25, 100.25, 8);
+      expect((await fetch(`${url}/tiles/drought-spei1/8/${c.x}/${c.y}.png`)).status).toBe(200);
+    } finally {
+      srv.close();
+    }
   });
 });
