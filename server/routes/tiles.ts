@@ -180,7 +180,8 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
         classes: new Map(),
         vectors: new Map(),
       };
-      if (old) for (const s of old.sources) s.close().catch(() => undefined);
+      // Requests still reading the old version keep its archives open for a while.
+      if (old) setTimeout(() => old.sources.forEach((src) => src.close().catch(() => undefined)), 30_000).unref();
       deps.logger.info({ version: cur.version, precomputed: state.index?.months.length ?? 0 }, "tiles: serving data version");
     }
     return state;
