@@ -1,7 +1,7 @@
-// Minimal GDACS readers for the supply-chain hazards (only what the ports need: tropical cyclones and floods as
-// points with an alert level and dates). The feeds adapters under pipeline/feeds/ were not there when this was
-// written; when they are, this can read through them instead.
-import { csvObjects } from "../feeds/csv.ts";
+// GDACS cyclones and floods for the supply-chain hazards, read through the feeds adapters
+// (pipeline/feeds/gdacs.ts) and reduced to what the ports need: a point, an alert level 1..3 and dates.
+import type { FeedRecord } from "../feeds/records.ts";
+import { parseGdacsFloodTable, parseGdacsGeoJson } from "../feeds/gdacs.ts";
 
 export type HazardKind = "cyclone" | "flood";
 
@@ -9,7 +9,7 @@ export interface HazardEvent {
   id: string;
   kind: HazardKind;
   name: string;
-  /** Green 1, Orange 2, Red 3 (GDACS alert levels). */
+  /** Green 1, Orange 2, Red 3 (GDACS alert levels; the feeds' alert score rounded into 1..3). */
   alertLevel: number;
   lat: number;
   lng: number;
@@ -19,60 +19,30 @@ export interface HazardEvent {
   source: string;
 }
 
-const ALERT: Record<string, number> = { green: 1, orange: 2, red: 3 };
-const KIND: Record<string, HazardKind> = { TC: "cyclone", FL: "flood" };
+export const GDACS_FLOOD_DB_SOURCE = "GDACS flood database";
 
-/** "13 May 2026 01:00:00" (GDACS GeoJSON) or ISO 8601 → epoch ms, as UTC. */
-export function parseGdacsDate(s: string): number {
-  const t = /^\d{4}-\d{2}-\d{2}/.test(s) ? Date.parse(s.endsWith("Z") ? s : `${s}Z`) : Date.parse(`${s} UTC`);
-  return Number.isFinite(t) ? t : NaN;
+function toHazard(r: FeedRecord, source: string): HazardEvent | undefined {
+  if (r.kind !== "cyclone" && r.kind !== "flood") return undefined;
+  return {
+    id: r.id,
+    kind: r.kind,
+    name: r.name,
+    alertLevel: Math.min(3, Math.max(1, Math.round(r.magnitude))),
+    lat: r.lat,
+    lng: r.lng,
+    from: r.time,
+    to: r.endTime,
+    source,
+  };
 }
 
-/** Event centroids of a GDACS event GeoJSON (the live feed): cyclones and floods only. */
+/** Cyclone and flood centroids of a GDACS event GeoJSON (the live feed). */
 export function parseGdacsGeojson(text: string, source = "GDACS"): HazardEvent[] {
-  const doc = JSON.parse(text) as { features?: { properties?: Record<string, unknown>; geometry?: { type: string; coordinates: number[] } }[] };
-  const out: HazardEvent[] = [];
-  for (const f of doc.features ?? []) {
-    const p = f.properties ?? {};
-    const kind = KIND[String(p.eventtype)];
-    if (kind === undefined || p.Class !== "Point_Centroid" || f.geometry?.type !== "Point") continue;
-    out.push({
-      id: `${String(p.eventtype)}-${String(p.eventid)}`,
-      kind,
-      name: String(p.name ?? ""),
-      alertLevel: ALERT[String(p.alertlevel).toLowerCase()] ?? NaN,
-      lat: f.geometry.coordinates[1],
-      lng: f.geometry.coordinates[0],
-      from: parseGdacsDate(String(p.fromdate)),
-      to: parseGdacsDate(String(p.todate)),
-      source,
-    });
-  }
-  return out;
+  return parseGdacsGeoJson(text).records.flatMap((r) => toHazard(r, source) ?? []);
 }
 
-/** The derived GDACS flood table (GDACS_ID, alertlevel, fromdate, todate, geometry as a Python-style dict). */
+/** The derived GDACS flood table. */
 export function parseGdacsFloodDb(text: string): { events: HazardEvent[]; rejected: number } {
-  const events: HazardEvent[] = [];
-  let rejected = 0;
-  for (const r of csvObjects(text).rows) {
-    const m = /coordinates'?\s*:\s*\[\s*(-?[\d.]+)\s*,\s*(-?[\d.]+)\s*\]/.exec(r.geometry);
-    const from = parseGdacsDate(r.fromdate);
-    if (!m || !Number.isFinite(from)) {
-      rejected++;
-      continue;
-    }
-    events.push({
-      id: r.GDACS_ID,
-      kind: "flood",
-      name: `Flood in ${r.country}`,
-      alertLevel: ALERT[r.alertlevel.toLowerCase()] ?? NaN,
-      lat: Number(m[2]),
-      lng: Number(m[1]),
-      from,
-      to: parseGdacsDate(r.todate),
-      source: "GDACS flood database",
-    });
-  }
-  return { events, rejected };
+  const t = parseGdacsFloodTable(text);
+  return { events: t.records.flatMap((r) => toHazard(r, GDACS_FLOOD_DB_SOURCE) ?? []), rejected: t.rejected };
 }

@@ -10,7 +10,7 @@ import type { Manifest } from "../../formats/manifest.ts";
 import type { Logger } from "../../lib/log.ts";
 import { MIN_WINDOW_COVERAGE, anomalyPoints, disruptionLevel, littlesLawDays, percentileRank, seasonalBaseline, windowMean, windowSum } from "../../pipeline/ports/activity.ts";
 import type { PortRecord } from "../../pipeline/ports/cross-reference.ts";
-import type { HazardEvent } from "../../pipeline/ports/gdacs.ts";
+import { GDACS_FLOOD_DB_SOURCE, type HazardEvent } from "../../pipeline/ports/gdacs.ts";
 import { boxAround, distanceKm } from "../../pipeline/ports/geo.ts";
 import { dayOf, isoOfDay } from "../../pipeline/ports/portwatch.ts";
 import { PORTS_SNAPSHOT, PORTS_SOURCES } from "../../pipeline/snapshots/ports.ts";
@@ -257,7 +257,7 @@ export function answer(
       const km = distanceKm(port.lat, port.lng, e.lat, e.lng);
       const radius = e.kind === "cyclone" ? CYCLONE_RADIUS_KM : FLOOD_RADIUS_KM;
       if (km > radius) continue;
-      if (e.kind === "flood" && e.source === "GDACS flood database") floodsHistory++;
+      if (e.kind === "flood" && e.source === GDACS_FLOOD_DB_SOURCE) floodsHistory++;
       const to = Number.isFinite(e.to) ? e.to : e.from;
       if (to >= windowStart && e.from <= s.hazardAsOf) {
         const level = Number.isFinite(e.alertLevel) ? e.alertLevel : 1;
