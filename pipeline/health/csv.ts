@@ -1,44 +1,10 @@
-// A small RFC 4180 CSV reader for the health extracts: quoted fields with doubled quotes and embedded newlines
-// (the WHO DON texts), CRLF or LF. Rows come back as objects keyed by the header.
-
-/** Parses CSV text into rows of fields. */
-export function parseCsvRows(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0; // BOM
-  for (; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else quoted = false;
-      } else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ",") {
-      row.push(field);
-      field = "";
-    } else if (ch === "\n" || ch === "\r") {
-      if (ch === "\r" && text[i + 1] === "\n") i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = "";
-    } else field += ch;
-  }
-  if (field !== "" || row.length > 0) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows.filter((r) => r.length > 1 || r[0] !== "");
-}
+// Header-keyed records over the project's RFC 4180 reader (pipeline/feeds/csv.ts), with required columns checked
+// and the count parsing the WHO and OpenDengue files need.
+import { parseCsv } from "../feeds/csv.ts";
 
 /** Rows as header-keyed records; throws naming the source when a required column is missing. */
 export function parseCsvRecords(text: string, source: string, required: readonly string[] = []): Record<string, string>[] {
-  const rows = parseCsvRows(text);
+  const rows = parseCsv(text);
   const header = rows.shift();
   if (header === undefined) throw new Error(`${source}: empty file`);
   for (const name of required) {

@@ -25,6 +25,7 @@ import { MALARIA_DIR, MALARIA_CASES_FILE, MALARIA_SOURCE, readMalaria } from "..
 import { COVID_FILE, COVID_SOURCE, readCovid } from "../health/owid-covid.ts";
 import { DON_SOURCE, readDonNews } from "../health/who-don.ts";
 import { publishSnapshot, snapshotRoot } from "./publish-snapshot.ts";
+import type { BuiltSnapshot } from "./feed-builders.ts";
 
 export { OUTBREAK_SNAPSHOT };
 
@@ -112,14 +113,7 @@ function currentDataSha(artifactsDir: string): string | undefined {
 }
 
 /** The snapshot's files and manifest fields (the shape SNAPSHOT_BUILDERS entries return; buildSnapshots publishes it). */
-export function outbreakSnapshotFiles(ctx: { dataDir: string }): {
-  files: Record<string, Uint8Array | string>;
-  asOf: string;
-  sources: string[];
-  inputs: Record<string, FileChecksum>;
-  qc: Record<string, unknown>;
-  report: string;
-} {
+export function outbreakSnapshotFiles(ctx: { dataDir: string }): BuiltSnapshot {
   const c = collectOutbreakData(ctx.dataDir);
   const asOf = [c.data.newsAsOf, ...Object.values(c.report.seriesEnds as Record<string, string>)].sort().at(-1) as string;
   return {

@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { dataDir } from "../../lib/config.ts";
 import { monthIndex } from "../../lib/months.ts";
-import { parseCount, parseCsvRecords, parseCsvRows } from "../../pipeline/health/csv.ts";
+import { parseCount, parseCsvRecords } from "../../pipeline/health/csv.ts";
 import { newsDisease, parseDonItems } from "../../pipeline/health/who-don.ts";
 import { parseGhoIndicator } from "../../pipeline/health/who-gho-malaria.ts";
 import { dayIndex, type CaseSeries } from "../../pipeline/health/series.ts";
@@ -110,8 +110,7 @@ describe("WHO and OWID series", () => {
 describe("small readers", () => {
   it("CSV: quotes, doubled quotes, embedded newlines, CRLF, BOM", () => {
     const text = '\uFEFFa,b\r\n"x, y","say ""hi""\nthere"\r\n1,\n';
-    expect(parseCsvRows(text)).toEqual([["a", "b"], ["x, y", 'say "hi"\nthere'], ["1", ""]]);
-    expect(parseCsvRecords(text, "t.csv")[0]).toEqual({ a: "x, y", b: 'say "hi"\nthere' });
+    expect(parseCsvRecords(text, "t.csv")).toEqual([{ a: "x, y", b: 'say "hi"\nthere' }, { a: "1", b: "" }]);
     expect(() => parseCsvRecords("a,b\n1,2\n", "t.csv", ["c"])).toThrow('t.csv: missing column "c"');
     expect([parseCount("28 569"), parseCount("NA"), parseCount(""), parseCount("x")]).toEqual([28569, NaN, NaN, NaN]);
   });
