@@ -1,7 +1,7 @@
 // Our World in Data COVID-19 (Mathieu et al. 2020, CC BY 4.0): daily new cases for one country. COVID-19 has no
 // earlier years to compare with, so its endemic channel uses the windows just before ("recent" baseline).
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fetchFeed, type FetchOutcome } from "../feeds/fetch.ts";
 import { parseCount, parseCsvRecords } from "./csv.ts";
 import { dayIndex, denseSeries, type CaseSeries } from "./series.ts";
 
@@ -13,8 +13,20 @@ export function parseOwidCovid(text: string, source: string): [number, number][]
   return parseCsvRecords(text, source, ["date", "new_cases"]).map((r) => [dayIndex(r.date), parseCount(r.new_cases)]);
 }
 
-export function readCovid(dir: string, iso3 = "THA"): CaseSeries {
-  const path = join(dir, COVID_FILE);
-  const { start, values } = denseSeries(parseOwidCovid(readFileSync(path, "utf8"), path), path);
+/** Env suffix of the download URL: FEED_URL_OWID_COVID_THA (a CSV in the same per-country OWID layout). */
+export const COVID_FEED = "OWID_COVID_THA";
+
+export function covidSeries(text: string, source: string, iso3 = "THA"): CaseSeries {
+  const { start, values } = denseSeries(parseOwidCovid(text, source), source);
   return { disease: "covid", area: iso3, resolution: "day", start, values, baseline: "recent", source: COVID_SOURCE };
+}
+
+/**
+ * The series from FEED_URL_OWID_COVID_THA when it is set (timeout and retries of pipeline/feeds/fetch.ts), else or
+ * when every attempt fails from the data directory; the outcome says which, with the text for the checksum.
+ */
+export async function loadCovid(dir: string, env: NodeJS.ProcessEnv = process.env): Promise<{ series: CaseSeries; fetch: FetchOutcome }> {
+  const path = join(dir, COVID_FILE);
+  const fetched = await fetchFeed({ name: COVID_FEED, fallbackPath: path }, { env });
+  return { series: covidSeries(fetched.text, fetched.from === "url" ? (fetched.url as string) : path), fetch: fetched };
 }

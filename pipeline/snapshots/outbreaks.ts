@@ -2,7 +2,7 @@
 // point-to-province index), published with publishSnapshot() under ARTIFACTS_DIR/snapshots/outbreaks/. A build
 // whose data file equals the current one publishes nothing ("unchanged").
 import { createHash } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   OUTBREAK_DATA_FILE,
@@ -22,7 +22,7 @@ import { lastReported, periodDates } from "../health/endemic-channel.ts";
 import { OPENDENGUE_DIR, OPENDENGUE_FILES, OPENDENGUE_SOURCE, readOpenDengueThailand } from "../health/opendengue.ts";
 import { CHOLERA_FILE, CHOLERA_SOURCE, readCholera } from "../health/who-cholera.ts";
 import { MALARIA_DIR, MALARIA_CASES_FILE, MALARIA_SOURCE, readMalaria } from "../health/who-gho-malaria.ts";
-import { COVID_FILE, COVID_SOURCE, readCovid } from "../health/owid-covid.ts";
+import { COVID_FILE, COVID_SOURCE, loadCovid } from "../health/owid-covid.ts";
 import { DON_SOURCE, readDonNews } from "../health/who-don.ts";
 import { publishSnapshot, snapshotRoot } from "./publish-snapshot.ts";
 import type { BuiltSnapshot } from "./feed-builders.ts";
@@ -53,11 +53,16 @@ export interface CollectedOutbreaks {
   provinces: Province[];
   /** Inputs relative to the data directory. */
   inputs: string[];
+  /** Inputs downloaded instead (FEED_URL_*): path relative to the data directory → downloaded text. */
+  downloaded: Record<string, string>;
   report: Record<string, unknown>;
 }
 
-/** Runs every adapter; throws (naming the file) when an input is missing or a province name does not match. */
-export function collectOutbreakData(dataDir: string): CollectedOutbreaks {
+/**
+ * Runs every adapter; throws (naming the file) when an input is missing or a province name does not match. The
+ * COVID-19 series is downloaded when FEED_URL_OWID_COVID_THA is set (falls back to the data directory).
+ */
+export async function collectOutbreakData(dataDir: string, env: NodeJS.ProcessEnv = process.env): Promise<CollectedOutbreaks> {
   const provinces = loadProvinces(join(dataDir, PROVINCES_FILE));
   const index = aliasIndex(buildAliases(loadAliasSources(provinces, dataDir)));
   const dengue = readOpenDengueThailand(dataDir, index);
@@ -68,7 +73,8 @@ export function collectOutbreakData(dataDir: string): CollectedOutbreaks {
   const missing = provinces.filter((p) => !covered.has(p.code)).map((p) => p.code);
   if (missing.length > 0) throw new Error(`OpenDengue: no dengue series for ${missing.join(", ")}`);
   const news = readDonNews(dataDir);
-  const series = [...dengue.provinces.series, dengue.national, readMalaria(dataDir), readCholera(dataDir), readCovid(dataDir)];
+  const covid = await loadCovid(dataDir, env);
+  const series = [...dengue.provinces.series, dengue.national, readMalaria(dataDir), readCholera(dataDir), covid.series];
   const outProvinces: OutbreakProvince[] = provinces.map((p) => ({ code: p.code, nameEn: p.nameEn, ...provinceCentroid(p) }));
   const seriesEnds = Object.fromEntries(
     series.filter((s) => s.area === "THA" || s.area === "TH-10").map((s) => [`${s.disease} ${s.area}`, periodDates(s.resolution, lastReported(s), lastReported(s)).to]),
@@ -83,6 +89,7 @@ export function collectOutbreakData(dataDir: string): CollectedOutbreaks {
       provinceMonths: `${formatMonth(Math.min(...dengue.provinces.series.map((s) => s.start)))}..${formatMonth(Math.max(...dengue.provinces.series.map(lastReported)))}`,
     },
     news: { itemsAboutThailand: news.items.length, asOf: news.asOf },
+    fetches: { [COVID_FILE]: { from: covid.fetch.from, attempts: covid.fetch.attempts, url: covid.fetch.url ?? null, error: covid.fetch.error ?? null } },
     seriesEnds,
   };
   const inputs = [
@@ -93,14 +100,14 @@ export function collectOutbreakData(dataDir: string): CollectedOutbreaks {
     ...news.files,
     PROVINCES_FILE,
   ];
-  return { data: { provinces: outProvinces, series, news: news.items, newsAsOf: news.asOf }, provinces, inputs, report };
+  const downloaded = covid.fetch.from === "url" ? { [COVID_FILE]: covid.fetch.text } : {};
+  return { data: { provinces: outProvinces, series, news: news.items, newsAsOf: news.asOf }, provinces, inputs, downloaded, report };
 }
 
 export const OUTBREAK_SOURCES = [OPENDENGUE_SOURCE, MALARIA_SOURCE, CHOLERA_SOURCE, COVID_SOURCE, DON_SOURCE];
 
-function checksum(path: string): FileChecksum {
-  const bytes = readFileSync(path);
-  return { bytes: statSync(path).size, sha256: createHash("sha256").update(bytes).digest("hex") };
+function checksum(bytes: Uint8Array): FileChecksum {
+  return { bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") };
 }
 
 /** sha256 of the current version's data file, or undefined. */
@@ -113,8 +120,8 @@ function currentDataSha(artifactsDir: string): string | undefined {
 }
 
 /** The snapshot's files and manifest fields (the shape SNAPSHOT_BUILDERS entries return; buildSnapshots publishes it). */
-export function outbreakSnapshotFiles(ctx: { dataDir: string }): BuiltSnapshot {
-  const c = collectOutbreakData(ctx.dataDir);
+export async function outbreakSnapshotFiles(ctx: { dataDir: string; env?: NodeJS.ProcessEnv }): Promise<BuiltSnapshot> {
+  const c = await collectOutbreakData(ctx.dataDir, ctx.env);
   const asOf = [c.data.newsAsOf, ...Object.values(c.report.seriesEnds as Record<string, string>)].sort().at(-1) as string;
   return {
     files: {
@@ -124,14 +131,17 @@ export function outbreakSnapshotFiles(ctx: { dataDir: string }): BuiltSnapshot {
     },
     asOf: `${asOf}T00:00:00Z`,
     sources: OUTBREAK_SOURCES,
-    inputs: Object.fromEntries(c.inputs.map((rel) => [rel, checksum(join(ctx.dataDir, rel))])),
+    // A downloaded input is checksummed as downloaded, so a changed download is a changed input.
+    inputs: Object.fromEntries(
+      c.inputs.map((rel) => [rel, checksum(rel in c.downloaded ? Buffer.from(c.downloaded[rel], "utf8") : readFileSync(join(ctx.dataDir, rel)))]),
+    ),
     qc: c.report.opendengue as Record<string, unknown>,
     report: "build-report.json",
   };
 }
 
 /** Registry entry for pipeline/snapshots/build-snapshots.ts. */
-export async function buildOutbreaksForRegistry(ctx: { dataDir: string }) {
+export async function buildOutbreaksForRegistry(ctx: { dataDir: string; env?: NodeJS.ProcessEnv }): Promise<BuiltSnapshot> {
   return outbreakSnapshotFiles(ctx);
 }
 
@@ -142,8 +152,8 @@ export interface OutbreakBuildResult {
 }
 
 /** Builds and publishes the outbreak snapshot on its own (or reports it unchanged when the data file is the same). */
-export async function buildOutbreakSnapshot(ctx: { dataDir: string; artifactsDir: string; now?: Date }): Promise<OutbreakBuildResult> {
-  const built = outbreakSnapshotFiles(ctx);
+export async function buildOutbreakSnapshot(ctx: { dataDir: string; artifactsDir: string; now?: Date; env?: NodeJS.ProcessEnv }): Promise<OutbreakBuildResult> {
+  const built = await outbreakSnapshotFiles(ctx);
   const asOf = built.asOf.slice(0, 10);
   const sha = createHash("sha256").update(built.files[OUTBREAK_DATA_FILE]).digest("hex");
   if (currentDataSha(ctx.artifactsDir) === sha) return { status: "unchanged", asOf };

@@ -17,8 +17,8 @@ const series = (disease: string, area: string): CaseSeries => {
 };
 const at = (s: CaseSeries, period: number) => s.values[period - s.start];
 
-beforeAll(() => {
-  c = collectOutbreakData(dataDir());
+beforeAll(async () => {
+  c = await collectOutbreakData(dataDir(), {});
 }, 30_000);
 
 describe("OpenDengue", () => {

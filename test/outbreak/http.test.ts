@@ -23,7 +23,7 @@ let store: ArtifactStore<unknown>;
 beforeAll(async () => {
   artifacts = mkdtempSync(join(tmpdir(), "outbreak-art-"));
   // Through the `make snapshots` registry, as production builds it.
-  const built = await buildSnapshots({ dataDir: dataDir(), artifactsDir: artifacts, only: ["outbreaks"] });
+  const built = await buildSnapshots({ dataDir: dataDir(), artifactsDir: artifacts, only: ["outbreaks"], env: {} });
   expect(built.outbreaks.status).toBe("published");
   const opened = await openOutbreakService(artifacts, silent);
   store = opened.store as ArtifactStore<unknown>;
@@ -182,7 +182,7 @@ describe("errors", () => {
   });
 
   it("rebuilding from the same data publishes nothing (standalone builder)", async () => {
-    const again = await buildOutbreakSnapshot({ dataDir: dataDir(), artifactsDir: artifacts });
+    const again = await buildOutbreakSnapshot({ dataDir: dataDir(), artifactsDir: artifacts, env: {} });
     expect(again).toEqual({ status: "unchanged", asOf: "2026-05-13" });
   }, 20_000);
 });
