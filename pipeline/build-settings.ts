@@ -29,6 +29,9 @@ export interface BuildSettings {
   /** A month counts as valid for serving when at least this share of land cells has SPEI-1. */
   validCellShare: number;
   keepVersions: number;
+  /** Map tiles: latest months precomputed and the deepest zoom (docs/methods/tiles.md). */
+  tileMonths: number;
+  tileMaxZoom: number;
   concurrency: number;
 }
 
@@ -64,6 +67,8 @@ export function buildSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Buil
     idwClampZ: numberSetting(env, "IDW_CLAMP_Z", IDW_DEFAULTS.clampZ),
     validCellShare: numberSetting(env, "VALID_CELL_SHARE", 0.9),
     keepVersions: intSetting(env, "KEEP_VERSIONS", 3),
+    tileMonths: intSetting(env, "TILE_MONTHS", 12),
+    tileMaxZoom: intSetting(env, "TILE_MAX_ZOOM", 10),
     concurrency: intSetting(env, "BUILD_CONCURRENCY", 2),
   };
   if (s.baselineEnd - s.baselineStart < 12 * 10 - 1) {

@@ -8,8 +8,9 @@ import { log } from "../lib/log.ts";
 import { formatMonth, type MonthIndex } from "../lib/months.ts";
 import { PROJECT_ROOT } from "../lib/config.ts";
 import { sha256File, type FileChecksum } from "../formats/manifest.ts";
-import { writeDroughtGrid, interleaveIndices } from "../formats/drought-grid.ts";
-import { writeProvinceSummaries } from "../formats/province-summaries.ts";
+import { writeDroughtGrid, interleaveIndices, openDroughtGrid } from "../formats/drought-grid.ts";
+import { ProvinceSummariesReader, writeProvinceSummaries } from "../formats/province-summaries.ts";
+import { buildTiles } from "../tiles/build-tiles.ts";
 import { INSIDE, MIXED, writeCoverageMask, type CoverageMaskData } from "../formats/coverage-mask.ts";
 import type { LandCells } from "./grid/land-cells.ts";
 import { writeProvinceIndex, writeProvincesJson } from "../formats/province-index.ts";
@@ -102,6 +103,7 @@ export const DROUGHT_CODE = [
   "pipeline/publish",
   "pipeline/build.ts",
   "pipeline/build-settings.ts",
+  "tiles",
 ];
 
 function codeFingerprint(): string {
@@ -246,10 +248,8 @@ export async function buildDrought(opts: BuildOptions): Promise<BuildResult> {
   const version = makeVersionId(opts.now ?? new Date(), fp.slice(0, 10));
   const staging = createStaging(artifactsDir, version);
   try {
-    stage("write artifacts", () => {
-      writeFileSync(
-        join(staging.dir, ARTIFACT_FILES.grid),
-        writeDroughtGrid({
+    const { gridBytes, summaryBytes, provinceMeta } = stage("write artifacts", () => {
+      const gridBytes = writeDroughtGrid({
           firstMonth,
           nMonths,
           indexNames: [...GRID_INDICES],
@@ -262,23 +262,40 @@ export async function buildDrought(opts: BuildOptions): Promise<BuildResult> {
           countries: ["THA"],
           cellCountry: new Uint8Array(nCells),
           values,
-        }),
-      );
-      writeFileSync(
-        join(staging.dir, ARTIFACT_FILES.provinceSummaries),
-        writeProvinceSummaries({
-          indexNames: [...PROVINCE_INDICES],
-          nProvinces: provinces.length,
-          nMonths,
-          firstMonth,
-          values: summaries.means,
-          cellsUsed: cellsUsedPerRecord(summaries),
-        }),
-      );
+      });
+      writeFileSync(join(staging.dir, ARTIFACT_FILES.grid), gridBytes);
+      const summaryBytes = writeProvinceSummaries({
+        indexNames: [...PROVINCE_INDICES],
+        nProvinces: provinces.length,
+        nMonths,
+        firstMonth,
+        values: summaries.means,
+        cellsUsed: cellsUsedPerRecord(summaries),
+      });
+      writeFileSync(join(staging.dir, ARTIFACT_FILES.provinceSummaries), summaryBytes);
       writeFileSync(join(staging.dir, ARTIFACT_FILES.coverage), writeCoverageMask(coverageMask(cells)));
       writeFileSync(join(staging.dir, ARTIFACT_FILES.provinceIndex), writeProvinceIndex(flattenRings(provinces)));
-      writeFileSync(join(staging.dir, ARTIFACT_FILES.provinces), writeProvincesJson(provinceMetadata(provinces, aliases)));
+      const provinceMeta = provinceMetadata(provinces, aliases);
+      writeFileSync(join(staging.dir, ARTIFACT_FILES.provinces), writeProvincesJson(provinceMeta));
+      return { gridBytes, summaryBytes, provinceMeta };
     });
+
+    // Map tiles of the latest months, inside the version so they are checksummed and swapped with it.
+    log.info({ stage: "tiles", months: settings.tileMonths, maxZoom: settings.tileMaxZoom }, "tiles…");
+    const tiles = await buildTiles({
+      grid: openDroughtGrid(gridBytes),
+      provinces,
+      summaries: new ProvinceSummariesReader(summaryBytes),
+      provinceMeta,
+      outDir: staging.dir,
+      months: settings.tileMonths,
+      maxZoom: settings.tileMaxZoom,
+      latestMonth: latestValid ?? undefined,
+      onProgress: (done, total, label) => {
+        if (done % 12 === 0 || done === total) log.info({ stage: "tiles", done, total, label }, "progress");
+      },
+    });
+    log.info({ stage: "tiles", tiles: tiles.tilesWritten, bytes: tiles.bytes, ms: tiles.totalMs }, "tiles done");
 
     const report = {
       version,
@@ -294,6 +311,7 @@ export async function buildDrought(opts: BuildOptions): Promise<BuildResult> {
         landCells: nCells,
         cellsWithSpei1AtLatestValidMonth: latestOffset < 0 ? 0 : validCells[latestOffset + firstValid],
       },
+      tiles: { tilesWritten: tiles.tilesWritten, bytes: tiles.bytes, msPerMonth: tiles.msPerMonth, months: tiles.months, indices: tiles.indices },
       provinces: {
         count: provinces.length,
         withSummaryAtLatestValidMonth: provincesAtLatest,

@@ -2,7 +2,7 @@
 //   CORS preflight → routing (404 NOT_FOUND / 405 METHOD_NOT_ALLOWED) → auth (401) → rate limit (429)
 //   → content type (415) → body size (413) → JSON (400) → validation (400) → service (404 / 200).
 // Every response carries X-Data-Version and the CORS headers; authenticated ones also carry RateLimit-*.
-import express, { type NextFunction, type Request, type Response } from "express";
+import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import type { Logger } from "../lib/log.ts";
 import type { KeyStore } from "./auth/key-store.ts";
 import { renderDocsPage } from "./docs-page.ts";
@@ -31,6 +31,8 @@ export interface AppDeps {
   outbreak?: OutbreakService;
   /** Supply chain; without it POST /api/supply-chain/query answers 503 SERVICE_UNAVAILABLE. */
   supplyChain?: SupplyChainService;
+  /** Routers with their own paths and auth (map page, tiles), mounted before the routing gate. */
+  routers?: Router[];
 }
 
 interface RouteDef {
@@ -121,6 +123,9 @@ export function createApp(deps: AppDeps) {
     });
     next();
   });
+
+  // The map page and tiles answer their own paths (server/routes/tiles.ts); everything else goes to the gate.
+  for (const router of deps.routers ?? []) app.use(router);
 
   // Routing gate: 404, CORS preflight, 405.
   app.use((req, res, next) => {

@@ -8,6 +8,7 @@ import { Redis } from "ioredis";
 import { artifactsDir, intSetting } from "../lib/config.ts";
 import { log } from "../lib/log.ts";
 import { createApp } from "./app.ts";
+import { createMapPageRouter, createTilesRouter } from "./routes/tiles.ts";
 import { FileKeyStore } from "./auth/key-store.ts";
 import { createRateLimiter, planLimitsFromEnv } from "./limits/rate-limit.ts";
 import { exitOnSignals, listen, workerCount } from "./serve.ts";
@@ -35,6 +36,7 @@ async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
     bodyLimit: intSetting(env, "BODY_LIMIT", 64 * 1024),
     supplyChain: supplyChain.service,
     outbreak: outbreak.service,
+    routers: [createMapPageRouter(), createTilesRouter({ current: () => store.current(), auth: (k) => keys.authenticate(k), logger: log })],
   });
   const running = await listen(app, { port: intSetting(env, "PORT", 8080), host: env.HOST || "0.0.0.0", logger: log });
   exitOnSignals(running, () => {

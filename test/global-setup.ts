@@ -14,6 +14,7 @@ declare module "vitest" {
 
 export default async function setup(project: TestProject): Promise<void> {
   const artifactsDir = resolve(PROJECT_ROOT, "test-output", "artifacts");
-  await buildDrought({ dataDir: dataDir(), artifactsDir, settings: buildSettingsFromEnv({}) });
+  // Fewer tile months and zooms than a production build: the suite needs the tiles, not all of them.
+  await buildDrought({ dataDir: dataDir(), artifactsDir, settings: buildSettingsFromEnv({ TILE_MONTHS: "2", TILE_MAX_ZOOM: "8" }) });
   project.provide("artifactsDir", artifactsDir);
 }

@@ -26,6 +26,8 @@ describe("drought build from NetCDF grids", () => {
       GRID_SOURCE: "netcdf",
       NETCDF_PRECIPITATION: "climate/pre.nc",
       NETCDF_TEMPERATURE: "climate/tmp.nc",
+      TILE_MONTHS: "1",
+      TILE_MAX_ZOOM: "5",
     });
     const artifacts = mkdtempSync(join(tmpdir(), "nc-art-"));
     const r = await buildDrought({ dataDir: dd, artifactsDir: artifacts, settings });

@@ -14,7 +14,7 @@ import { ProvinceIndexReader, readProvincesJson } from "../../formats/province-i
 import { CoverageMask, INSIDE, OUTSIDE } from "../../formats/coverage-mask.ts";
 import { parseMonth } from "../../lib/months.ts";
 
-const settings = buildSettingsFromEnv({});
+const settings = buildSettingsFromEnv({ TILE_MONTHS: "1", TILE_MAX_ZOOM: "6" });
 const artifacts = mkdtempSync(join(tmpdir(), "build-"));
 let versionDir = "";
 
@@ -28,7 +28,8 @@ describe("drought build on the real data mirror", () => {
   it("publishes a verified version with a manifest of inputs and artifacts", async () => {
     const m = readManifest(versionDir);
     expect(readlinkSync(join(artifacts, "current"))).toBe(join("versions", m.version));
-    expect(Object.keys(m.artifacts).sort()).toEqual([
+    const names = Object.keys(m.artifacts).sort();
+    expect(names.filter((n) => !n.startsWith("tiles-"))).toEqual([
       "build-report.json",
       "coverage-mask.bin",
       "drought-grid.bin",
@@ -36,6 +37,9 @@ describe("drought build on the real data mirror", () => {
       "province-summaries.bin",
       "provinces.json",
     ]);
+    // One raster archive per index for the one precomputed month, the vector archives and their index.
+    expect(names).toContain(`tiles-drought-spei1-${m.latestValidMonth}.pmtiles`);
+    expect(names).toEqual(expect.arrayContaining(["tiles-provinces.pmtiles", "tiles-cells.pmtiles", "tiles-countries.pmtiles", "tiles-index.json"]));
     expect(await verifyArtifacts(versionDir, m)).toEqual([]);
     // 53 station files + their index + 3 boundary files.
     expect(Object.keys(m.inputs).filter((k) => k.startsWith("climate/ghcnd-thailand/"))).toHaveLength(54);
