@@ -225,7 +225,7 @@ describe("operational endpoints", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.title).toBeTypeOf("string");
     expect(Object.keys(doc.paths).sort()).toEqual(
-      ["/api/ping", "/api/risk-map/batch", "/api/risk-map/drought", "/api/risk-map/drought/province", "/api/risk-map/score", "/healthz", "/metrics", "/readyz"],
+      ["/api/outbreak-radar/query", "/api/ping", "/api/risk-map/batch", "/api/risk-map/drought", "/api/risk-map/drought/province", "/api/risk-map/score", "/api/supply-chain/query", "/healthz", "/metrics", "/readyz"],
     );
     expect(doc.components.securitySchemes.ApiKey).toEqual({ type: "apiKey", in: "header", name: "X-API-Key" });
     const scoreBody = doc.paths["/api/risk-map/score"].post.requestBody.content["application/json"].schema;
