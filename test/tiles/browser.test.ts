@@ -140,21 +140,21 @@ describe("map page in Chromium", () => {
     await page.click("#key-form button");
     await waitForMapIdle();
     const info = (await (await fetch(`${running.base}/tiles/index.json`)).json()).data;
-    expect(tileResponses.some((u) => u.includes(`/drought-spei1-${info.defaultMonth}/`) && u.endsWith(".png"))).toBe(true);
-    expect(tileResponses.some((u) => u.includes("/provinces/") && u.endsWith(".mvt"))).toBe(true);
-    expect(tileResponses.some((u) => u.includes("/countries/") && u.endsWith(".mvt"))).toBe(true);
+    await expect.poll(() => tileResponses.some((u) => u.includes(`/drought-spei1-${info.defaultMonth}/`) && u.endsWith(".png")), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => tileResponses.some((u) => u.includes("/provinces/") && u.endsWith(".mvt")), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => tileResponses.some((u) => u.includes("/countries/") && u.endsWith(".mvt")), { timeout: 30_000 }).toBe(true);
     // The key travels in a header only.
     expect(tileResponses.every((u) => !u.includes(running.key))).toBe(true);
     expect(await page.evaluate(() => sessionStorage.getItem("climateRiskApiKey"))).toBe(running.key);
 
     await page.selectOption("#index", "spei3");
     await waitForMapIdle();
-    expect(tileResponses.some((u) => u.includes(`/drought-spei3-${info.defaultMonth}/`))).toBe(true);
+    await expect.poll(() => tileResponses.some((u) => u.includes(`/drought-spei3-${info.defaultMonth}/`)), { timeout: 30_000 }).toBe(true);
     const earlier = info.precomputedMonths[0] === info.defaultMonth ? "2018-01" : info.precomputedMonths[0];
     await page.fill("#month", earlier);
     await page.dispatchEvent("#month", "change");
     await waitForMapIdle();
-    expect(tileResponses.some((u) => u.includes(`/drought-spei3-${earlier}/`))).toBe(true);
+    await expect.poll(() => tileResponses.some((u) => u.includes(`/drought-spei3-${earlier}/`)), { timeout: 30_000 }).toBe(true);
     await page.fill("#month", info.defaultMonth);
     await page.dispatchEvent("#month", "change");
     await waitForMapIdle();
