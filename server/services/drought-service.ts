@@ -240,19 +240,12 @@ export class ArtifactDroughtService implements DroughtService {
   batchItem(id: string | undefined, lat: number, lng: number): BatchItem {
     const a = this.artifacts();
     const hit = this.locate(a, lat, lng, a.defaultMonth);
-    const base = id === undefined ? { lat, lng } : { id, lat, lng };
+    // Plain literals of one shape (no spread): this runs 100 times per batch request.
     if (typeof hit === "string") {
-      return { ...base, found: false, riskScore: null, riskLevel: null, severity: null, spei1: null, reason: hit };
+      return { id, lat, lng, found: false, riskScore: null, riskLevel: null, severity: null, spei1: null, reason: hit };
     }
     const score = droughtScore(hit.spei1);
-    return {
-      ...base,
-      found: true,
-      riskScore: score,
-      riskLevel: riskLevel(score),
-      severity: droughtLevel(hit.spei1),
-      spei1: round(hit.spei1, 3) as number,
-    };
+    return { id, lat, lng, found: true, riskScore: score, riskLevel: riskLevel(score), severity: droughtLevel(hit.spei1), spei1: round(hit.spei1, 3) as number };
   }
 }
 

@@ -1,0 +1,236 @@
+// API benchmarks (issue 3). In process: nearest-cell lookup + response assembly (service.drought) and a batch of
+// 100 (p50/p99). Over HTTP on loopback (autocannon): GET drought, POST score and POST batch-100, each beside the
+// trivial authenticated GET /api/ping of the same server in the same run, as ratios. Start-up time and memory
+// with the Thailand artifacts and with a synthetic 1,000,000-cell artifact.
+// Run: npx tsx bench/api.bench.ts [--seconds S]   (needs published artifacts: make artifacts)
+import { spawn } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import autocannon from "autocannon";
+import { artifactsDir as defaultArtifactsDir, PROJECT_ROOT } from "../lib/config.ts";
+import { openDroughtService } from "../server/services/drought-service.ts";
+import { generateKey, hashKey, writeKeyFile } from "../server/auth/key-store.ts";
+import { writeDroughtGrid } from "../formats/drought-grid.ts";
+import { createStaging, publishStaging } from "../pipeline/publish/publish.ts";
+import { readManifest } from "../formats/manifest.ts";
+
+const argSeconds = process.argv.indexOf("--seconds");
+const SECONDS = argSeconds > 0 ? Number(process.argv[argSeconds + 1]) : 8;
+const ARTIFACTS = process.env.ARTIFACTS_DIR ?? defaultArtifactsDir();
+
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+};
+
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Random points in the Khorat plateau and central plains (inland Thailand, so they all have data). */
+function thaiPoints(n: number, seed = 1): { lat: number; lng: number }[] {
+  const r = rng(seed);
+  return Array.from({ length: n }, () => ({ lat: 14.6 + r() * 2.6, lng: 99.5 + r() * 3.3 }));
+}
+
+async function inProcess() {
+  const { service, store } = await openDroughtService(ARTIFACTS, { pollMs: 3_600_000 });
+  const pts = thaiPoints(10_000);
+  for (const p of pts) service.drought(p.lat, p.lng); // warm-up
+  const single: number[] = [];
+  for (let rep = 0; rep < 20; rep++) {
+    for (const p of pts) {
+      const t0 = process.hrtime.bigint();
+      service.drought(p.lat, p.lng);
+      single.push(Number(process.hrtime.bigint() - t0));
+    }
+  }
+  const batch: number[] = [];
+  for (let rep = 0; rep < 2000; rep++) {
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < 100; i++) {
+      const p = pts[(rep * 100 + i) % pts.length];
+      service.batchItem(undefined, p.lat, p.lng);
+    }
+    batch.push(Number(process.hrtime.bigint() - t0));
+  }
+  store.stop();
+  return {
+    lookupP50us: quantile(single, 0.5) / 1000,
+    lookupP99us: quantile(single, 0.99) / 1000,
+    batch100P50us: quantile(batch, 0.5) / 1000,
+    batch100P99us: quantile(batch, 0.99) / 1000,
+  };
+}
+
+interface Started {
+  base: string;
+  key: string;
+  pid: number;
+  readyMs: number;
+  stop(): Promise<void>;
+}
+
+async function startServer(artifacts: string): Promise<Started> {
+  const dir = mkdtempSync(join(tmpdir(), "bench-keys-"));
+  const key = generateKey();
+  writeKeyFile(join(dir, "keys.json"), { keys: [{ id: "key_bench", hash: hashKey(key), plan: "bench", status: "active", createdAt: new Date().toISOString() }] });
+  const port = 30000 + Math.floor(Math.random() * 20000);
+  const t0 = performance.now();
+  const proc = spawn(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "server/main.ts")], {
+    env: {
+      ...process.env,
+      ARTIFACTS_DIR: artifacts,
+      API_KEYS_FILE: join(dir, "keys.json"),
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "warn",
+      RATE_LIMITS: JSON.stringify({ bench: { points: 1e9, duration: 60 } }),
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (;;) {
+    try {
+      if ((await fetch(base + "/readyz")).status === 200) break;
+    } catch {
+      // starting
+    }
+    if (performance.now() - t0 > 120_000) throw new Error("server did not become ready");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const readyMs = performance.now() - t0;
+  return {
+    base,
+    key,
+    pid: proc.pid!,
+    readyMs,
+    stop: () => new Promise((res) => (proc.once("exit", () => res()), proc.kill("SIGTERM"))),
+  };
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+async function load(s: Started, opts: { path: string; method?: "GET" | "POST"; body?: string }): Promise<number> {
+  const r = await autocannon({
+    url: s.base + opts.path,
+    method: opts.method ?? "GET",
+    body: opts.body,
+    headers: { "x-api-key": s.key, "content-type": "application/json" },
+    connections: 32,
+    pipelining: 1,
+    duration: SECONDS,
+  });
+  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${opts.path}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return r.requests.average;
+}
+
+async function http() {
+  const s = await startServer(ARTIFACTS);
+  const batchBody = JSON.stringify({ riskType: "drought", locations: thaiPoints(100, 7).map((p, i) => ({ id: String(i), ...p })) });
+  const out: Record<string, number> = {};
+  // Alternate the trivial route and each real route, so both see the same machine state.
+  const pairs: [string, Parameters<typeof load>[1]][] = [
+    ["drought", { path: "/api/risk-map/drought?lat=15.2&lng=102.1" }],
+    ["score", { path: "/api/risk-map/score", method: "POST", body: JSON.stringify({ lat: 15.2, lng: 102.1, riskType: "drought" }) }],
+    ["batch100", { path: "/api/risk-map/batch", method: "POST", body: batchBody }],
+  ];
+  await load(s, { path: "/api/ping" }); // warm-up
+  for (const [name, req] of pairs) {
+    const ping = await load(s, { path: "/api/ping" });
+    const real = await load(s, req);
+    out[`${name}Rps`] = real;
+    out[`${name}PingRps`] = ping;
+    out[`${name}Ratio`] = real / ping;
+    process.stderr.write(`${name}: ${real.toFixed(0)} req/s vs ping ${ping.toFixed(0)} req/s (${((100 * real) / ping).toFixed(0)} %)\n`);
+  }
+  await s.stop();
+  return out;
+}
+
+/** A published version whose grid has 1,000,000 cells (1000 × 1000 at 0.01°) and 24 months of 8 indices. */
+async function syntheticMillion(): Promise<string> {
+  const root = mkdtempSync(join(tmpdir(), "bench-1m-"));
+  const src = realpathSync(join(ARTIFACTS, "current"));
+  const n = 1000;
+  const nCells = n * n;
+  const nMonths = 24;
+  const names = ["spei1", "spei3", "spei6", "spei12", "spei24", "spi1", "spi3", "mcdi"];
+  const lats = new Float64Array(nCells);
+  const lngs = new Float64Array(nCells);
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < n; c++) {
+      lats[r * n + c] = 6 + (r + 0.5) * 0.01;
+      lngs[r * n + c] = 97.5 + (c + 0.5) * 0.01;
+    }
+  }
+  const values = new Float32Array(nCells * nMonths * names.length);
+  const rand = rng(3);
+  for (let i = 0; i < values.length; i++) values[i] = rand() * 4 - 2;
+  const m = readManifest(src);
+  const staging = createStaging(root, "synthetic-1m");
+  for (const f of ["province-summaries.bin", "province-index.bin", "provinces.json", "coverage-mask.bin"]) cpSync(join(src, f), join(staging.dir, f));
+  writeFileSync(
+    join(staging.dir, "drought-grid.bin"),
+    writeDroughtGrid({
+      firstMonth: 2018 * 12, nMonths, indexNames: names, baselineStart: 1961 * 12, baselineEnd: 1990 * 12 + 11, resolutionDeg: 0.01,
+      cellIds: Uint32Array.from({ length: nCells }, (_, i) => i), cellLats: lats, cellLngs: lngs, countries: ["THA"],
+      cellCountry: new Uint8Array(nCells), values,
+    }),
+  );
+  await publishStaging(staging, { ...m, latestValidMonth: "2019-06", monthRange: { first: "2018-01", last: "2019-12" } });
+  return root;
+}
+
+async function startupAndMemory(label: string, artifacts: string) {
+  const s = await startServer(artifacts);
+  const idle = rssMb(s.pid);
+  const pts = thaiPoints(2000, 11);
+  for (const p of pts) await fetch(`${s.base}/api/risk-map/drought?lat=${p.lat.toFixed(4)}&lng=${p.lng.toFixed(4)}`, { headers: { "x-api-key": s.key } });
+  const afterQueries = rssMb(s.pid);
+  await s.stop();
+  process.stderr.write(`${label}: ready in ${s.readyMs.toFixed(0)} ms, RSS ${idle.toFixed(0)} MB idle, ${afterQueries.toFixed(0)} MB after 2000 queries\n`);
+  return { readyMs: s.readyMs, rssIdleMb: idle, rssAfter2000QueriesMb: afterQueries };
+}
+
+async function main() {
+  const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, seconds: SECONDS };
+  results.inProcess = await inProcess();
+  process.stderr.write(`in process: ${JSON.stringify(results.inProcess)}\n`);
+  results.http = await http();
+  results.startupThailand = await startupAndMemory("Thailand artifacts", ARTIFACTS);
+  const million = await syntheticMillion();
+  const gridBytes = readManifest(join(million, "current")).artifacts["drought-grid.bin"].bytes;
+  results.startupMillion = { ...(await startupAndMemory("synthetic 1,000,000 cells", million)), gridBytes };
+  rmSync(million, { recursive: true, force: true });
+  mkdirSync(join(PROJECT_ROOT, "bench/results"), { recursive: true });
+  writeFileSync(join(PROJECT_ROOT, "bench/results/api.json"), JSON.stringify(results, null, 2) + "\n");
+  const p = results.inProcess as Record<string, number>;
+  const h = results.http as Record<string, number>;
+  const t = results.startupThailand as Record<string, number>;
+  const mm = results.startupMillion as Record<string, number>;
+  console.log(`| API metric | value |
+|---|---|
+| nearest-cell lookup + response assembly, in process | p50 ${p.lookupP50us.toFixed(2)} µs, p99 ${p.lookupP99us.toFixed(2)} µs |
+| batch of 100, in process | p50 ${p.batch100P50us.toFixed(1)} µs, p99 ${p.batch100P99us.toFixed(1)} µs |
+| GET /api/risk-map/drought vs GET /api/ping (same server, same run) | ${h.droughtRps.toFixed(0)} vs ${h.droughtPingRps.toFixed(0)} req/s = ${(100 * h.droughtRatio).toFixed(0)} % |
+| POST /api/risk-map/score vs ping | ${h.scoreRps.toFixed(0)} vs ${h.scorePingRps.toFixed(0)} req/s = ${(100 * h.scoreRatio).toFixed(0)} % |
+| POST /api/risk-map/batch (100 locations) vs ping | ${h.batch100Rps.toFixed(0)} vs ${h.batch100PingRps.toFixed(0)} req/s = ${(100 * h.batch100Ratio).toFixed(0)} % |
+| start-up to ready, Thailand artifacts | ${t.readyMs.toFixed(0)} ms, RSS ${t.rssIdleMb.toFixed(0)} MB (${t.rssAfter2000QueriesMb.toFixed(0)} MB after 2,000 queries) |
+| start-up to ready, synthetic 1,000,000 cells (${(mm.gridBytes / 1e6).toFixed(0)} MB grid) | ${mm.readyMs.toFixed(0)} ms, RSS ${mm.rssIdleMb.toFixed(0)} MB (${mm.rssAfter2000QueriesMb.toFixed(0)} MB after 2,000 queries) |`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
