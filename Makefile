@@ -40,7 +40,7 @@ nightly: refresh
 	$(MAKE) artifacts
 	$(MAKE) snapshots
 
-serve: artifacts
+serve: artifacts snapshots
 	npm run -s keys -- dev
 	npm start
 
