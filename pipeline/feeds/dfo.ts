@@ -2,6 +2,7 @@
 // area (km²), dates (M/D/YYYY), dead, displaced, severity class (1, 1.5, 2). Magnitude is the DFO flood
 // magnitude M = log10(duration days × severity × area km²) (Brakenridge, DFO archive notes).
 import { csvObjects, num } from "./csv.ts";
+import { REASON_NULL_ISLAND, countryChecker, countryNamesToIso3, type CountryChecker } from "./country-check.ts";
 import { RejectCounter, validLatLng, type AdapterResult, type FeedRecord } from "./records.ts";
 
 export interface DfoRecord extends FeedRecord {
@@ -26,7 +27,8 @@ export function dfoMagnitude(days: number, severity: number, areaKm2: number): n
   return Math.log10(Math.max(1, days) * severity * Math.max(1, areaKm2));
 }
 
-export function parseDfoArchive(text: string): AdapterResult<DfoRecord> {
+/** `checker` null skips the country check. A row may lie in its Country or any of its OtherCountry names. */
+export function parseDfoArchive(text: string, checker: CountryChecker | null = countryChecker()): AdapterResult<DfoRecord> {
   const { header, rows } = csvObjects(text);
   for (const col of ["ID", "long", "lat", "Began", "Ended", "Severity", "Area"]) {
     if (!header.includes(col)) throw new Error(`FloodArchive.csv: missing column ${col}`);
@@ -44,6 +46,12 @@ export function parseDfoArchive(text: string): AdapterResult<DfoRecord> {
     if (!validLatLng(lat, lng)) { rc.reject("bad coordinates"); continue; }
     if (!Number.isFinite(began)) { rc.reject("bad start date"); continue; }
     if (!(severity > 0)) { rc.reject("bad severity"); continue; }
+    if (lng === 0 && lat === 0) { rc.reject(REASON_NULL_ISLAND); continue; }
+    if (checker) {
+      const named = [...countryNamesToIso3(r.Country ?? ""), ...countryNamesToIso3(r.OtherCountry ?? "")];
+      const c = checker.check(lng, lat, named);
+      if (c !== "ok" && c !== "unchecked") { rc.reject(c); continue; }
+    }
     const end = Number.isFinite(ended) && ended >= began ? ended : began;
     const days = (end - began) / 86_400_000 + 1;
     out.push({

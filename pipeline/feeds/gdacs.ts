@@ -3,6 +3,7 @@
 // derived flood table latest_gdacs_flood_db.csv. Magnitude is the GDACS alert score (Green 1, Orange 2, Red 3;
 // https://www.gdacs.org/Knowledge/overview.aspx).
 import { csvObjects, num } from "./csv.ts";
+import { REASON_NULL_ISLAND, countryChecker, countryNamesToIso3, type CountryChecker } from "./country-check.ts";
 import { RejectCounter, validLatLng, type AdapterResult, type FeedRecord } from "./records.ts";
 
 const KIND: Record<string, string> = { FL: "flood", TC: "cyclone", WF: "fire", DR: "drought", EQ: "earthquake", VO: "volcano" };
@@ -34,7 +35,19 @@ function extendBbox(b: [number, number, number, number], coords: unknown): void 
 
 interface GeoJsonFeature { type: string; geometry: { type: string; coordinates: unknown } | null; properties: Record<string, string> | null }
 
-export function parseGdacsGeoJson(text: string): AdapterResult {
+// Kinds whose GDACS point should lie in the event's country. Cyclone and earthquake points are often at sea,
+// and drought points are centroids of multi-country regions, so those are not checked.
+const COUNTRY_CHECKED_KINDS = new Set(["FL", "WF"]);
+
+/** GDACS country fields: an iso3 code when present, else the names ("Japan|Philippines", "A, B"). */
+function gdacsIso3s(iso3: string | undefined, country: string | undefined): string[] {
+  const codes = countryNamesToIso3(country ?? "");
+  const first = (iso3 ?? "").trim().toUpperCase();
+  return /^[A-Z]{3}$/.test(first) && !codes.includes(first) ? [first, ...codes] : codes;
+}
+
+/** `checker` null skips the country check (tests of other fields). */
+export function parseGdacsGeoJson(text: string, checker: CountryChecker | null = countryChecker()): AdapterResult {
   const fc = JSON.parse(text) as { type?: string; features?: GeoJsonFeature[] };
   if (fc.type !== "FeatureCollection" || !Array.isArray(fc.features)) throw new Error("GDACS GeoJSON: not a FeatureCollection");
   const rc = new RejectCounter();
@@ -60,6 +73,11 @@ export function parseGdacsGeoJson(text: string): AdapterResult {
     if (!Number.isFinite(time)) { rc.reject("bad fromdate"); continue; }
     if (!KIND[p.eventtype]) { rc.reject("unknown event type"); continue; }
     if (!Number.isFinite(mag)) { rc.reject("no alert level"); continue; }
+    if (lng === 0 && lat === 0) { rc.reject(REASON_NULL_ISLAND); continue; }
+    if (checker && COUNTRY_CHECKED_KINDS.has(p.eventtype)) {
+      const c = checker.check(lng, lat, gdacsIso3s(p.iso3, p.country));
+      if (c !== "ok" && c !== "unchecked") { rc.reject(c); continue; }
+    }
     const end = parseGdacsDate(p.todate);
     const b = boxes.get(`${p.eventtype}-${p.eventid}`);
     out.push({
@@ -121,7 +139,7 @@ export function parseGdacsRss(text: string): AdapterResult {
 }
 
 /** The derived GDACS flood table: geometry is a Python-repr point "{'type': 'Point', 'coordinates': [x, y]}". */
-export function parseGdacsFloodTable(text: string): AdapterResult<FeedRecord & { iso3: string }> {
+export function parseGdacsFloodTable(text: string, checker: CountryChecker | null = countryChecker()): AdapterResult<FeedRecord & { iso3: string }> {
   const { header, rows } = csvObjects(text);
   for (const col of ["eventid", "alertlevel", "fromdate", "todate", "geometry", "iso3"]) {
     if (!header.includes(col)) throw new Error(`latest_gdacs_flood_db.csv: missing column ${col}`);
@@ -138,6 +156,11 @@ export function parseGdacsFloodTable(text: string): AdapterResult<FeedRecord & {
     if (!validLatLng(lat, lng)) { rc.reject("bad point geometry"); continue; }
     if (!Number.isFinite(time)) { rc.reject("bad fromdate"); continue; }
     if (!Number.isFinite(mag)) { rc.reject("no alert level"); continue; }
+    if (lng === 0 && lat === 0) { rc.reject(REASON_NULL_ISLAND); continue; }
+    if (checker) {
+      const c = checker.check(lng, lat, gdacsIso3s(r.iso3, r.country));
+      if (c !== "ok" && c !== "unchecked") { rc.reject(c); continue; }
+    }
     const end = parseGdacsDate(r.todate);
     out.push({
       id: `FL-${r.eventid}`,

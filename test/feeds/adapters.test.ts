@@ -20,13 +20,15 @@ const feed = (rel: string) => readFileSync(join(dataDir(), "feeds", rel), "utf8"
 const inThailand = (lat: number, lng: number) => lat >= 5.6 && lat <= 20.5 && lng >= 97.3 && lng <= 105.7;
 
 describe("adapters on the real feeds", () => {
-  it("DFO: 4,797 floods, 82 in Thailand, the 2011 Thailand floods among them", () => {
+  it("DFO: 4,797 rows, 128 refused by the country check, the 2011 Thailand floods kept", () => {
     const r = parseDfoArchive(feed("dfo/FloodArchive.csv"));
-    expect(r.records).toHaveLength(4797);
-    expect(r.rejected).toBe(0);
-    // 74 with Thailand as the main country, 82 rows naming Thailand at all (PROVENANCE).
+    expect(r.rows).toBe(4797);
+    expect(r.records).toHaveLength(4669);
+    expect(r.reasons).toEqual({ "coordinates outside the named country": 128 });
+    // 74 rows with Thailand as the main country (PROVENANCE); 3 of them lie outside Thailand (DFO-3417 in
+    // Malaysia, DFO-4390 and DFO-4496 in Myanmar).
     const thai = r.records.filter((e) => e.country.trim() === "Thailand");
-    expect(thai).toHaveLength(74);
+    expect(thai).toHaveLength(71);
     const y2011 = thai.filter((e) => new Date(e.time).getUTCFullYear() === 2011);
     expect(y2011.length).toBeGreaterThan(0);
     const big = y2011.reduce((a, b) => (b.magnitude > a.magnitude ? b : a));
@@ -34,10 +36,13 @@ describe("adapters on the real feeds", () => {
     expect(big.magnitude).toBeGreaterThan(6.5);
   });
 
-  it("GDACS: flood table 3,990 rows (66 with iso3 THA); live GeoJSON has the May 2026 Thailand flood; RSS items", () => {
+  it("GDACS: flood table 3,990 rows, 164 refused (64 kept with iso3 THA); live GeoJSON has the May 2026 Thailand flood; RSS items", () => {
     const t = parseGdacsFloodTable(feed("gdacs/latest_gdacs_flood_db.csv"));
-    expect(t.records).toHaveLength(3990);
-    expect(t.records.filter((r) => r.iso3 === "THA")).toHaveLength(66);
+    expect(t.rows).toBe(3990);
+    expect(t.records).toHaveLength(3826);
+    expect(t.reasons).toEqual({ "coordinates outside the named country": 156, "null island": 8 });
+    // 66 rows say THA; FL-4390 (northern Myanmar) and FL-1100673 (Vietnam coast) are refused.
+    expect(t.records.filter((r) => r.iso3 === "THA")).toHaveLength(64);
     const g = parseGdacsGeoJson(feed("gdacs/gdacs_20260530T1858Z.geojson"));
     const th = g.records.find((r) => r.id === "FL-1103881")!;
     expect(th.name).toBe("Flood in Thailand");
