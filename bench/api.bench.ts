@@ -94,7 +94,7 @@ async function startServer(artifacts: string): Promise<Started> {
       LOG_LEVEL: "warn",
       RATE_LIMITS: JSON.stringify({ bench: { points: 1e9, duration: 60 } }),
     },
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", "inherit", "inherit"],
   });
   const base = `http://127.0.0.1:${port}`;
   for (;;) {
@@ -188,7 +188,8 @@ async function syntheticMillion(): Promise<string> {
       cellCountry: new Uint8Array(nCells), values,
     }),
   );
-  await publishStaging(staging, { ...m, latestValidMonth: "2019-06", monthRange: { first: "2018-01", last: "2019-12" } });
+  const { manifestFormat: _f, version: _v, artifacts: _a, ...body } = m;
+  await publishStaging(staging, { ...body, latestValidMonth: "2019-06", monthRange: { first: "2018-01", last: "2019-12" } });
   return root;
 }
 

@@ -45,7 +45,8 @@ export async function publishStaging(staging: Staging, body: ManifestBody): Prom
     const path = join(staging.dir, name);
     artifacts[name] = { bytes: statSync(path).size, sha256: await sha256File(path) };
   }
-  const manifest: Manifest = { manifestFormat: MANIFEST_FORMAT, version: staging.version, artifacts, ...body };
+  // The staging version and the checksums just computed win over anything the caller passed along.
+  const manifest: Manifest = { ...body, manifestFormat: MANIFEST_FORMAT, version: staging.version, artifacts };
   writeFileSync(join(staging.dir, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + "\n");
 
   const versionsDir = join(staging.artifactsDir, VERSIONS_DIR);
