@@ -59,7 +59,9 @@ export class ArtifactStore<T> {
       dir = realpathSync(join(root, "current"));
       seen = `${dir}:${statSync(join(dir, "manifest.json")).mtimeMs}`;
     } catch {
-      if (!this.loaded) logger.warn({ root, label }, "no published version to serve yet");
+      // Said once, not on every poll.
+      if (!this.loaded && this.lastSeen !== "missing") logger.warn({ root, label }, "no published version to serve yet");
+      this.lastSeen = "missing";
       return "missing";
     }
     if (seen === this.lastSeen) return "unchanged";
