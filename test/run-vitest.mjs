@@ -1,3 +1,4 @@
+/* global process, console */
 // Runs the vitest suite and ends with the plain summary line "N passed, N failed[, N skipped]" that CI reads.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";

@@ -1,0 +1,44 @@
+// `make bench`: runs every benchmark one after the other (never two at once: they share 2 cores), collects what
+// each prints on stdout (a markdown table) into bench/RESULTS.md, with the date and the machine.
+// Run one: npx tsx bench/<name>.bench.ts. Progress goes to stderr.
+import { spawnSync } from "node:child_process";
+import { cpus, totalmem } from "node:os";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { PROJECT_ROOT } from "../lib/config.ts";
+
+const BENCHES: [title: string, file: string, args: string[]][] = [
+  ["Pipeline (issue 2)", "pipeline.bench.ts", []],
+  ["Grid lookup, format level (issue 2)", "grid-lookup.bench.ts", []],
+  ["API (issue 3)", "api.bench.ts", []],
+  ["Tiles (issue 4)", "tiles.bench.ts", []],
+  ["Feed risk scores (issue 5)", "feeds.bench.ts", []],
+  ["Outbreak radar (issue 6)", "outbreak.bench.ts", []],
+  ["Supply chain (issue 6)", "supply-chain.bench.ts", []],
+];
+
+const only = process.argv.slice(2);
+const sections: string[] = [];
+for (const [title, file, args] of BENCHES) {
+  if (only.length && !only.some((o) => file.startsWith(o))) continue;
+  process.stderr.write(`\n=== ${title}: bench/${file}\n`);
+  const t0 = Date.now();
+  const r = spawnSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "bench", file), ...args], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, LOG_LEVEL: "warn" },
+    stdio: ["ignore", "pipe", "inherit"],
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const out = (r.stdout ?? "").trim();
+  process.stdout.write(out + "\n");
+  if (r.status !== 0) {
+    process.stderr.write(`bench/${file} failed with status ${r.status}\n`);
+    process.exitCode = 1;
+  }
+  const body = out.startsWith("|") ? out : "```text\n" + out + "\n```";
+  sections.push(`## ${title}\n\n\`bench/${file}\`, ${((Date.now() - t0) / 1000).toFixed(0)} s${r.status === 0 ? "" : " — FAILED"}\n\n${body}\n`);
+}
+
+const header = `# Benchmark results\n\nMeasured by \`make bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}. Medians unless stated; ratios are measured side by side in the same run.\n\n`;
+if (!only.length) writeFileSync(join(PROJECT_ROOT, "bench", "RESULTS.md"), header + sections.join("\n"));
