@@ -18,7 +18,7 @@ PUBLISHED := $(ARTIFACTS_DIR)/current/manifest.json
 all: artifacts
 
 $(NODE_MODULES): package.json package-lock.json
-	npm ci
+	npm ci --no-audit --no-fund || npm install --no-audit --no-fund
 	@touch $@
 
 artifacts: $(PUBLISHED)
