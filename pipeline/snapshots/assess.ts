@@ -3,7 +3,8 @@
 import { formatMonth } from "../../lib/months.ts";
 import { riskLevel } from "../../lib/drought-scale.ts";
 import type { FeedSnapshot, GaugeStat } from "./feed-snapshot.ts";
-import { DAY_MS, INTENSITY, TIMEFRAME_DAYS, TIMEFRAME_MONTHS, heatScore, scoreEvents, seaLevelScore, type TimeframeName } from "./scoring.ts";
+import { HOT_REF, VERY_WET_SPI, WET_REF, combineHeat, hotExcess, monthPercentiles, wetTerm } from "./climate-components.ts";
+import { DAY_MS, INTENSITY, eventScore, TIMEFRAME_DAYS, TIMEFRAME_MONTHS, heatScore, scoreEvents, seaLevelScore, type TimeframeName } from "./scoring.ts";
 import { haversineKm } from "../../formats/event-index.ts";
 
 export class NotCoveredError extends Error {}
@@ -43,6 +44,8 @@ function assessEvents(s: FeedSnapshot, q: AssessQuery): Assessment {
   const windowDays = TIMEFRAME_DAYS[q.timeframe];
   const near = ev.near(q.lat, q.lng, p.radiusKm);
   const h = scoreEvents(ev, near, INTENSITY[type], p, asOf, windowDays, meta.recordYears);
+  const wet = type === "flood" ? wetComponent(s, q) : undefined;
+  if (wet?.used) h.score = eventScore(h.annualRate, h.recentWeighted, p, wet.term);
   const describe = (c: { index: number; distanceKm: number; weight: number }) => ({
     id: ev.groups[ev.group[c.index]],
     name: ev.names[c.index],
@@ -66,6 +69,7 @@ function assessEvents(s: FeedSnapshot, q: AssessQuery): Assessment {
     baseline: `${meta.recordStart.slice(0, 4)}-${meta.asOf.slice(0, 4)} record of the feeds; λref ${p.annualRateRef}/yr, recent ref ${p.recentRef}`,
     contributingEvents: h.contributions.slice(0, 10).map(describe),
   };
+  if (wet) details.climateGrid = wet;
   if (q.includeHistorical) {
     const byYear = new Map<number, number>();
     for (const c of h.contributions) {
@@ -83,8 +87,104 @@ function assessEvents(s: FeedSnapshot, q: AssessQuery): Assessment {
   const summary =
     `${h.eventCount} ${NOUN[type]} within ${p.radiusKm} km over ${r1(meta.recordYears)} years` +
     (h.returnPeriodYears === null ? "" : ` (one every ${r1(h.returnPeriodYears)} years)`) +
-    `; ${h.recentCount} in the ${q.timeframe} before ${day(asOf)}.${topText}`;
+    `; ${h.recentCount} in the ${q.timeframe} before ${day(asOf)}.${topText}` +
+    (wet === undefined ? "" : wet.used
+      ? ` Drought grid (to ${wet.gridMonth}): ${wet.veryWetMonths.latestYear} very wet month(s) (SPI-3 ≥ ${VERY_WET_SPI}) in the latest year, ${wet.veryWetMonths.record} in the record.`
+      : ` Drought grid not used: ${wet.note}.`);
   return { riskScore: h.score, riskLevel: riskLevel(h.score), summary, details, dataSources: meta.dataSources };
+}
+
+/** Nearest item by great-circle distance (brute force: the tables hold at most a few thousand points). */
+function nearest<T extends { lat: number; lng: number }>(items: T[], lat: number, lng: number): { item: T; distanceKm: number } | undefined {
+  let best: { item: T; distanceKm: number } | undefined;
+  for (const item of items) {
+    const d = haversineKm(lat, lng, item.lat, item.lng);
+    if (!best || d < best.distanceKm) best = { item, distanceKm: d };
+  }
+  return best;
+}
+
+type WetComponent =
+  | { used: false; note: string }
+  | {
+      used: true;
+      source: string;
+      version: string;
+      gridMonth: string;
+      recordStart: string;
+      baseline: string;
+      cell: { lat: number; lng: number; distanceKm: number };
+      veryWetThreshold: number;
+      veryWetMonths: { record: number; recordMonths: number; latestYear: number; latestYearMonths: string[] };
+      latestSpi1: number | null;
+      latestSpi3: number | null;
+      wetness: number;
+      wetRef: number;
+      term: number;
+    };
+
+/** The flood score's climate-grid term at a point, or why there is none (the score then uses the feeds alone). */
+function wetComponent(s: FeedSnapshot, q: AssessQuery): WetComponent {
+  const g = s.climateGrid;
+  if (!g) return { used: false, note: s.climateNote ?? "this snapshot has no drought-grid table" };
+  const hit = nearest(g.cells, q.lat, q.lng);
+  if (!hit || hit.distanceKm > g.maxDistanceKm) {
+    return { used: false, note: `no drought-grid cell with SPI-3 data within ${g.maxDistanceKm} km (grid ${g.version})` };
+  }
+  const c = hit.item;
+  return {
+    used: true,
+    source: g.source,
+    version: g.version,
+    gridMonth: g.gridMonth,
+    recordStart: g.recordStart,
+    baseline: g.baseline,
+    cell: { lat: c.lat, lng: c.lng, distanceKm: r1(hit.distanceKm) },
+    veryWetThreshold: VERY_WET_SPI,
+    veryWetMonths: { record: c.veryWetMonths, recordMonths: c.validMonths, latestYear: c.veryWetLatestYear, latestYearMonths: c.latestYearVeryWet },
+    latestSpi1: c.latestSpi1,
+    latestSpi3: c.latestSpi3,
+    wetness: c.latestYearWetness,
+    wetRef: WET_REF,
+    term: Math.round(1000 * wetTerm(c)) / 1000,
+  };
+}
+
+type StationComponent =
+  | { used: false; note: string }
+  | {
+      used: true;
+      source: string;
+      station: { id: string; name: string; distanceKm: number };
+      baseline: { start: string; end: string; yearsPerMonth: number[] };
+      months: { month: string; tmeanC: number; percentile: number; hot: boolean }[];
+      hotMonths: number;
+      hotExcess: number;
+      hotRef: number;
+      countryScore: number;
+    };
+
+/** Percentiles of the nearest station's latest k months against 1961–1990, or why there are none. */
+function stationComponent(s: FeedSnapshot, q: AssessQuery, k: number, countryScore: number): StationComponent {
+  const t = s.stationHeat;
+  if (!t) return { used: false, note: s.climateNote ?? "this snapshot has no station table" };
+  const hit = nearest(t.stations, q.lat, q.lng);
+  if (!hit || hit.distanceKm > t.maxDistanceKm) return { used: false, note: `no GHCN-Daily station with a ${t.baselineStart}..${t.baselineEnd} baseline within ${t.maxDistanceKm} km` };
+  const st = hit.item;
+  const recent = st.recent.slice(-k);
+  const ps = monthPercentiles(recent.map((r) => r[0]), recent.map((r) => r[1]), { byCalendarMonth: st.baseline });
+  const excess = hotExcess(ps.map((p) => p.percentile));
+  return {
+    used: true,
+    source: t.source,
+    station: { id: st.id, name: st.name, distanceKm: r1(hit.distanceKm) },
+    baseline: { start: t.baselineStart, end: t.baselineEnd, yearsPerMonth: st.baseline.map((a) => a.length) },
+    months: ps.map((p) => ({ month: formatMonth(p.month), tmeanC: r2(p.tmeanC), percentile: r1(p.percentile), hot: p.hot })),
+    hotMonths: ps.filter((p) => p.hot).length,
+    hotExcess: Math.round(1000 * excess) / 1000,
+    hotRef: HOT_REF,
+    countryScore,
+  };
 }
 
 function inMask(m: NonNullable<FeedSnapshot["heat"]>["mask"], lat: number, lng: number): boolean {
@@ -99,6 +199,8 @@ function assessHeat(s: FeedSnapshot, q: AssessQuery): Assessment {
   const a = Float64Array.from(t.anomalyC);
   const k = TIMEFRAME_MONTHS[q.timeframe];
   const h = heatScore(a, k);
+  const station = stationComponent(s, q, k, h.score);
+  const score = station.used ? combineHeat(h.score, station.hotExcess, station.months.length) : h.score;
   const month = (i: number) => formatMonth(t.firstMonth + i);
   const last = a.length - 1;
   const recentMonths = Array.from({ length: k }, (_, j) => last - k + 1 + j).map((i) => ({ month: month(i), anomalyC: r2(a[i]) }));
@@ -115,6 +217,7 @@ function assessHeat(s: FeedSnapshot, q: AssessQuery): Assessment {
     returnPeriodYears: hot.length ? r1(years / hot.length) : null,
     contributingEvents: hot.slice(-10).reverse().map((i) => ({ month: month(i), anomalyC: r2(a[i]) })),
     globalAnomalyC: Object.fromEntries(Object.entries(t.global).map(([k2, v]) => [k2, v[last] === null ? null : r2(v[last]!)])),
+    stationRecord: station,
   };
   if (q.includeHistorical) {
     const byYear: { year: number; meanAnomalyC: number; hotMonths: number }[] = [];
@@ -128,8 +231,11 @@ function assessHeat(s: FeedSnapshot, q: AssessQuery): Assessment {
   }
   const summary =
     `${t.country} mean temperature anomaly ${r2(h.recentMeanC)} °C over the ${k} month(s) to ${month(last)}, ` +
-    `z = ${r2(h.z)} against ${month(0)}..${month(last)}; ${hot.length} months above ${r2(t.hotThresholdC)} °C (90th percentile) in the record.`;
-  return { riskScore: h.score, riskLevel: riskLevel(h.score), summary, details, dataSources: s.meta.dataSources };
+    `z = ${r2(h.z)} against ${month(0)}..${month(last)}; ${hot.length} months above ${r2(t.hotThresholdC)} °C (90th percentile) in the record.` +
+    (station.used
+      ? ` Station ${station.station.name} (${station.station.distanceKm} km): ${station.hotMonths} of its latest ${station.months.length} month(s) to ${station.months.at(-1)!.month} above the ${station.baseline.start.slice(0, 4)}–${station.baseline.end.slice(0, 4)} 90th percentile.`
+      : ` Station record not used: ${station.note}.`);
+  return { riskScore: score, riskLevel: riskLevel(h.score), summary, details, dataSources: s.meta.dataSources };
 }
 
 function assessSeaLevel(s: FeedSnapshot, q: AssessQuery): Assessment {

@@ -43,6 +43,8 @@ function sameInputs(root: string, built: BuiltSnapshot): string | undefined {
 export async function buildSnapshots(opts: {
   dataDir: string;
   artifactsDir: string;
+  /** Where the drought artifact the flood climate term reads is published; default artifactsDir. */
+  droughtArtifactsDir?: string;
   only?: string[];
   env?: NodeJS.ProcessEnv;
   now?: Date;
@@ -51,7 +53,7 @@ export async function buildSnapshots(opts: {
   const builders = opts.builders ?? SNAPSHOT_BUILDERS;
   const unknown = (opts.only ?? []).filter((n) => !builders.some((b) => b.name === n));
   if (unknown.length) throw new Error(`unknown snapshot(s): ${unknown.join(", ")}; known: ${builders.map((b) => b.name).join(", ")}`);
-  const ctx: BuildContext = { dataDir: opts.dataDir, env: opts.env ?? process.env, now: opts.now ?? new Date() };
+  const ctx: BuildContext = { dataDir: opts.dataDir, artifactsDir: opts.droughtArtifactsDir ?? opts.artifactsDir, env: opts.env ?? process.env, now: opts.now ?? new Date() };
   const results: Record<string, SnapshotStatus> = {};
   for (const b of builders) {
     if (opts.only && !opts.only.includes(b.name)) continue;

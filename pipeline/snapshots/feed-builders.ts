@@ -2,7 +2,7 @@
 // the events, write events.bin + snapshot.json, and report rejected rows and the score distribution over a
 // grid of Thai locations. A builder throws when a feed fails to validate; build-snapshots.ts then keeps the
 // previous snapshot.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { booleanPointInPolygon } from "@turf/turf";
 import type { Feature, MultiPolygon, Polygon } from "geojson";
@@ -16,12 +16,19 @@ import { parseIbtracsCsv } from "../feeds/ibtracs.ts";
 import { THAI_COASTLINE_CODES, linearTrend, parsePsmslFilelist, parseRlrAnnual } from "../feeds/psmsl.ts";
 import { parseGlobalTemperature, parseOwidTemperature } from "../feeds/temperature.ts";
 import type { AdapterResult, FeedRecord } from "../feeds/records.ts";
-import { type FeedRiskType, type FeedSnapshot, type GaugeStat, type HeatTable, type SnapshotJson, type SnapshotMeta } from "./feed-snapshot.ts";
+import { type FeedRiskType, type FeedSnapshot, type GaugeStat, type HeatTable, type SnapshotJson, type SnapshotMeta, type StationHeat, type StationHeatTable, type WetCell, type WetGridTable } from "./feed-snapshot.ts";
 import { assess, NotCoveredError } from "./assess.ts";
 import { YEAR_MS } from "./scoring.ts";
+import { wetExtremes, monthlyBaseline } from "./climate-components.ts";
+import { openDroughtGridFile } from "../../formats/drought-grid.ts";
+import { readManifest } from "../../formats/manifest.ts";
+import { formatMonth, parseMonth } from "../../lib/months.ts";
+import { GHCND_SUBDIR, readGhcndStations, readStationIndex } from "../inputs/ghcnd/stations.ts";
 
 export interface BuildContext {
   dataDir: string;
+  /** Where the drought artifact is published (ARTIFACTS_DIR); its current/drought-grid.bin feeds the flood climate term. */
+  artifactsDir?: string;
   env: NodeJS.ProcessEnv;
   now: Date;
 }
@@ -46,7 +53,7 @@ export const PARAMS = {
   sea_level_rise: { radiusKm: 300, rateRefMmYr: 10, coastDecayKm: 50 },
 } as const;
 
-class Inputs {
+export class Inputs {
   readonly checksums: Record<string, FileChecksum> = {};
   readonly fetches: Record<string, Omit<FetchOutcome, "text">> = {};
   constructor(private readonly ctx: BuildContext) {}
@@ -89,7 +96,7 @@ export function thaiGrid(): { lat: number; lng: number }[] {
 function distribution(json: SnapshotJson, files: Record<string, Uint8Array | string>) {
   // Parse the bytes exactly as the server will read them.
   const bin = files["events.bin"];
-  const snap: FeedSnapshot = { version: "build", meta: json.meta, heat: json.heat, gauges: json.gauges, events: bin instanceof Uint8Array ? new EventIndex(aligned(bin)) : undefined };
+  const snap: FeedSnapshot = { version: "build", meta: json.meta, heat: json.heat, gauges: json.gauges, climateGrid: json.climateGrid, stationHeat: json.stationHeat, events: bin instanceof Uint8Array ? new EventIndex(aligned(bin)) : undefined };
   const scores: number[] = [];
   let notCovered = 0;
   for (const p of thaiGrid()) {
@@ -154,7 +161,13 @@ export async function buildFlood(ctx: BuildContext): Promise<BuiltSnapshot> {
     "Dartmouth Flood Observatory Global Active Archive of Large Flood Events (Brakenridge)",
     "GDACS flood events (EC JRC / UN OCHA)",
   ], "DFO magnitude | GDACS alert score", { ...PARAMS.flood });
-  return finish(meta, events, {}, inp, { adapters: { dfo: rejections(dfo), gdacsFloodTable: rejections(table), gdacsGeoJson: rejections(geo) } });
+  const wet = wetGridTable(ctx, inp);
+  if (wet.table) meta.dataSources.push(`${wet.table.source}, version ${wet.table.version}`);
+  const extra = wet.table ? { climateGrid: wet.table } : { climateNote: wet.note };
+  return finish(meta, events, extra, inp, {
+    adapters: { dfo: rejections(dfo), gdacsFloodTable: rejections(table), gdacsGeoJson: rejections(geo) },
+    climateGrid: wet.table ? { version: wet.table.version, gridMonth: wet.table.gridMonth, cells: wet.table.cells.length } : { skipped: wet.note },
+  });
 }
 
 export async function buildWildfire(ctx: BuildContext): Promise<BuiltSnapshot> {
@@ -234,6 +247,90 @@ export async function buildSeaLevel(ctx: BuildContext): Promise<BuiltSnapshot> {
   return finish(meta, events, { gauges: gauges.map((g) => (g.thai ? g : { ...g, annual: undefined })) }, inp, { adapters: { filelist: rejections(list) }, rejectedFiles, thaiGaugeTrends: trends });
 }
 
+const DROUGHT_GRID_FILE = "drought-grid.bin";
+
+/**
+ * Very wet months (SPI-3 ≥ 1.5) per cell of the published drought grid in THAI_REGION. No artifact, or no SPI
+ * indices in it → no table and the reason (the flood score then uses the feeds alone).
+ */
+export function wetGridTable(ctx: BuildContext, inp?: Inputs): { table?: WetGridTable; note: string } {
+  if (!ctx.artifactsDir) return { note: "no ARTIFACTS_DIR given: climate-grid component skipped" };
+  const dir = join(ctx.artifactsDir, "current");
+  const path = join(dir, DROUGHT_GRID_FILE);
+  if (!existsSync(path)) return { note: `drought artifact not published (${path} missing): climate-grid component skipped` };
+  const manifest = readManifest(dir);
+  const grid = openDroughtGridFile(path);
+  const i1 = grid.indexNo("spi1");
+  const i3 = grid.indexNo("spi3");
+  if (i1 < 0 || i3 < 0 || grid.latestValidMonth === null) return { note: `drought grid ${manifest.version} has no SPI-1/SPI-3 data: climate-grid component skipped` };
+  const checksum = manifest.artifacts[DROUGHT_GRID_FILE];
+  if (inp && checksum) inp.checksums[`artifact:${DROUGHT_GRID_FILE}`] = checksum;
+  const last = grid.monthOffset(grid.latestValidMonth);
+  const [w, s, e, n] = THAI_REGION;
+  const fin = (v: number) => (Number.isNaN(v) ? null : Math.round(v * 1000) / 1000);
+  const cells: WetCell[] = [];
+  const spi3 = new Float64Array(last + 1);
+  for (let c = 0; c < grid.nCells; c++) {
+    const lat = grid.cellLat(c);
+    const lng = grid.cellLng(c);
+    if (lng < w || lng > e || lat < s || lat > n) continue;
+    for (let m = 0; m <= last; m++) spi3[m] = grid.value(c, m, i3);
+    const x = wetExtremes(spi3);
+    if (x.validMonths === 0) continue;
+    const latestYearVeryWet: string[] = [];
+    for (let m = Math.max(0, last - 11); m <= last; m++) if (spi3[m] >= 1.5) latestYearVeryWet.push(formatMonth(grid.firstMonth + m));
+    cells.push({ lat, lng, ...x, latestYearWetness: Math.round(x.latestYearWetness * 1000) / 1000, latestSpi1: fin(grid.value(c, last, i1)), latestSpi3: fin(spi3[last]), latestYearVeryWet });
+  }
+  if (cells.length === 0) return { note: `drought grid ${manifest.version} has no SPI-3 data in ${REGION_TEXT}: climate-grid component skipped` };
+  return {
+    note: "",
+    table: {
+      source: "Project drought grid (SPI-3/SPI-1 from GHCN-Daily station precipitation)",
+      version: manifest.version,
+      gridMonth: formatMonth(grid.latestValidMonth),
+      recordStart: formatMonth(grid.firstMonth),
+      baseline: `${formatMonth(grid.baselineStart)}..${formatMonth(grid.baselineEnd)}`,
+      resolutionDeg: grid.resolutionDeg,
+      // One cell width: beyond it the nearest cell describes somewhere else.
+      maxDistanceKm: Math.round(grid.resolutionDeg * 111.32 * 10) / 10,
+      cells,
+    },
+  };
+}
+
+export const HEAT_BASELINE = { start: "1961-01", end: "1990-12", minYears: 10, recentMonths: 12, maxDistanceKm: 150 } as const;
+
+/**
+ * Per GHCN-Daily station: the 1961–1990 monthly mean temperatures per calendar month and the latest 12 months
+ * with data. Stations with fewer than 10 baseline years in any calendar month are left out.
+ */
+export async function stationHeatTable(ctx: BuildContext, inp?: Inputs): Promise<StationHeatTable> {
+  const dir = join(ctx.dataDir, GHCND_SUBDIR);
+  if (inp) {
+    for (const entry of await readStationIndex(dir)) {
+      const bytes = readFileSync(entry.path);
+      inp.checksums[join(GHCND_SUBDIR, entry.path.slice(dir.length + 1))] = { bytes: bytes.length, sha256: sha256Bytes(bytes) };
+    }
+  }
+  const stations = await readGhcndStations({ dir });
+  const start = parseMonth(HEAT_BASELINE.start)!;
+  const end = parseMonth(HEAT_BASELINE.end)!;
+  const r3 = (v: number) => Math.round(v * 1000) / 1000;
+  const out: StationHeat[] = [];
+  for (const st of stations) {
+    const base = monthlyBaseline(st.tmean, st.firstMonth, start, end);
+    if (base.byCalendarMonth.some((a) => a.length < HEAT_BASELINE.minYears)) continue;
+    const recent: [number, number][] = [];
+    for (let i = st.tmean.length - 1; i >= 0 && recent.length < HEAT_BASELINE.recentMonths; i--) {
+      if (Number.isFinite(st.tmean[i])) recent.unshift([st.firstMonth + i, r3(st.tmean[i])]);
+    }
+    if (recent.length === 0) continue;
+    out.push({ id: st.id, name: st.name, lat: st.lat, lng: st.lng, baseline: base.byCalendarMonth.map((a) => a.map(r3)), recent });
+  }
+  if (out.length === 0) throw new Error("GHCN-Daily: no station with a 1961–1990 temperature baseline");
+  return { source: "NOAA GHCN-Daily station monthly mean temperature (Menne et al. 2012)", baselineStart: HEAT_BASELINE.start, baselineEnd: HEAT_BASELINE.end, maxDistanceKm: HEAT_BASELINE.maxDistanceKm, stations: out };
+}
+
 /** 0.1° mask of the provinces' polygons, dilated by one cell so the coast is inside. */
 function countryMask(geojson: { features: Feature<Polygon | MultiPolygon>[] }, step = 0.1) {
   const [lng0, lat0, lng1, lat1] = [97.3, 5.5, 105.7, 20.5];
@@ -290,7 +387,10 @@ export async function buildHeatwave(ctx: BuildContext): Promise<BuiltSnapshot> {
     params: { hotQuantile: 0.9 },
     unit: "°C",
   };
-  return finish(meta, undefined, { heat }, inp, { adapters: { owid: rejections(owid), global: rejections(glob) }, thailandMonths: anomalyC.length, hotThresholdC });
+  const stationHeat = await stationHeatTable(ctx, inp);
+  meta.dataSources.push(stationHeat.source);
+  const stationReport = { stations: stationHeat.stations.length, latestMonth: formatMonth(Math.max(...stationHeat.stations.map((s) => s.recent.at(-1)![0]))) };
+  return finish(meta, undefined, { heat, stationHeat }, inp, { adapters: { owid: rejections(owid), global: rejections(glob) }, thailandMonths: anomalyC.length, hotThresholdC, stationRecord: stationReport });
 }
 
 export const FEED_BUILDERS: Record<FeedRiskType, (ctx: BuildContext) => Promise<BuiltSnapshot>> = {

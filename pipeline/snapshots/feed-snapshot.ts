@@ -47,18 +47,74 @@ export interface GaugeStat {
   annual?: [number, number][];
 }
 
+/** One drought-grid cell's wet extremes (flood snapshot); SPI values null where missing. */
+export interface WetCell {
+  lat: number;
+  lng: number;
+  validMonths: number;
+  veryWetMonths: number;
+  veryWetLatestYear: number;
+  latestYearWetness: number;
+  latestSpi1: number | null;
+  latestSpi3: number | null;
+  /** The very wet months (YYYY-MM) of the latest year. */
+  latestYearVeryWet: string[];
+}
+
+/** SPI wet extremes per cell of the published drought grid, for the flood score's climate term. */
+export interface WetGridTable {
+  source: string;
+  /** Version of the drought artifact the table was taken from. */
+  version: string;
+  /** The grid's latest valid month (YYYY-MM); the "latest year" ends with it. */
+  gridMonth: string;
+  recordStart: string;
+  baseline: string;
+  resolutionDeg: number;
+  /** A location farther than this from every cell has no grid data. */
+  maxDistanceKm: number;
+  cells: WetCell[];
+}
+
+/** One GHCN-Daily station's monthly mean temperature: 1961–1990 baseline per calendar month and latest months. */
+export interface StationHeat {
+  id: string;
+  name: string;
+  lat: number;
+  lng: number;
+  /** 12 arrays (January first) of baseline monthly means, °C, ascending. */
+  baseline: number[][];
+  /** The station's latest months with data, oldest first: [MonthIndex, tmean °C]. */
+  recent: [number, number][];
+}
+
+export interface StationHeatTable {
+  source: string;
+  baselineStart: string;
+  baselineEnd: string;
+  maxDistanceKm: number;
+  stations: StationHeat[];
+}
+
 export interface FeedSnapshot {
   version: string;
   meta: SnapshotMeta;
   events?: EventIndex;
   heat?: HeatTable;
   gauges?: GaugeStat[];
+  climateGrid?: WetGridTable;
+  stationHeat?: StationHeatTable;
+  /** Why a climate component is missing from this snapshot (e.g. the drought artifact was not published). */
+  climateNote?: string;
 }
 
 export interface SnapshotJson {
   meta: SnapshotMeta;
   heat?: HeatTable;
   gauges?: GaugeStat[];
+  climateGrid?: WetGridTable;
+  stationHeat?: StationHeatTable;
+  climateNote?: string;
 }
 
 function readAligned(path: string): Uint8Array {
@@ -76,5 +132,5 @@ export function openFeedSnapshot(dir: string, version: string): FeedSnapshot {
   if (["flood", "wildfire", "storm", "sea_level_rise"].includes(json.meta.riskType) && !events) {
     throw new Error(`${json.meta.riskType} snapshot has no events.bin`);
   }
-  return { version, meta: json.meta, events, heat: json.heat, gauges: json.gauges };
+  return { version, meta: json.meta, events, heat: json.heat, gauges: json.gauges, climateGrid: json.climateGrid, stationHeat: json.stationHeat, climateNote: json.climateNote };
 }

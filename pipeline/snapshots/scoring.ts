@@ -63,8 +63,9 @@ export interface HazardResult {
   recent: Contribution[];
 }
 
-export function eventScore(annualRate: number, recent: number, p: HazardParams): number {
-  const x = annualRate / p.annualRateRef + recent / p.recentRef;
+/** `extraTerm` (≥ 0) adds to the exponent: the flood score's climate-grid term (climate-components.ts). */
+export function eventScore(annualRate: number, recent: number, p: HazardParams, extraTerm = 0): number {
+  const x = annualRate / p.annualRateRef + recent / p.recentRef + Math.max(0, extraTerm);
   return Math.round(1000 * (1 - Math.exp(-x))) / 10;
 }
 
