@@ -113,6 +113,47 @@ export const eventHazardDetails = z.object({
   historical: z.object({ eventsPerYear: z.array(z.object({ year: z.number(), events: z.number() })) }).optional(),
 });
 
+const notUsed = z.object({ used: z.literal(false), note: z.string() });
+
+export const floodClimateGrid = z
+  .union([
+    notUsed,
+    z.object({
+      used: z.literal(true),
+      source: z.string(),
+      version: z.string().describe("drought artifact version"),
+      gridMonth: month.describe("the grid's latest valid month; the latest year ends with it"),
+      recordStart: month,
+      baseline: z.string(),
+      cell: z.object({ lat: z.number(), lng: z.number(), distanceKm: z.number() }),
+      veryWetThreshold: z.number().describe("SPI-3 ≥ this is very wet (McKee et al. 1993)"),
+      veryWetMonths: z.object({ record: z.number(), recordMonths: z.number(), latestYear: z.number(), latestYearMonths: z.array(month) }),
+      latestSpi1: z.number().nullable(),
+      latestSpi3: z.number().nullable(),
+      wetness: z.number().describe("Σ SPI-3/1.5 over the very wet months of the latest year"),
+      wetRef: z.number(),
+      term: z.number().describe("wetness / wetRef, added to the flood score's exponent"),
+    }),
+  ])
+  .describe("SPI wet extremes of the nearest drought-grid cell (docs/methods/feed-risks.md)");
+
+export const heatwaveStationRecord = z
+  .union([
+    notUsed,
+    z.object({
+      used: z.literal(true),
+      source: z.string(),
+      station: z.object({ id: z.string(), name: z.string(), distanceKm: z.number() }),
+      baseline: z.object({ start: month, end: month, yearsPerMonth: z.array(z.number()) }),
+      months: z.array(z.object({ month, tmeanC: z.number(), percentile: z.number(), hot: z.boolean() })),
+      hotMonths: z.number(),
+      hotExcess: z.number().describe("Σ (percentile − 90)/10 over the hot months"),
+      hotRef: z.number(),
+      countryScore: z.number().describe("the country-anomaly score before the station term is folded in"),
+    }),
+  ])
+  .describe("nearest GHCN-Daily station's latest months as percentiles of the same calendar month in 1961–1990");
+
 export const heatwaveDetails = z.object({
   country: z.string(),
   recentMonths: z.array(z.object({ month, anomalyC: z.number() })),
@@ -125,6 +166,7 @@ export const heatwaveDetails = z.object({
   contributingEvents: z.array(z.object({ month, anomalyC: z.number() })).describe("latest hot months (≥ 90th percentile)"),
   globalAnomalyC: z.record(z.string(), z.number().nullable()),
   historical: z.object({ byYear: z.array(z.object({ year: z.number(), meanAnomalyC: z.number(), hotMonths: z.number() })) }).optional(),
+  stationRecord: heatwaveStationRecord.optional(),
 });
 
 const gaugeTrend = z.object({
@@ -186,7 +228,7 @@ export const scoreData = z.object({
     historical: droughtHistorical.optional(),
     asOf: timestamp.optional().describe("feed risk types: the time the snapshot's data are current as of"),
     snapshotVersion: z.string().optional().describe("feed risk types: the snapshot version answered from"),
-    flood: eventHazardDetails.optional(),
+    flood: eventHazardDetails.extend({ climateGrid: floodClimateGrid.optional() }).optional(),
     wildfire: eventHazardDetails.optional(),
     storm: eventHazardDetails.optional(),
     heatwave: heatwaveDetails.optional(),
