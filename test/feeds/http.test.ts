@@ -4,7 +4,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { dataDir } from "../../lib/config.ts";
 import { createApp } from "../../server/app.ts";
 import { FileKeyStore, generateKey, hashKey, writeKeyFile } from "../../server/auth/key-store.ts";
@@ -26,7 +26,7 @@ let base = "";
 let feeds: Awaited<ReturnType<typeof openFeedRiskService>>;
 
 beforeAll(async () => {
-  const r = await buildSnapshots({ dataDir: dataDir(), artifactsDir: artifacts, env: {}, now: new Date("2026-11-23T00:00:00Z") });
+  const r = await buildSnapshots({ dataDir: dataDir(), artifactsDir: artifacts, droughtArtifactsDir: inject("artifactsDir"), env: {}, now: new Date("2026-11-23T00:00:00Z") });
   for (const s of Object.values(r)) expect(s.status).toBe("published");
   feeds = await openFeedRiskService(artifacts, silent, { watch: false });
   const keyFile = join(artifacts, "keys.json");
@@ -93,6 +93,42 @@ describe("score endpoint for feed risk types", () => {
     const body = (await (await score({ lat: 15.2, lng: 104.8, riskType: "storm", includeHistorical: true })).json()) as { data: { riskScore: number; details: { storm: { contributingEvents: { name: string }[] } } } };
     expect(body.data.details.storm.contributingEvents.map((e) => e.name)).toContain("NORU");
     expect(body.data.riskScore).toBeGreaterThan(0);
+  });
+
+  it("flood at Bangkok: the drought grid's wet extremes are reported and folded in", async () => {
+    type Grid = { used: boolean; gridMonth: string; cell: { lat: number; lng: number }; veryWetMonths: { record: number; latestYear: number }; term: number };
+    const body = (await (await score({ ...BANGKOK, riskType: "flood" })).json()) as { data: { riskScore: number; summary: string; details: { flood: { climateGrid: Grid; weightedAnnualRate: number; recent: { weighted: number } } } } };
+    const g = body.data.details.flood.climateGrid;
+    expect(g.used).toBe(true);
+    expect(g.gridMonth).toBe("2019-07");
+    expect(g.cell).toMatchObject({ lat: 13.875, lng: 100.375 });
+    expect(g.veryWetMonths.record).toBeGreaterThan(0);
+    expect(body.data.summary).toContain("Drought grid (to 2019-07)");
+    const f = body.data.details.flood;
+    const x = f.weightedAnnualRate / 1.0 + f.recent.weighted / 1.0 + g.term;
+    expect(body.data.riskScore).toBeCloseTo(100 * (1 - Math.exp(-x)), 0);
+  });
+
+  it("flood at sea inside the feed region: no grid cell, feeds alone, said so (not a 404)", async () => {
+    const res = await score({ lat: 5.5, lng: 109.5, riskType: "flood" });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { data: { details: { flood: { climateGrid: { used: boolean; note: string } } } } };
+    expect(body.data.details.flood.climateGrid.used).toBe(false);
+    expect(body.data.details.flood.climateGrid.note).toMatch(/^no drought-grid cell with SPI-3 data within 27\.8 km/);
+  });
+
+  it("heatwave at Bangkok: the Bangkok Metropolis station's latest months as 1961–1990 percentiles", async () => {
+    type Rec = { used: boolean; station: { id: string; distanceKm: number }; months: { month: string; percentile: number; hot: boolean }[]; hotMonths: number; countryScore: number };
+    const body = (await (await score({ ...BANGKOK, riskType: "heatwave", timeframe: "90d" })).json()) as { data: { riskScore: number; details: { heatwave: { stationRecord: Rec } } } };
+    const r = body.data.details.heatwave.stationRecord;
+    expect(r.used).toBe(true);
+    expect(r.station.id).toBe("TH000048455");
+    expect(r.months.map((m) => m.month)).toEqual(["2019-04", "2019-05", "2019-06"]);
+    expect(r.months.map((m) => m.percentile)).toEqual([100, 100, 100]);
+    expect(r.hotMonths).toBe(3);
+    // Excess 3 over 3 months: station term 1 − e^−1, folded with the country score as a probabilistic OR.
+    expect(body.data.riskScore).toBeCloseTo(100 * (1 - (1 - r.countryScore / 100) * Math.exp(-1)), 0);
+    expect(body.data.riskScore).toBeGreaterThanOrEqual(r.countryScore);
   });
 
   it("outside coverage: 404 NOT_FOUND, never a zero", async () => {
