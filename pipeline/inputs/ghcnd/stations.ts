@@ -4,8 +4,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import pLimit from "p-limit";
-import type { MonthIndex } from "../../../lib/months.ts";
-import { aggregateMonthly, type AggregateOptions, type DryDayPolicy, type MonthlyQc, type YearReport } from "./aggregate.ts";
+import { aggregateMonthly, type AggregateOptions, type DryDayPolicy, type MonthlyQc, type MonthlySeries, type YearReport } from "./aggregate.ts";
 import { InputError, readGhcndFile, splitCsvLine, type ParseCounts } from "./parse.ts";
 
 export {
@@ -37,19 +36,13 @@ export interface StationQc {
   years: YearReport[];
 }
 
-export interface StationMonthly {
+/** A station's monthly series (see MonthlySeries) with where it is and its QC. */
+export interface StationMonthly extends Omit<MonthlySeries, "years" | "qc"> {
   id: string;
   name: string;
   lat: number;
   lng: number;
   elevationM: number;
-  firstMonth: MonthIndex;
-  prcp: Float64Array;
-  tmean: Float64Array;
-  tmax: Float64Array;
-  tmin: Float64Array;
-  prcpFlags: Uint8Array;
-  tempFlags: Uint8Array;
   qc: StationQc;
 }
 
