@@ -85,8 +85,8 @@ function assessEvents(s: FeedSnapshot, q: AssessQuery): Assessment {
     ? ` Strongest: ${ev.names[top.index]} (${ev.sources[ev.sourceNo[top.index]]}, ${day(ev.time[top.index])}, ${r1(top.distanceKm)} km, ${r2(ev.magnitude[top.index])} ${meta.unit}).`
     : "";
   const summary =
-    `${h.eventCount} ${NOUN[type]} within ${p.radiusKm} km over ${r1(meta.recordYears)} years` +
-    (h.returnPeriodYears === null ? "" : ` (one every ${r1(h.returnPeriodYears)} years)`) +
+    `${h.eventCount} ${NOUN[type]} within ${p.radiusKm} km over ${span(meta.recordYears)}` +
+    (h.returnPeriodYears === null ? "" : ` (one every ${span(h.returnPeriodYears)})`) +
     `; ${h.recentCount} in the ${q.timeframe} before ${day(asOf)}.${topText}` +
     (wet === undefined ? "" : wet.used
       ? ` Drought grid (to ${wet.gridMonth}): ${wet.veryWetMonths.latestYear} very wet month(s) (SPI-3 ≥ ${VERY_WET_SPI}) in the latest year, ${wet.veryWetMonths.record} in the record.`
@@ -281,4 +281,11 @@ export function assess(s: FeedSnapshot, q: AssessQuery): Assessment {
   if (s.meta.riskType === "heatwave") return assessHeat(s, q);
   if (s.meta.riskType === "sea_level_rise") return assessSeaLevel(s, q);
   return assessEvents(s, q);
+}
+
+/** A duration in years as words: short records (FIRMS covers 48 hours) in days, not "0 years". */
+function span(years: number): string {
+  if (years >= 0.1) return `${r1(years)} years`;
+  const days = years * 365.25;
+  return days >= 1 ? `${r1(days)} days` : `${r1(days * 24)} hours`;
 }
