@@ -3,7 +3,7 @@
 // group (one storm's track points) counts once, with its largest w. The long-record rate λ = Σw / record years
 // and the recent activity A = Σw over the timeframe give score = 100 (1 - exp(-(λ/λref + A/Aref))). Each term
 // only grows with more, closer or stronger events, so the score is monotone in each.
-import { normalCdf } from "../indices/normal.ts";
+import { droughtScore } from "../../lib/drought-scale.ts";
 
 export const DAY_MS = 86_400_000;
 export const YEAR_MS = 365.2425 * DAY_MS;
@@ -147,7 +147,17 @@ export function heatScore(anomalies: Float64Array, k: number): HeatResult {
   const mean = means.reduce((a, b) => a + b, 0) / means.length;
   const sd = Math.sqrt(means.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, means.length - 1));
   const z = (recent - mean) / sd;
-  return { score: Math.round(1000 * normalCdf(z)) / 10, recentMeanC: recent, baselineMeanC: mean, baselineSdC: sd, z };
+  return { score: standardizedAnomalyScore(z), recentMeanC: recent, baselineMeanC: mean, baselineSdC: sd, z };
+}
+
+/**
+ * Score of a standardized warm anomaly z, on the same anchors as the drought score of a standardized dry anomaly
+ * (lib/drought-scale.ts, mirrored): z 0 → 20 (low), 0.5 → 40, 0.8 → 50, 1.3 → 65 (high), 1.6 → 80, 2.0 → 95
+ * (critical), ≥ 3 → 100. A normal period is low risk; Φ(z) would have made z = 0 a "medium" 50.
+ */
+export function standardizedAnomalyScore(z: number): number {
+  if (Number.isNaN(z)) return NaN;
+  return droughtScore(-z);
 }
 
 export interface SeaLevelParams {

@@ -183,8 +183,10 @@ describe("scores are monotone", () => {
     expect(seaLevelScore(10, 0, { rateRefMmYr: 10, coastDecayKm: 50 })).toBe(63.2);
     expect(seaLevelScore(14, 0, { rateRefMmYr: 10, coastDecayKm: 50 })).toBeGreaterThan(seaLevelScore(10, 0, { rateRefMmYr: 10, coastDecayKm: 50 }));
     expect(seaLevelScore(10, 50, { rateRefMmYr: 10, coastDecayKm: 50 })).toBe(23.3);
-    // Anomalies 0,0,0,1: last month z = (1 - 0.25)/0.5 = 1.5 → Φ(1.5) = 93.3
-    expect(heatScore(Float64Array.from([0, 0, 0, 1]), 1).score).toBe(93.3);
+    // Anomalies 0,0,0,1: last month z = (1 - 0.25)/0.5 = 1.5 → between the 1.3 → 65 and 1.6 → 80 anchors: 65 + 15·(0.2/0.3) = 75
+    expect(heatScore(Float64Array.from([0, 0, 0, 1]), 1).score).toBe(75);
+    // A recent month at the record mean (z = 0) is low risk: 20.
+    expect(heatScore(Float64Array.from([0, 1, 0, 1, 0.5]), 1).score).toBe(20);
     expect(heatScore(Float64Array.from([0, 0, 0, 2]), 1).score).toBeGreaterThanOrEqual(heatScore(Float64Array.from([0, 0, 0, 1]), 1).score);
   });
 });
