@@ -1,12 +1,11 @@
 // The drought build: station files → monthly series → station indices → grid cells and province summaries →
 // binary artifacts → a published version. Each stage is a module of its own; this file only wires them,
 // reports progress and collects the build report.
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { statSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { createHash } from "node:crypto";
 import { log } from "../lib/log.ts";
 import { formatMonth, type MonthIndex } from "../lib/months.ts";
-import { PROJECT_ROOT } from "../lib/config.ts";
 import { sha256File, type FileChecksum } from "../formats/manifest.ts";
 import { writeDroughtGrid, interleaveIndices, openDroughtGrid } from "../formats/drought-grid.ts";
 import { ProvinceSummariesReader, writeProvinceSummaries } from "../formats/province-summaries.ts";
@@ -22,6 +21,7 @@ import { buildAliases, loadAliasSources } from "./provinces/aliases.ts";
 import { provinceMetadata } from "./provinces/metadata.ts";
 import { flattenRings } from "./provinces/rings.ts";
 import { cellsUsedPerRecord, summarizeProvinces } from "./provinces/summaries.ts";
+import { codeFingerprint, filesUnder } from "./publish/code-fingerprint.ts";
 import { createStaging, currentVersion, discardStaging, makeVersionId, publishStaging, pruneVersions } from "./publish/publish.ts";
 import { readManifest } from "../formats/manifest.ts";
 import type { BuildSettings } from "./build-settings.ts";
@@ -63,16 +63,6 @@ function stage<T>(name: string, fn: () => T): T {
   return out;
 }
 
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...filesUnder(p));
-    else out.push(p);
-  }
-  return out.sort();
-}
-
 /** Checksums of the inputs the build reads, keyed by their path relative to the data directory. */
 async function checksumInputs(dataDir: string, settings: BuildSettings): Promise<Record<string, FileChecksum>> {
   const nc = settings.netcdf;
@@ -105,18 +95,6 @@ export const DROUGHT_CODE = [
   "pipeline/build-settings.ts",
   "tiles",
 ];
-
-function codeFingerprint(): string {
-  const h = createHash("sha256");
-  for (const entry of DROUGHT_CODE) {
-    const path = join(PROJECT_ROOT, entry);
-    const files = statSync(path).isDirectory() ? filesUnder(path) : [path];
-    for (const f of files) {
-      if (f.endsWith(".ts")) h.update(relative(PROJECT_ROOT, f)).update(readFileSync(f));
-    }
-  }
-  return h.digest("hex");
-}
 
 function fingerprint(inputs: Record<string, FileChecksum>, settings: BuildSettings, code: string): string {
   return createHash("sha256").update(JSON.stringify({ inputs, settings, code })).digest("hex");
@@ -156,7 +134,7 @@ export async function buildDrought(opts: BuildOptions): Promise<BuildResult> {
   const { dataDir, artifactsDir, settings } = opts;
   const t0 = performance.now();
   const inputs = await checksumInputs(dataDir, settings);
-  const code = codeFingerprint();
+  const code = codeFingerprint(DROUGHT_CODE);
   const fp = fingerprint(inputs, settings, code);
 
   const current = currentVersion(artifactsDir);

@@ -1,6 +1,7 @@
 // `make snapshots`: builds and publishes one snapshot per registered builder. A builder that fails (download,
 // validation, anything) is reported and leaves its previous snapshot in place; the others still publish.
 // Unchanged inputs publish nothing. Other engineers add builders to SNAPSHOT_BUILDERS (outbreaks, ports).
+import { codeFingerprint } from "../publish/code-fingerprint.ts";
 import { existsSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { readManifest } from "../../formats/manifest.ts";
@@ -27,14 +28,17 @@ export const SNAPSHOT_BUILDERS: SnapshotBuilder[] = [
 
 export type SnapshotStatus = { status: "published" | "unchanged" | "failed"; version?: string; error?: string };
 
-function sameInputs(root: string, built: BuiltSnapshot): string | undefined {
+/** The code behind the snapshots: a change republishes them even when the inputs are the same. */
+export const SNAPSHOT_CODE = ["lib", "formats", "pipeline/feeds", "pipeline/health", "pipeline/ports", "pipeline/snapshots", "pipeline/provinces", "pipeline/inputs/ghcnd"];
+
+function sameInputs(root: string, built: BuiltSnapshot, code: string): string | undefined {
   const cur = join(root, "current");
   if (!existsSync(cur)) return undefined;
   try {
     const m = readManifest(realpathSync(cur));
     const a = JSON.stringify(Object.entries(m.inputs).sort());
     const b = JSON.stringify(Object.entries(built.inputs).sort());
-    return a === b ? m.version : undefined;
+    return a === b && m.settings.codeFingerprint === code ? m.version : undefined;
   } catch {
     return undefined;
   }
@@ -55,16 +59,17 @@ export async function buildSnapshots(opts: {
   if (unknown.length) throw new Error(`unknown snapshot(s): ${unknown.join(", ")}; known: ${builders.map((b) => b.name).join(", ")}`);
   const ctx: BuildContext = { dataDir: opts.dataDir, artifactsDir: opts.droughtArtifactsDir ?? opts.artifactsDir, env: opts.env ?? process.env, now: opts.now ?? new Date() };
   const results: Record<string, SnapshotStatus> = {};
+  const code = codeFingerprint(SNAPSHOT_CODE);
   for (const b of builders) {
     if (opts.only && !opts.only.includes(b.name)) continue;
     try {
       const built = await b.build(ctx);
-      const same = sameInputs(snapshotRoot(opts.artifactsDir, b.name), built);
+      const same = sameInputs(snapshotRoot(opts.artifactsDir, b.name), built, code);
       if (same) {
         results[b.name] = { status: "unchanged", version: same };
         continue;
       }
-      const { version } = await publishSnapshot({ artifactsDir: opts.artifactsDir, name: b.name, ...built, now: ctx.now });
+      const { version } = await publishSnapshot({ artifactsDir: opts.artifactsDir, name: b.name, ...built, settings: { codeFingerprint: code }, now: ctx.now });
       results[b.name] = { status: "published", version };
       log.info({ snapshot: b.name, version }, "snapshot published");
     } catch (err) {
