@@ -235,7 +235,7 @@ function assessHeat(s: FeedSnapshot, q: AssessQuery): Assessment {
     (station.used
       ? ` Station ${station.station.name} (${station.station.distanceKm} km): ${station.hotMonths} of its latest ${station.months.length} month(s) to ${station.months.at(-1)!.month} above the ${station.baseline.start.slice(0, 4)}–${station.baseline.end.slice(0, 4)} 90th percentile.`
       : ` Station record not used: ${station.note}.`);
-  return { riskScore: score, riskLevel: riskLevel(h.score), summary, details, dataSources: s.meta.dataSources };
+  return { riskScore: score, riskLevel: riskLevel(score), summary, details, dataSources: s.meta.dataSources };
 }
 
 function assessSeaLevel(s: FeedSnapshot, q: AssessQuery): Assessment {

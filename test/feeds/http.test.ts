@@ -1,6 +1,7 @@
 // End to end: snapshots built from the real feeds into a temp dir, the real app answering the score endpoint
 // for every feed risk type in JSON and GeoJSON, schema-valid; 404 outside coverage; hot reload; a corrupted
 // snapshot refused while the previous one keeps serving. (Drought here is the fake service of the server tests.)
+import { riskLevel } from "../../lib/drought-scale.ts";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -58,6 +59,8 @@ describe("score endpoint for feed risk types", () => {
       const body = (await res.json()) as { success: boolean; data: Record<string, unknown> & { details: Record<string, unknown> } };
       expect(body.success).toBe(true);
       expect(scoreData.safeParse(body.data).success).toBe(true);
+      // The level is the spec's band of the score actually returned.
+      expect(body.data.riskLevel).toBe(riskLevel(body.data.riskScore as number));
       expect(body.data.details.snapshotVersion).toBe(feeds.service.snapshotVersion(riskType as "flood"));
       expect(body.data.details[riskType]).toHaveProperty("historical");
       const geo = await score({ ...BANGKOK, riskType }, "?format=geojson");
@@ -67,6 +70,13 @@ describe("score endpoint for feed risk types", () => {
       expect(f.properties.riskType).toBe(riskType);
     });
   }
+
+  it("heatwave: the level is the band of the combined score for every timeframe", async () => {
+    for (const timeframe of ["7d", "30d", "90d", "1y"]) {
+      const body = (await (await score({ ...BANGKOK, riskType: "heatwave", timeframe })).json()) as { data: { riskScore: number; riskLevel: string } };
+      expect(body.data.riskLevel, timeframe).toBe(riskLevel(body.data.riskScore));
+    }
+  });
 
   it("flood near Khon Kaen: the 2011 Thailand monsoon flood (DFO) contributes", async () => {
     // The DFO archive places its 2011 Thailand floods at their centroids, the large one in the north-east (17.0N, 102.8E).
