@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { booleanPointInPolygon } from "@turf/turf";
 import type { Feature, MultiPolygon, Polygon } from "geojson";
 import { sha256Bytes, type FileChecksum } from "../../formats/manifest.ts";
+import type { SnapshotInput } from "./publish-snapshot.ts";
 import { EventIndex, writeEventIndex, type EventInput } from "../../formats/event-index.ts";
 import { fetchFeed, type FetchOutcome } from "../feeds/fetch.ts";
 import { parseDfoArchive } from "../feeds/dfo.ts";
@@ -33,14 +34,8 @@ export interface BuildContext {
   now: Date;
 }
 
-export interface BuiltSnapshot {
-  files: Record<string, Uint8Array | string>;
-  asOf: string;
-  sources: string[];
-  inputs: Record<string, FileChecksum>;
-  qc: Record<string, unknown>;
-  report: string;
-}
+/** What a snapshot builder hands to publishSnapshot: everything but where and under which name. */
+export type BuiltSnapshot = Pick<SnapshotInput, "files" | "asOf" | "sources" | "inputs" | "qc" | "report">;
 
 /** Mainland South-East Asia around Thailand: where the event scores are calibrated and served. */
 export const THAI_REGION: [number, number, number, number] = [92, 5, 110, 24];
