@@ -14,6 +14,7 @@ import { generateKey, hashKey, writeKeyFile } from "../server/auth/key-store.ts"
 import { writeDroughtGrid } from "../formats/drought-grid.ts";
 import { createStaging, publishStaging } from "../pipeline/publish/publish.ts";
 import { readManifest } from "../formats/manifest.ts";
+import { rng } from "./random.ts";
 
 const argSeconds = process.argv.indexOf("--seconds");
 const SECONDS = argSeconds > 0 ? Number(process.argv[argSeconds + 1]) : 8;
@@ -24,15 +25,6 @@ const quantile = (xs: number[], q: number) => {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))];
 };
 
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Random points in the Khorat plateau and central plains (inland Thailand, so they all have data). */
 function thaiPoints(n: number, seed = 1): { lat: number; lng: number }[] {

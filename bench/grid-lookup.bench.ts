@@ -1,17 +1,8 @@
 // Micro benchmark of the server's hot path on the drought grid: nearestCell + record view.
 // Run: npx tsx bench/grid-lookup.bench.ts   (prints p50/p99 ns per lookup; in-process, no HTTP)
 import { openDroughtGrid, writeDroughtGrid, type DroughtGrid } from "../formats/drought-grid.ts";
+import { rng } from "./random.ts";
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A regular grid of rows x cols cells starting at (lat0, lng0), step deg; values random. */
 function syntheticGrid(rows: number, cols: number, lat0: number, lng0: number, step: number, nMonths: number): DroughtGrid {

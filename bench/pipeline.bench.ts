@@ -11,18 +11,10 @@ import { spei, spi, accumulate } from "../pipeline/indices/index.ts";
 import { computeStationIndices } from "../pipeline/indices/index.ts";
 import { readManifest } from "../formats/manifest.ts";
 import { openDroughtGrid } from "../formats/drought-grid.ts";
+import { rng } from "./random.ts";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Synthetic monthly precipitation (gamma-ish, with dry months) and temperature with a seasonal cycle. */
 function syntheticSeries(rand: () => number, n: number) {

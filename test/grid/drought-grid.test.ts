@@ -11,18 +11,9 @@ import {
   type DroughtGridData,
 } from "../../formats/drought-grid.ts";
 import { monthIndex } from "../../lib/months.ts";
+import { rng } from "../../bench/random.ts";
 
 // Deterministic PRNG (mulberry32) so failures reproduce.
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** 3 cells x 4 months x 2 indices, with NaN and ±Inf in known places. */
 function smallGrid(): DroughtGridData {
