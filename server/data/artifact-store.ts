@@ -6,6 +6,7 @@ import { realpathSync, statSync, watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 import { readManifest, verifyArtifacts, type Manifest } from "../../formats/manifest.ts";
 import type { Logger } from "../../lib/log.ts";
+import { ApiError } from "../errors.ts";
 
 export interface LoadedVersion<T> {
   version: string;
@@ -39,6 +40,17 @@ export class ArtifactStore<T> {
 
   current(): LoadedVersion<T> | undefined {
     return this.loaded;
+  }
+
+  /** The version being served; 503 SERVICE_UNAVAILABLE while none is loaded. */
+  require(): LoadedVersion<T> {
+    if (!this.loaded) throw new ApiError("SERVICE_UNAVAILABLE", `${this.opts.label} not loaded yet`);
+    return this.loaded;
+  }
+
+  /** For the X-Data-Version header and readiness: the served version, or "none". */
+  versionOrNone(): string {
+    return this.loaded?.version ?? "none";
   }
 
   /** Checks `current` once; concurrent callers share one reload. */

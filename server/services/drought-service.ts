@@ -2,7 +2,7 @@
 // Every call takes the artifact version once (store.current()) and uses only it, so a hot swap never mixes
 // versions inside one response. Numbers come from lib/drought-scale.ts; nothing here invents a value: no data
 // means NotFoundError (or found:false in a batch).
-import { NotFoundError, ApiError } from "../errors.ts";
+import { NotFoundError } from "../errors.ts";
 import { droughtLevel, droughtScore, riskLevel, D_LEVEL_NAMES } from "../../lib/drought-scale.ts";
 import { formatMonth, parseMonth, type MonthIndex } from "../../lib/months.ts";
 import { closeMatches, normalizeName } from "../../pipeline/provinces/aliases.ts";
@@ -47,13 +47,11 @@ export class ArtifactDroughtService implements DroughtService {
   constructor(private readonly store: ArtifactStore<DroughtArtifacts>) {}
 
   private artifacts(): DroughtArtifacts {
-    const loaded = this.store.current();
-    if (!loaded) throw new ApiError("SERVICE_UNAVAILABLE", "drought data are not loaded yet");
-    return loaded.data;
+    return this.store.require().data;
   }
 
   dataVersion(): string {
-    return this.store.current()?.version ?? "none";
+    return this.store.versionOrNone();
   }
 
   /** Month of a request: the given YYYY-MM (already validated) or the latest valid month. */

@@ -18,8 +18,9 @@ export class FeedRiskService {
 
   score(q: ScoreQuery): ScoreData {
     const type = q.riskType as FeedRiskType;
-    const snap = this.stores[type]?.current()?.data;
-    if (!snap) throw new ApiError("SERVICE_UNAVAILABLE", `${q.riskType} data are not loaded yet`);
+    const store = this.stores[type];
+    if (!store) throw new ApiError("SERVICE_UNAVAILABLE", `${q.riskType} data are not loaded yet`);
+    const snap = store.require().data;
     let a;
     try {
       a = assess(snap, q);

@@ -4,7 +4,7 @@
 // the 77 provinces is NotFoundError. Method: docs/methods/outbreaks.md.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ApiError, NotFoundError } from "../errors.ts";
+import { NotFoundError } from "../errors.ts";
 import { log, type Logger } from "../../lib/log.ts";
 import type { Manifest } from "../../formats/manifest.ts";
 import { OUTBREAK_DATA_FILE, OUTBREAK_INDEX_FILE, OUTBREAK_SNAPSHOT, readOutbreakData, type OutbreakData as SnapshotData } from "../../formats/outbreak-snapshot.ts";
@@ -98,12 +98,11 @@ export class SnapshotOutbreakService implements OutbreakService {
   ) {}
 
   dataVersion(): string {
-    return this.store.current()?.version ?? "none";
+    return this.store.versionOrNone();
   }
 
   query(q: OutbreakBody): OutbreakData {
-    const snap = this.store.current()?.data;
-    if (snap === undefined) throw new ApiError("SERVICE_UNAVAILABLE", "outbreak data are not loaded yet");
+    const snap = this.store.require().data;
     const p = snap.index.provinceAt(q.lat, q.lng);
     if (p < 0) {
       throw new NotFoundError("No surveillance data for this location: the outbreak radar covers Thailand's 77 provinces", { lat: q.lat, lng: q.lng });

@@ -16,7 +16,7 @@ import { dayOf, isoOfDay } from "../../pipeline/ports/portwatch.ts";
 import { PORTS_SNAPSHOT, PORTS_SOURCES } from "../../pipeline/snapshots/ports.ts";
 import { snapshotRoot } from "../../pipeline/snapshots/publish-snapshot.ts";
 import { ArtifactStore } from "../data/artifact-store.ts";
-import { ApiError, NotFoundError } from "../errors.ts";
+import { NotFoundError } from "../errors.ts";
 import type { SupplyChainBody, SupplyChainData } from "../schemas-supply-chain.ts";
 
 /** A coordinate selects the nearest port within this distance. */
@@ -113,12 +113,11 @@ export class SnapshotSupplyChainService implements SupplyChainService {
   ) {}
 
   dataVersion(): string {
-    return this.store.current()?.version ?? "none";
+    return this.store.versionOrNone();
   }
 
   query(q: SupplyChainBody): SupplyChainData {
-    const loaded = this.store.current();
-    if (!loaded) throw new ApiError("SERVICE_UNAVAILABLE", "port data are not loaded yet");
+    const loaded = this.store.require();
     const s = loaded.data;
     const { port, resolution } = this.resolve(s, q);
     return answer(s, port, resolution, q.queryType, loaded.version, this.now());
