@@ -8,16 +8,25 @@ const MAGIC = 0x58495645; // "EVIX" little-endian
 const FORMAT_VERSION = 1;
 const EARTH_RADIUS_KM = 6371.0088;
 
+/** One event as the index stores it (feed adapters' records extend this, pipeline/feeds/records.ts). */
 export interface EventInput {
+  /** Stable id inside its source, e.g. "DFO-3875", "FL-1103881", an IBTrACS SID. */
   id: string;
+  /** Source name, e.g. "DFO", "GDACS", "IBTrACS", "FIRMS-MODIS". */
   source: string;
+  /** Start of the event (ms since 1970, UTC). */
   time: number;
+  /** End of the event (ms); equal to time for instantaneous observations. */
   endTime: number;
   lng: number;
   lat: number;
+  /** [minLng, minLat, maxLng, maxLat] of the affected area, when the feed gives one. */
   bbox?: [number, number, number, number];
+  /** Intensity in the record's own unit. */
   magnitude: number;
+  /** Human name (storm name, country, place). */
   name: string;
+  /** Records of one event share a group (e.g. all track points of one storm). Defaults to id. */
   group?: string;
 }
 

@@ -1,28 +1,13 @@
 // What every feed adapter returns: normalised records plus an honest count of the rows it could not use.
 // Times are epoch milliseconds (UTC); geometry is a point (lng/lat) with an optional bbox; NaN = missing.
+import type { EventInput } from "../../formats/event-index.ts";
 
-export interface FeedRecord {
-  /** Stable id inside its source, e.g. "DFO-3875", "FL-1103881", an IBTrACS SID. */
-  id: string;
-  /** Source name, e.g. "DFO", "GDACS", "IBTrACS", "FIRMS-MODIS". */
-  source: string;
-  /** Start of the event (ms since 1970, UTC). */
-  time: number;
-  /** End of the event (ms); equal to time for instantaneous observations. */
-  endTime: number;
-  lng: number;
-  lat: number;
-  /** [minLng, minLat, maxLng, maxLat] of the affected area, when the feed gives one. */
-  bbox?: [number, number, number, number];
-  /** Intensity in the record's own unit (see `unit`). */
-  magnitude: number;
+/** A normalised feed record: an event-index entry plus its unit and kind. */
+export interface FeedRecord extends EventInput {
+  /** Unit of `magnitude`. */
   unit: string;
   /** Event kind: "flood", "fire", "cyclone", "drought", "earthquake", ... */
   kind: string;
-  /** Human name (storm name, country, place). */
-  name: string;
-  /** Records of one event share a group (e.g. all track points of one storm). Defaults to id. */
-  group?: string;
 }
 
 export interface Rejections {
