@@ -1,8 +1,8 @@
 // outbreaks.json: the outbreak snapshot's data file (see outbreak-snapshot.md). Case series are stored as JSON
 // arrays (null = not reported) and come back as Float64Array with NaN; province-index.bin beside it is the
 // province-index format, in the order of `provinces`.
-import type { NewsItem } from "../pipeline/health/who-don.ts";
-import { SURVEILLED_DISEASES, type CaseSeries } from "../pipeline/health/series.ts";
+import type { NewsItem } from "../lib/outbreaks/news.ts";
+import { SURVEILLED_DISEASES, type CaseSeries } from "../lib/outbreaks/series.ts";
 
 /** Snapshot name: the folder under ARTIFACTS_DIR/snapshots/ and the manifest kind. */
 export const OUTBREAK_SNAPSHOT = "outbreaks";

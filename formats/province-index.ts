@@ -2,7 +2,7 @@
 // Flat ring coordinates, ring offsets, ring → province, and the flatbush tree over ring bboxes, all stored so the
 // reader only makes typed-array views (see province-index.md). Also provinces.json, the metadata beside it.
 import Flatbush from "flatbush";
-import { ProvinceLocator, indexRings, type ProvinceRings } from "../pipeline/provinces/rings.ts";
+import { ProvinceLocator, indexRings, type ProvinceRings } from "../lib/geo/province-rings.ts";
 
 export const INDEX_MAGIC = "THPIDX01";
 export const INDEX_VERSION = 1;

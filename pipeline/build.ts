@@ -19,7 +19,7 @@ import { gridFromNetcdf } from "./grid/from-netcdf.ts";
 import { loadProvinces, provincesPath } from "./provinces/boundaries.ts";
 import { buildAliases, loadAliasSources } from "./provinces/aliases.ts";
 import { provinceMetadata } from "./provinces/metadata.ts";
-import { flattenRings } from "./provinces/rings.ts";
+import { flattenRings } from "../lib/geo/province-rings.ts";
 import { cellsUsedPerRecord, summarizeProvinces } from "./provinces/summaries.ts";
 import { codeFingerprint, filesUnder } from "./publish/code-fingerprint.ts";
 import { createStaging, currentVersion, discardStaging, makeVersionId, publishStaging, pruneVersions } from "./publish/publish.ts";

@@ -1,7 +1,7 @@
 // Request and response schemas of POST /api/outbreak-radar/query (spec 4.5, "Outbreak result"). The route
 // validates with them, the service's types are inferred from them, openapi.ts documents them.
 import { z } from "zod";
-import { OUTBREAK_STATUSES, TIMEFRAMES, TRENDS } from "../pipeline/health/endemic-channel.ts";
+import { OUTBREAK_STATUSES, TIMEFRAMES, TRENDS } from "../lib/outbreaks/endemic-channel.ts";
 import { RISK_LEVELS } from "./schemas.ts";
 
 export const DISEASE_TYPES = ["dengue", "influenza", "covid", "cholera", "malaria", "general"] as const;

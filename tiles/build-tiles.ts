@@ -12,7 +12,7 @@ import type { ProvinceMeta } from "../formats/province-index.ts";
 import type { ProvinceSummariesReader } from "../formats/province-summaries.ts";
 import { intSetting } from "../lib/config.ts";
 import { formatMonth, type MonthIndex } from "../lib/months.ts";
-import type { Province } from "../pipeline/provinces/boundaries.ts";
+import type { Province } from "../lib/geo/province-rings.ts";
 import { legend } from "./colour-scale.ts";
 import { PmtilesWriter } from "./pmtiles-writer.ts";
 import { cellClasses, cellLattice, encodeClassTilePng, renderClassTile, type CellLattice } from "./raster.ts";

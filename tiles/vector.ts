@@ -10,8 +10,8 @@ import { fromGeojsonVt } from "vt-pbf";
 import type { DroughtGrid } from "../formats/drought-grid.ts";
 import { formatMonth, type MonthIndex } from "../lib/months.ts";
 import type { ProvinceMeta } from "../formats/province-index.ts";
-import type { Province } from "../pipeline/provinces/boundaries.ts";
-import type { ProvinceRings } from "../pipeline/provinces/rings.ts";
+import type { Province } from "../lib/geo/province-rings.ts";
+import type { ProvinceRings } from "../lib/geo/province-rings.ts";
 
 export const MVT_EXTENT = 4096;
 

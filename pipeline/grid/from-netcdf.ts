@@ -6,7 +6,7 @@ import { formatMonth, type MonthIndex } from "../../lib/months.ts";
 import { computeStationIndices, type StationIndices } from "../indices/station.ts";
 import { readMonthlyClimateGrid, readSpeibase, type BBox, type MonthlyGrid } from "../inputs/netcdf/index.ts";
 import type { Province } from "../provinces/boundaries.ts";
-import { flattenRings, ProvinceLocator } from "../provinces/rings.ts";
+import { flattenRings, ProvinceLocator } from "../../lib/geo/province-rings.ts";
 import { buildLandCells, type LandCells } from "./land-cells.ts";
 
 /** Index series that computeStationIndices yields and a grid layer may hold. */

@@ -1,6 +1,6 @@
 // Land cells of the regular lat/lng grid over Thailand and, for each cell, the fraction of its area in each province.
 // Fractions come from sub-sampling each cell on an n×n lattice of points and locating every point in a province.
-import { flattenRings, ProvinceLocator } from "../provinces/rings.ts";
+import { flattenRings, ProvinceLocator } from "../../lib/geo/province-rings.ts";
 import type { MultiPolygonCoords } from "../provinces/boundaries.ts";
 
 /** Mean Earth radius (IUGG), km — the same sphere as turf's area. */

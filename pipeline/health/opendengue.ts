@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { monthIndex } from "../../lib/months.ts";
 import { resolveProvince } from "../provinces/aliases.ts";
 import { parseCount, parseCsvRecords } from "./csv.ts";
-import { denseSeries, type CaseSeries } from "./series.ts";
+import { denseSeries, type CaseSeries } from "../../lib/outbreaks/series.ts";
 
 export const OPENDENGUE_DIR = join("health", "opendengue");
 export const OPENDENGUE_FILES = {

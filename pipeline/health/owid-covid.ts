@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import { fetchFeed, type FetchOutcome } from "../feeds/fetch.ts";
 import { parseCount, parseCsvRecords } from "./csv.ts";
-import { dayIndex, denseSeries, type CaseSeries } from "./series.ts";
+import { dayIndex, denseSeries, type CaseSeries } from "../../lib/outbreaks/series.ts";
 
 export const COVID_FILE = join("health", "owid-covid", "THA_covid_data.csv");
 export const COVID_SOURCE = "Our World in Data COVID-19 dataset, Thailand daily new cases (CC BY 4.0)";

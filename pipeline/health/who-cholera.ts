@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseCount, parseCsvRecords } from "./csv.ts";
-import { denseSeries, type CaseSeries } from "./series.ts";
+import { denseSeries, type CaseSeries } from "../../lib/outbreaks/series.ts";
 
 export const CHOLERA_FILE = join("health", "who-cholera", "who_gho_cholera_1949_2016.csv");
 export const CHOLERA_SOURCE = "WHO Global Health Observatory, reported cholera cases by country";

@@ -4,21 +4,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseCsvRecords } from "./csv.ts";
+import { DON_SOURCE, type NewsDisease, type NewsItem } from "../../lib/outbreaks/news.ts";
+
+export { DON_SOURCE, type NewsDisease, type NewsItem };
 
 export const DON_DIR = join("health", "who-don");
-export const DON_SOURCE = "WHO Disease Outbreak News dataset (Torres Munguía et al. 2022, Sci Data 9:683)";
-
-export type NewsDisease = "dengue" | "influenza" | "covid" | "cholera" | "malaria" | "other";
-
-export interface NewsItem {
-  id: string; // "DON2938"
-  date: string; // YYYY-MM-DD
-  disease: NewsDisease;
-  /** Disease as named in the dataset ("Influenza due to identified zoonotic or pandemic influenza virus"). */
-  diseaseName: string;
-  country: string;
-  link: string;
-}
 
 /** Disease of an ICD-10 three-character code: A90–A91 and A97 (2019 revision) dengue, J09–J11 influenza, U07 COVID-19, A00 cholera, B50–B54 malaria. */
 export function newsDisease(icd103c: string, diseaseName: string): NewsDisease {

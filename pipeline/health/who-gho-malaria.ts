@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseCount, parseCsvRecords } from "./csv.ts";
-import { denseSeries, type CaseSeries } from "./series.ts";
+import { denseSeries, type CaseSeries } from "../../lib/outbreaks/series.ts";
 
 export const MALARIA_DIR = join("health", "who-gho-malaria");
 export const MALARIA_CASES_FILE = "MALARIA_CONF_CASES.csv";

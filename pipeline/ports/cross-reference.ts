@@ -9,8 +9,11 @@
 // a UN/LOCODE coordinate far from its WPI/PortWatch one, or outside its country's reference box, is flagged and
 // not used (THHOP is listed at 24.3°N, 121.7°E, in Taiwan).
 import KDBush from "kdbush";
-import { distanceKm } from "./geo.ts";
+import { distanceKm } from "../../lib/geo/great-circle.ts";
 import type { PortwatchPort } from "./portwatch.ts";
+import type { PortRecord } from "../../formats/ports-snapshot.ts";
+
+export type { PortRecord };
 import type { UnlocodeEntry } from "./unlocode.ts";
 import type { WpiPort } from "./wpi.ts";
 
@@ -20,27 +23,6 @@ export const COORD_DISAGREE_KM = 50;
 /** Degrees added around a country's WPI + PortWatch port box before a UN/LOCODE coordinate counts as outside. */
 export const COUNTRY_BOX_PAD_DEG = 1;
 
-export interface PortRecord {
-  code: string;
-  name: string;
-  country: string;
-  lat: number | null;
-  lng: number | null;
-  coordSource: "wpi" | "portwatch" | "unlocode" | null;
-  flags: string[];
-  wpi: { number: number; name: string; harborSize: string; harborType: string; channelDepthM: number | null; cargoPierDepthM: number | null } | null;
-  portwatch: {
-    portid: string;
-    name: string;
-    country: string;
-    locodePublished: string;
-    matchedBy: "name" | "wpi-name" | "locode" | "nearest";
-    vesselCounts: PortwatchPort["vesselCounts"];
-    industryTop: string[];
-    shareCountryImport: number | null;
-    shareCountryExport: number | null;
-  } | null;
-}
 
 export interface CrossReferenceQc {
   unlocodePorts: number;

@@ -2,24 +2,10 @@
 // (pipeline/feeds/gdacs.ts) and reduced to what the ports need: a point, an alert level 1..3 and dates.
 import type { FeedRecord } from "../feeds/records.ts";
 import { parseGdacsFloodTable, parseGdacsGeoJson } from "../feeds/gdacs.ts";
+import { GDACS_FLOOD_DB_SOURCE, type HazardEvent, type HazardKind } from "../../formats/ports-snapshot.ts";
 
-export type HazardKind = "cyclone" | "flood";
+export { GDACS_FLOOD_DB_SOURCE, type HazardEvent, type HazardKind };
 
-export interface HazardEvent {
-  id: string;
-  kind: HazardKind;
-  name: string;
-  /** Green 1, Orange 2, Red 3 (GDACS alert levels; the feeds' alert score rounded into 1..3). */
-  alertLevel: number;
-  lat: number;
-  lng: number;
-  /** Epoch ms. */
-  from: number;
-  to: number;
-  source: string;
-}
-
-export const GDACS_FLOOD_DB_SOURCE = "GDACS flood database";
 
 function toHazard(r: FeedRecord, source: string): HazardEvent | undefined {
   if (r.kind !== "cyclone" && r.kind !== "flood") return undefined;

@@ -1,21 +1,11 @@
 // IMF PortWatch: the port list (with its partly wrong LOCODE column), daily port calls of single ports, and the
 // derived country tanker series. Daily rows become flat Float32 columns on a gap-free day axis (NaN = no row).
 import { csvObjects, num } from "../feeds/csv.ts";
+import type { PortwatchPort } from "../../formats/ports-snapshot.ts";
+import { dayOf, isoOfDay } from "../../lib/days.ts";
 
-export interface PortwatchPort {
-  portid: string;
-  name: string;
-  country: string;
-  iso3: string;
-  lat: number;
-  lng: number;
-  /** LOCODE as published ("TH SRI"), may be empty or wrong. */
-  locode: string;
-  vesselCounts: { total: number; container: number; dryBulk: number; generalCargo: number; roro: number; tanker: number };
-  industryTop: string[];
-  shareCountryImport: number;
-  shareCountryExport: number;
-}
+export { dayOf, isoOfDay, type PortwatchPort };
+
 
 export function parsePortwatchPorts(text: string): PortwatchPort[] {
   return csvObjects(text).rows.map((r) => ({
@@ -61,8 +51,6 @@ export interface DaySeries {
   columns: Record<string, Float32Array>;
 }
 
-export const dayOf = (isoDate: string): number => Math.floor(Date.parse(`${isoDate.slice(0, 10)}T00:00:00Z`) / 86400000);
-export const isoOfDay = (day: number): string => new Date(day * 86400000).toISOString().slice(0, 10);
 
 function toSeries(key: string, dated: { day: number; values: number[] }[], names: readonly string[]): DaySeries {
   if (dated.length === 0) throw new Error(`${key}: no rows`);

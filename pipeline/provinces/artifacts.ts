@@ -8,7 +8,7 @@ import { buildLandCells, type LandCellOptions, type LandCells } from "../grid/la
 import { buildAliases, loadAliasSources, type ProvinceAliases } from "./aliases.ts";
 import { loadProvinces, provincesPath, type Province } from "./boundaries.ts";
 import { provinceMetadata } from "./metadata.ts";
-import { flattenRings, type ProvinceRings } from "./rings.ts";
+import { flattenRings, type ProvinceRings } from "../../lib/geo/province-rings.ts";
 
 export interface ProvinceData {
   provinces: Province[];

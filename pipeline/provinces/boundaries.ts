@@ -4,17 +4,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { dataDir } from "../../lib/config.ts";
 
-/** Polygon rings as GeoJSON positions [lng, lat]; a Polygon becomes a MultiPolygon with one part. */
-export type MultiPolygonCoords = number[][][][];
+import type { MultiPolygonCoords, Province } from "../../lib/geo/province-rings.ts";
 
-export interface Province {
-  code: string; // "TH-10"
-  nameEn: string;
-  nameTh: string;
-  slug: string;
-  region: string;
-  polygons: MultiPolygonCoords;
-}
+export type { MultiPolygonCoords, Province };
 
 /** The 77 ISO 3166-2:TH province codes (Bangkok TH-10 … Narathiwat TH-96, Bueng Kan TH-38 since 2011). */
 export const PROVINCE_CODES: readonly string[] = [

@@ -12,15 +12,10 @@ import { isoOfDay, parsePortwatchDaily, parsePortwatchPorts, parseTankerByCountr
 import { readUnlocodeDir } from "../ports/unlocode.ts";
 import { parseWpiCsv } from "../ports/wpi.ts";
 import { publishSnapshot } from "./publish-snapshot.ts";
+import { PORTS_SNAPSHOT, PORTS_SOURCES } from "../../formats/ports-snapshot.ts";
 
-export const PORTS_SNAPSHOT = "ports";
-export const PORTS_SOURCES = [
-  "UN/LOCODE code list (UNECE; geoapify/un-locode CSV, MIT)",
-  "NGA World Port Index, Pub. 150 (public domain)",
-  "IMF PortWatch ports, daily port calls and tanker calls (Arslanalp, Koepke & Verschuur 2021, IMF WP/21/225)",
-  "AIS sample, decoded messages of 2018-07-06 (MIT)",
-  "GDACS event feed and flood database (EC JRC / UN OCHA)",
-];
+export { PORTS_SNAPSHOT, PORTS_SOURCES };
+
 
 export interface PortsSnapshotFiles {
   files: Record<string, Uint8Array | string>;

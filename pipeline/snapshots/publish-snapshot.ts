@@ -7,11 +7,9 @@ import { createHash } from "node:crypto";
 import type { FileChecksum } from "../../formats/manifest.ts";
 import { createStaging, discardStaging, makeVersionId, publishStaging, pruneVersions } from "../publish/publish.ts";
 
-export const SNAPSHOTS_DIR = "snapshots";
+import { snapshotRoot } from "../../formats/snapshot-layout.ts";
 
-export function snapshotRoot(artifactsDir: string, name: string): string {
-  return join(artifactsDir, SNAPSHOTS_DIR, name);
-}
+export { SNAPSHOTS_DIR, snapshotRoot } from "../../formats/snapshot-layout.ts";
 
 export interface SnapshotInput {
   artifactsDir: string;

@@ -9,7 +9,7 @@ import { ProvinceIndexReader, readProvincesJson, type ProvinceMeta } from "../..
 import type { Manifest } from "../../formats/manifest.ts";
 import { CoverageMask, INSIDE, MIXED } from "../../formats/coverage-mask.ts";
 import { parseMonth, type MonthIndex } from "../../lib/months.ts";
-import { normalizeName } from "../../pipeline/provinces/aliases.ts";
+import { normalizeName } from "../../lib/province-names.ts";
 
 export interface DroughtArtifacts {
   version: string;

@@ -5,7 +5,7 @@
 import { NotFoundError } from "../errors.ts";
 import { droughtLevel, droughtScore, riskLevel, D_LEVEL_NAMES } from "../../lib/drought-scale.ts";
 import { formatMonth, parseMonth, type MonthIndex } from "../../lib/months.ts";
-import { closeMatches, normalizeName } from "../../pipeline/provinces/aliases.ts";
+import { closeMatches, normalizeName } from "../../lib/province-names.ts";
 import { ArtifactStore } from "../data/artifact-store.ts";
 import { isCovered, openDroughtArtifacts, type DroughtArtifacts } from "../data/drought-artifacts.ts";
 import { log } from "../../lib/log.ts";

@@ -4,9 +4,9 @@
 import { ApiError, NotFoundError } from "../errors.ts";
 import { ArtifactStore } from "../data/artifact-store.ts";
 import type { Logger } from "../../lib/log.ts";
-import { snapshotRoot } from "../../pipeline/snapshots/publish-snapshot.ts";
-import { FEED_RISK_TYPES, openFeedSnapshot, type FeedRiskType, type FeedSnapshot } from "../../pipeline/snapshots/feed-snapshot.ts";
-import { assess, NotCoveredError } from "../../pipeline/snapshots/assess.ts";
+import { snapshotRoot } from "../../formats/snapshot-layout.ts";
+import { FEED_RISK_TYPES, openFeedSnapshot, type FeedRiskType, type FeedSnapshot } from "../../formats/feed-snapshot.ts";
+import { assess, NotCoveredError } from "../../lib/feed-risk/assess.ts";
 import type { ScoreData, ScoreQuery } from "./types.ts";
 
 export class FeedRiskService {

@@ -1,5 +1,5 @@
 // Outbreak radar answers from the outbreak snapshot: point → province (province-index.bin), then per disease the
-// endemic channel of the latest window (pipeline/health/endemic-channel.ts), clusters within CLUSTER_RADIUS_KM,
+// endemic channel of the latest window (lib/outbreaks/endemic-channel.ts), clusters within CLUSTER_RADIUS_KM,
 // and WHO Disease Outbreak News items. Texts are assembled from those numbers and items only. A point outside
 // the 77 provinces is NotFoundError. Method: docs/methods/outbreaks.md.
 import { readFileSync } from "node:fs";
@@ -9,11 +9,10 @@ import { log, type Logger } from "../../lib/log.ts";
 import type { Manifest } from "../../formats/manifest.ts";
 import { OUTBREAK_DATA_FILE, OUTBREAK_INDEX_FILE, OUTBREAK_SNAPSHOT, readOutbreakData, type OutbreakData as SnapshotData } from "../../formats/outbreak-snapshot.ts";
 import { ProvinceIndexReader } from "../../formats/province-index.ts";
-import { assess, lastReported, periodDates, riskLevelOf, type Assessment, type OutbreakStatus, type Timeframe } from "../../pipeline/health/endemic-channel.ts";
-import type { CaseSeries, SurveilledDisease } from "../../pipeline/health/series.ts";
-import type { NewsItem } from "../../pipeline/health/who-don.ts";
-import { DON_SOURCE } from "../../pipeline/health/who-don.ts";
-import { snapshotRoot } from "../../pipeline/snapshots/publish-snapshot.ts";
+import { assess, lastReported, periodDates, riskLevelOf, type Assessment, type OutbreakStatus, type Timeframe } from "../../lib/outbreaks/endemic-channel.ts";
+import type { CaseSeries, SurveilledDisease } from "../../lib/outbreaks/series.ts";
+import { DON_SOURCE, type NewsItem } from "../../lib/outbreaks/news.ts";
+import { snapshotRoot } from "../../formats/snapshot-layout.ts";
 import { ArtifactStore } from "../data/artifact-store.ts";
 import type { DiseaseResult, NewsItemOut, OutbreakBody, OutbreakData } from "../schemas-outbreak.ts";
 

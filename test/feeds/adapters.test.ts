@@ -14,7 +14,7 @@ import { linearTrend, parsePsmslFilelist, parseRlrAnnual } from "../../pipeline/
 import { parseGlobalTemperature, parseOwidTemperature } from "../../pipeline/feeds/temperature.ts";
 import { fetchFeed } from "../../pipeline/feeds/fetch.ts";
 import { EventIndex, writeEventIndex, type EventInput } from "../../formats/event-index.ts";
-import { INTENSITY, eventScore, scoreEvents, seaLevelScore, heatScore } from "../../pipeline/snapshots/scoring.ts";
+import { INTENSITY, eventScore, scoreEvents, seaLevelScore, heatScore } from "../../lib/feed-risk/scoring.ts";
 
 const feed = (rel: string) => readFileSync(join(dataDir(), "feeds", rel), "utf8");
 const inThailand = (lat: number, lng: number) => lat >= 5.6 && lat <= 20.5 && lng >= 97.3 && lng <= 105.7;

@@ -5,8 +5,8 @@ import { describe, expect, inject, it } from "vitest";
 import { dataDir } from "../../lib/config.ts";
 import { formatMonth, parseMonth } from "../../lib/months.ts";
 import { openDroughtGridFile } from "../../formats/drought-grid.ts";
-import { combineHeat, hotExcess, monthlyBaseline, monthPercentiles, percentileOf, wetExtremes, wetTerm } from "../../pipeline/snapshots/climate-components.ts";
-import { eventScore } from "../../pipeline/snapshots/scoring.ts";
+import { combineHeat, hotExcess, monthlyBaseline, monthPercentiles, percentileOf, wetExtremes, wetTerm } from "../../lib/feed-risk/climate-components.ts";
+import { eventScore } from "../../lib/feed-risk/scoring.ts";
 import { PARAMS, wetGridTable } from "../../pipeline/snapshots/feed-builders.ts";
 import { GHCND_SUBDIR, readStationIndex, readStationMonthly } from "../../pipeline/inputs/ghcnd/stations.ts";
 

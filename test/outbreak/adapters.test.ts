@@ -5,7 +5,7 @@ import { monthIndex } from "../../lib/months.ts";
 import { parseCount, parseCsvRecords } from "../../pipeline/health/csv.ts";
 import { newsDisease, parseDonItems } from "../../pipeline/health/who-don.ts";
 import { parseGhoIndicator } from "../../pipeline/health/who-gho-malaria.ts";
-import { dayIndex, type CaseSeries } from "../../pipeline/health/series.ts";
+import { dayIndex, type CaseSeries } from "../../lib/outbreaks/series.ts";
 import { PROVINCE_CODES } from "../../pipeline/provinces/boundaries.ts";
 import { collectOutbreakData, type CollectedOutbreaks } from "../../pipeline/snapshots/outbreaks.ts";
 

@@ -10,9 +10,9 @@ import {
   trendOf,
   windowPeriods,
   windowSum,
-} from "../../pipeline/health/endemic-channel.ts";
+} from "../../lib/outbreaks/endemic-channel.ts";
 import { monthIndex } from "../../lib/months.ts";
-import { dayIndex } from "../../pipeline/health/series.ts";
+import { dayIndex } from "../../lib/outbreaks/series.ts";
 
 /** Six years of monthly counts 2017-01..2022-12: month m of year y is 100*(y-2017) + m, Decembers set apart. */
 function monthly(decembers: number[], novemberLast: number) {

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataDir } from "../../lib/config.ts";
 import { COVID_FEED, loadCovid } from "../../pipeline/health/owid-covid.ts";
-import { dayIndex } from "../../pipeline/health/series.ts";
+import { dayIndex } from "../../lib/outbreaks/series.ts";
 
 const CSV = "continent,location,date,total_cases,new_cases\nAsia,Thailand,2022-01-01,10,\nAsia,Thailand,2022-01-02,14,4\nAsia,Thailand,2022-01-03,21,7\n";
 let server: Server;

@@ -8,7 +8,7 @@ import { OUTBREAK_DATA_FILE, OUTBREAK_INDEX_FILE, OUTBREAK_SNAPSHOT, readOutbrea
 import { writeProvinceIndex } from "../../formats/province-index.ts";
 import { monthIndex } from "../../lib/months.ts";
 import { loadProvinces, type Province } from "../../pipeline/provinces/boundaries.ts";
-import { flattenRings } from "../../pipeline/provinces/rings.ts";
+import { flattenRings } from "../../lib/geo/province-rings.ts";
 import { provinceCentroid } from "../../pipeline/snapshots/outbreaks.ts";
 import { publishSnapshot } from "../../pipeline/snapshots/publish-snapshot.ts";
 import { openOutbreakService, type SnapshotOutbreakService } from "../../server/services/outbreak-service.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadProvinces } from "../../pipeline/provinces/boundaries.ts";
-import { flattenRings } from "../../pipeline/provinces/rings.ts";
+import { flattenRings } from "../../lib/geo/province-rings.ts";
 import { buildAliases, loadAliasSources } from "../../pipeline/provinces/aliases.ts";
 import { provinceMetadata } from "../../pipeline/provinces/metadata.ts";
 import {

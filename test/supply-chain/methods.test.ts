@@ -9,7 +9,7 @@ import {
   seasonalBaseline,
   windowMean,
   windowSum,
-} from "../../pipeline/ports/activity.ts";
+} from "../../lib/ports/activity.ts";
 import { supplyChainBody } from "../../server/schemas-supply-chain.ts";
 
 describe("window statistics", () => {

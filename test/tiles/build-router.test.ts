@@ -14,7 +14,7 @@ import { createMapPageRouter, createTilesRouter, parseRange } from "../../server
 import { buildTiles, latestMapMonth, precomputedMonths, type TileBuildReport, type TilesIndex } from "../../tiles/build-tiles.ts";
 import { LocalFileSource } from "../../tiles/pmtiles-source.ts";
 import { provincesFromRings } from "../../tiles/vector.ts";
-import { flattenRings } from "../../pipeline/provinces/rings.ts";
+import { flattenRings } from "../../lib/geo/province-rings.ts";
 import { latToTileY, lngToTileX } from "../../tiles/tile-math.ts";
 import { FEB, PROVINCE_META, PROVINCES, writeFixture, type Fixture } from "./fixture.ts";
 

@@ -9,7 +9,7 @@ import { INSIDE, writeCoverageMask } from "../../formats/coverage-mask.ts";
 import type { Manifest } from "../../formats/manifest.ts";
 import { monthIndex } from "../../lib/months.ts";
 import type { Province } from "../../pipeline/provinces/boundaries.ts";
-import { flattenRings } from "../../pipeline/provinces/rings.ts";
+import { flattenRings } from "../../lib/geo/province-rings.ts";
 import { openDroughtArtifacts, type DroughtArtifacts } from "../../server/data/drought-artifacts.ts";
 
 export const INDICES = ["spei1", "spei3", "spei6", "spei12", "spi1", "mcdi"];

@@ -1,7 +1,7 @@
 // The outbreak method, pure: window sums, the endemic channel (Bortman 1999: the same calendar period over previous
 // years, summarised by its median and upper percentiles), the status enumeration, a 0–100 score and the trend.
 // See docs/methods/outbreaks.md.
-import { daysInMonth, formatMonth } from "../../lib/months.ts";
+import { daysInMonth, formatMonth } from "../months.ts";
 import { formatDay, type BaselineKind, type Resolution } from "./series.ts";
 
 export const TIMEFRAMES = ["7d", "30d", "90d"] as const;

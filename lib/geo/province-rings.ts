@@ -1,7 +1,19 @@
 // Province rings as flat typed arrays and a point-to-province locator: flatbush over ring bounding boxes, then
 // even-odd ray casting on the candidate rings. Shared by the land-cell builder and the province-index file reader.
 import Flatbush from "flatbush";
-import type { MultiPolygonCoords } from "./boundaries.ts";
+
+/** Polygon rings as GeoJSON positions [lng, lat]; a Polygon becomes a MultiPolygon with one part. */
+export type MultiPolygonCoords = number[][][][];
+
+/** A Thai province with its boundary (pipeline/provinces/boundaries.ts loads them; tiles draw them). */
+export interface Province {
+  code: string; // "TH-10"
+  nameEn: string;
+  nameTh: string;
+  slug: string;
+  region: string;
+  polygons: MultiPolygonCoords;
+}
 
 export interface ProvinceRings {
   /** Interleaved lng, lat of every ring vertex (rings closed: last vertex = first). */

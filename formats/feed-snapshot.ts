@@ -2,7 +2,7 @@
 // published version directory: events.bin (formats/event-index.ts) + snapshot.json.
 import { readFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
-import { EventIndex } from "../../formats/event-index.ts";
+import { EventIndex } from "./event-index.ts";
 
 export type FeedRiskType = "flood" | "wildfire" | "heatwave" | "storm" | "sea_level_rise";
 export const FEED_RISK_TYPES: FeedRiskType[] = ["flood", "wildfire", "heatwave", "storm", "sea_level_rise"];

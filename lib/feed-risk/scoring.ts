@@ -3,7 +3,7 @@
 // group (one storm's track points) counts once, with its largest w. The long-record rate λ = Σw / record years
 // and the recent activity A = Σw over the timeframe give score = 100 (1 - exp(-(λ/λref + A/Aref))). Each term
 // only grows with more, closer or stronger events, so the score is monotone in each.
-import { droughtScore } from "../../lib/drought-scale.ts";
+import { droughtScore } from "../drought-scale.ts";
 
 export const DAY_MS = 86_400_000;
 export const YEAR_MS = 365.2425 * DAY_MS;

@@ -1,8 +1,8 @@
 // One feed-risk answer from an opened snapshot: coverage check, score, summary and per-type details. Pure (no
 // I/O); the server wraps it (server/services/feed-risk-service.ts). Outside coverage → NotCoveredError.
-import { formatMonth } from "../../lib/months.ts";
-import { riskLevel } from "../../lib/drought-scale.ts";
-import type { FeedSnapshot, GaugeStat } from "./feed-snapshot.ts";
+import { formatMonth } from "../months.ts";
+import { riskLevel } from "../drought-scale.ts";
+import type { FeedSnapshot, GaugeStat } from "../../formats/feed-snapshot.ts";
 import { HOT_REF, VERY_WET_SPI, WET_REF, combineHeat, hotExcess, monthPercentiles, wetTerm } from "./climate-components.ts";
 import { DAY_MS, INTENSITY, eventScore, TIMEFRAME_DAYS, TIMEFRAME_MONTHS, heatScore, scoreEvents, seaLevelScore, type TimeframeName } from "./scoring.ts";
 import { haversineKm } from "../../formats/event-index.ts";

@@ -1,0 +1,14 @@
+// WHO Disease Outbreak News items as the outbreak snapshot stores them and the radar serves them.
+export const DON_SOURCE = "WHO Disease Outbreak News dataset (Torres Munguía et al. 2022, Sci Data 9:683)";
+
+export type NewsDisease = "dengue" | "influenza" | "covid" | "cholera" | "malaria" | "other";
+
+export interface NewsItem {
+  id: string; // "DON2938"
+  date: string; // YYYY-MM-DD
+  disease: NewsDisease;
+  /** Disease as named in the dataset ("Influenza due to identified zoonotic or pandemic influenza virus"). */
+  diseaseName: string;
+  country: string;
+  link: string;
+}
