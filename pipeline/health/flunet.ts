@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { formatMonth, monthIndex, type MonthIndex } from "../../lib/months.ts";
-import { dayIndex, denseSeries, formatDay, lastPeriod, type CaseSeries } from "./series.ts";
+import { dayIndex, denseSeries, formatDay, lastPeriod, type CaseSeries } from "../../lib/outbreaks/series.ts";
 
 export const FLUNET_DIR = join("health", "flunet");
 export const FLUNET_FILES = {

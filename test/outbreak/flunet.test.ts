@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { dataDir } from "../../lib/config.ts";
 import { formatMonth, parseMonth } from "../../lib/months.ts";
-import { assess } from "../../pipeline/health/endemic-channel.ts";
+import { assess } from "../../lib/outbreaks/endemic-channel.ts";
 import {
   FLUNET_SOURCE,
   ZERO_RUN_MIN_MEDIAN,
@@ -13,7 +13,7 @@ import {
   weeklyToMonthly,
   type InfluenzaSeries,
 } from "../../pipeline/health/flunet.ts";
-import { dayIndex } from "../../pipeline/health/series.ts";
+import { dayIndex } from "../../lib/outbreaks/series.ts";
 
 const flunet = readFlunet(dataDir());
 const find = (area: string, type: string) => flunet.series.find((s) => s.area === area && s.type === type)!;
