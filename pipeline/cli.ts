@@ -27,7 +27,7 @@ async function main(argv: string[]): Promise<number> {
       const { buildSnapshots } = await import("./snapshots/build-snapshots.ts");
       const results = await buildSnapshots({ dataDir: dataDir(), artifactsDir: artifactsDir(), only: rest.length ? rest : undefined });
       process.stdout.write(JSON.stringify(results, null, 2) + "\n");
-      return Object.values(results).some((r) => r.status === "failed") ? 1 : 0;
+      return Object.values(results).some((r) => r.status === "failed" || r.status === "refused") ? 1 : 0;
     }
     case "refresh": {
       const { refreshAll } = await import("./refresh.ts");

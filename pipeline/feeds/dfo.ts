@@ -1,7 +1,7 @@
 // Dartmouth Flood Observatory global archive (FloodArchive.csv): one row per large flood, centroid, affected
 // area (km²), dates (M/D/YYYY), dead, displaced, severity class (1, 1.5, 2). Magnitude is the DFO flood
 // magnitude M = log10(duration days × severity × area km²) (Brakenridge, DFO archive notes).
-import { csvObjects, num } from "./csv.ts";
+import { num, readCsvRecords } from "./csv.ts";
 import { REASON_NULL_ISLAND, countryChecker, countryNamesToIso3, type CountryChecker } from "./country-check.ts";
 import { RejectCounter, validLatLng, type AdapterResult, type FeedRecord } from "./records.ts";
 
@@ -27,15 +27,17 @@ export function dfoMagnitude(days: number, severity: number, areaKm2: number): n
   return Math.log10(Math.max(1, days) * severity * Math.max(1, areaKm2));
 }
 
-/** `checker` null skips the country check. A row may lie in its Country or any of its OtherCountry names. */
-export function parseDfoArchive(text: string, checker: CountryChecker | null = countryChecker()): AdapterResult<DfoRecord> {
-  const { header, rows } = csvObjects(text);
-  for (const col of ["ID", "long", "lat", "Began", "Ended", "Severity", "Area"]) {
-    if (!header.includes(col)) throw new Error(`FloodArchive.csv: missing column ${col}`);
-  }
+/**
+ * `checker` null skips the country check. A row may lie in its Country or any of its OtherCountry names. `file`
+ * names the input in rejections (file:line).
+ */
+export function parseDfoArchive(text: string, checker: CountryChecker | null = countryChecker(), file = "FloodArchive.csv"): AdapterResult<DfoRecord> {
+  const csv = readCsvRecords(text, file, { trim: true, required: ["ID", "long", "lat", "Began", "Ended", "Severity", "Area"] });
   const rc = new RejectCounter();
+  rc.addCsvRejections(csv.rejected);
   const out: DfoRecord[] = [];
-  for (const r of rows) {
+  for (const [i, r] of csv.records.entries()) {
+    const reject = (reason: string) => rc.reject(reason, file, csv.lines[i]);
     rc.rows++;
     const lat = num(r.lat);
     const lng = num(r.long);
@@ -43,14 +45,14 @@ export function parseDfoArchive(text: string, checker: CountryChecker | null = c
     const ended = parseUsDate(r.Ended);
     const severity = num(r.Severity);
     const area = num(r.Area);
-    if (!validLatLng(lat, lng)) { rc.reject("bad coordinates"); continue; }
-    if (!Number.isFinite(began)) { rc.reject("bad start date"); continue; }
-    if (!(severity > 0)) { rc.reject("bad severity"); continue; }
-    if (lng === 0 && lat === 0) { rc.reject(REASON_NULL_ISLAND); continue; }
+    if (!validLatLng(lat, lng)) { reject("bad coordinates"); continue; }
+    if (!Number.isFinite(began)) { reject("bad start date"); continue; }
+    if (!(severity > 0)) { reject("bad severity"); continue; }
+    if (lng === 0 && lat === 0) { reject(REASON_NULL_ISLAND); continue; }
     if (checker) {
       const named = [...countryNamesToIso3(r.Country ?? ""), ...countryNamesToIso3(r.OtherCountry ?? "")];
       const c = checker.check(lng, lat, named);
-      if (c !== "ok" && c !== "unchecked") { rc.reject(c); continue; }
+      if (c !== "ok" && c !== "unchecked") { reject(c); continue; }
     }
     const end = Number.isFinite(ended) && ended >= began ? ended : began;
     const days = (end - began) / 86_400_000 + 1;

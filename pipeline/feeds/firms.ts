@@ -2,7 +2,7 @@
 // numeric confidence 0-100) and VIIRS (bright_ti4, bright_ti5, confidence l/n/h) column sets, as CSV or as
 // GeoJSON (upper-case property names, as converted from the FIRMS shapefiles). Magnitude is the fire
 // radiative power (FRP, MW; Giglio et al. 2016, doi:10.1016/j.rse.2016.02.054).
-import { csvObjects, num } from "./csv.ts";
+import { num, readCsvRecords } from "./csv.ts";
 import { RejectCounter, validLatLng, type AdapterResult, type FeedRecord } from "./records.ts";
 
 export type FirmsSensor = "MODIS" | "VIIRS";
@@ -37,18 +37,20 @@ export function firmsTime(date: string, time: string): number {
   return Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3]), h, m);
 }
 
-function fireRow(r: Record<string, string>, sensor: FirmsSensor, rc: RejectCounter, out: FireRecord[]): void {
+/** One detection; `file`/`line` say where a rejected CSV row was. */
+function fireRow(r: Record<string, string>, sensor: FirmsSensor, rc: RejectCounter, out: FireRecord[], file?: string, line?: number): void {
   rc.rows++;
+  const reject = (reason: string) => rc.reject(reason, file, line);
   const lat = num(r.latitude);
   const lng = num(r.longitude);
   const time = firmsTime(r.acq_date ?? "", r.acq_time ?? "");
   const frp = num(r.frp);
   const rawConf = (r.confidence ?? "").trim().toLowerCase();
   const confidence = sensor === "VIIRS" ? (VIIRS_CONFIDENCE[rawConf] ?? num(rawConf)) : num(rawConf);
-  if (!validLatLng(lat, lng)) { rc.reject("bad coordinates"); return; }
-  if (!Number.isFinite(time)) { rc.reject("bad acq_date/acq_time"); return; }
-  if (!(frp >= 0)) { rc.reject("bad frp"); return; }
-  if (!(confidence >= 0 && confidence <= 100)) { rc.reject("bad confidence"); return; }
+  if (!validLatLng(lat, lng)) { reject("bad coordinates"); return; }
+  if (!Number.isFinite(time)) { reject("bad acq_date/acq_time"); return; }
+  if (!(frp >= 0)) { reject("bad frp"); return; }
+  if (!(confidence >= 0 && confidence <= 100)) { reject("bad confidence"); return; }
   const id = `${sensor}-${r.acq_date}-${r.acq_time}-${lat}-${lng}`;
   out.push({
     id,
@@ -67,15 +69,16 @@ function fireRow(r: Record<string, string>, sensor: FirmsSensor, rc: RejectCount
   });
 }
 
-export function parseFirmsCsv(text: string): AdapterResult<FireRecord> {
-  const { header, rows } = csvObjects(text);
-  const sensor = firmsSensor(header);
+export function parseFirmsCsv(text: string, file = "FIRMS.csv"): AdapterResult<FireRecord> {
+  const csv = readCsvRecords(text, file, { trim: true });
+  const sensor = firmsSensor(csv.header);
   const rc = new RejectCounter();
+  rc.addCsvRejections(csv.rejected);
   const out: FireRecord[] = [];
-  for (const r of rows) {
+  for (const [i, r] of csv.records.entries()) {
     const lower: Record<string, string> = {};
     for (const [k, v] of Object.entries(r)) lower[k.toLowerCase()] = v;
-    fireRow(lower, sensor, rc, out);
+    fireRow(lower, sensor, rc, out, file, csv.lines[i]);
   }
   return rc.result(out);
 }

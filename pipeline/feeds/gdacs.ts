@@ -2,7 +2,7 @@
 // event centroids and give each the bbox of its polygons), the native RSS (one <item> per event), and the
 // derived flood table latest_gdacs_flood_db.csv. Magnitude is the GDACS alert score (Green 1, Orange 2, Red 3;
 // https://www.gdacs.org/Knowledge/overview.aspx).
-import { csvObjects, num } from "./csv.ts";
+import { num, readCsvRecords } from "./csv.ts";
 import { REASON_NULL_ISLAND, countryChecker, countryNamesToIso3, type CountryChecker } from "./country-check.ts";
 import { RejectCounter, validLatLng, type AdapterResult, type FeedRecord } from "./records.ts";
 
@@ -139,27 +139,30 @@ export function parseGdacsRss(text: string): AdapterResult {
 }
 
 /** The derived GDACS flood table: geometry is a Python-repr point "{'type': 'Point', 'coordinates': [x, y]}". */
-export function parseGdacsFloodTable(text: string, checker: CountryChecker | null = countryChecker()): AdapterResult<FeedRecord & { iso3: string }> {
-  const { header, rows } = csvObjects(text);
-  for (const col of ["eventid", "alertlevel", "fromdate", "todate", "geometry", "iso3"]) {
-    if (!header.includes(col)) throw new Error(`latest_gdacs_flood_db.csv: missing column ${col}`);
-  }
+export function parseGdacsFloodTable(
+  text: string,
+  checker: CountryChecker | null = countryChecker(),
+  file = "latest_gdacs_flood_db.csv",
+): AdapterResult<FeedRecord & { iso3: string }> {
+  const csv = readCsvRecords(text, file, { trim: true, required: ["eventid", "alertlevel", "fromdate", "todate", "geometry", "iso3"] });
   const rc = new RejectCounter();
+  rc.addCsvRejections(csv.rejected);
   const out: (FeedRecord & { iso3: string })[] = [];
-  for (const r of rows) {
+  for (const [i, r] of csv.records.entries()) {
+    const reject = (reason: string) => rc.reject(reason, file, csv.lines[i]);
     rc.rows++;
     const m = /'Point',\s*'coordinates':\s*\[\s*([-\d.eE]+)\s*,\s*([-\d.eE]+)\s*\]/.exec(r.geometry);
     const lng = m ? Number(m[1]) : NaN;
     const lat = m ? Number(m[2]) : NaN;
     const time = parseGdacsDate(r.fromdate);
     const mag = alertMagnitude(r.alertlevel, r.alertscore);
-    if (!validLatLng(lat, lng)) { rc.reject("bad point geometry"); continue; }
-    if (!Number.isFinite(time)) { rc.reject("bad fromdate"); continue; }
-    if (!Number.isFinite(mag)) { rc.reject("no alert level"); continue; }
-    if (lng === 0 && lat === 0) { rc.reject(REASON_NULL_ISLAND); continue; }
+    if (!validLatLng(lat, lng)) { reject("bad point geometry"); continue; }
+    if (!Number.isFinite(time)) { reject("bad fromdate"); continue; }
+    if (!Number.isFinite(mag)) { reject("no alert level"); continue; }
+    if (lng === 0 && lat === 0) { reject(REASON_NULL_ISLAND); continue; }
     if (checker) {
       const c = checker.check(lng, lat, gdacsIso3s(r.iso3, r.country));
-      if (c !== "ok" && c !== "unchecked") { rc.reject(c); continue; }
+      if (c !== "ok" && c !== "unchecked") { reject(c); continue; }
     }
     const end = parseGdacsDate(r.todate);
     out.push({

@@ -3,7 +3,7 @@
 // (time, latitude, longitude, name, basin, wind, pressure, status; also with a units row). Every point is a
 // record; the storm is its group. Magnitude is the maximum sustained wind in knots: WMO_WIND where given,
 // else the first agency wind (USA_WIND, TOKYO_WIND, ...).
-import { parseCsv, num } from "./csv.ts";
+import { num, readCsv } from "./csv.ts";
 import { RejectCounter, validLatLng, type AdapterResult, type FeedRecord } from "./records.ts";
 
 export interface TrackPoint extends FeedRecord {
@@ -17,16 +17,17 @@ function isoTime(s: string): number {
   return m ? Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], m[6] ? +m[6] : 0) : NaN;
 }
 
-export function parseIbtracsCsv(text: string): AdapterResult<TrackPoint> & { interpolatedWind: number } {
-  const all = parseCsv(text);
-  const header = (all[0] ?? []).map((h) => h.trim());
+export function parseIbtracsCsv(text: string, file = "ibtracs.csv"): AdapterResult<TrackPoint> & { interpolatedWind: number } {
+  const csv = readCsv(text, file);
+  const header = csv.header.map((h) => h.trim());
+  const all = csv.rows;
   const col = (name: string) => header.indexOf(name);
   const native = col("SID") >= 0;
   const compact = col("time") >= 0 && col("wind") >= 0;
   if (!native && !compact) throw new Error("IBTrACS: header is neither the native nor the compact column set");
   // The units row ("degrees_north", "kts", ...) follows the header in both forms.
-  let start = 1;
-  if (all[1] && all[1].some((v) => v.trim() === "degrees_north")) start = 2;
+  let start = 0;
+  if (all[0] && all[0].fields.some((v) => v.trim() === "degrees_north")) start = 1;
   const iLat = native ? col("LAT") : col("latitude");
   const iLng = native ? col("LON") : col("longitude");
   const iTime = native ? col("ISO_TIME") : col("time");
@@ -38,9 +39,13 @@ export function parseIbtracsCsv(text: string): AdapterResult<TrackPoint> & { int
     ? [col("WMO_WIND"), ...header.map((h, j) => (h.endsWith("_WIND") && h !== "WMO_WIND" ? j : -1)).filter((j) => j >= 0)]
     : [col("wind")];
   const rc = new RejectCounter();
+  rc.addCsvRejections(csv.rejected);
   const out: TrackPoint[] = [];
+  /** Line of each point in `out`. */
+  const lineOf = new Map<TrackPoint, number>();
   for (let r = start; r < all.length; r++) {
-    const row = all[r];
+    const row = all[r].fields;
+    const reject = (reason: string) => rc.reject(reason, file, all[r].line);
     rc.rows++;
     const lat = num(row[iLat]);
     let lng = num(row[iLng]);
@@ -51,14 +56,14 @@ export function parseIbtracsCsv(text: string): AdapterResult<TrackPoint> & { int
       wind = num(row[j]);
       if (Number.isFinite(wind)) break;
     }
-    if (!validLatLng(lat, lng)) { rc.reject("bad coordinates"); continue; }
-    if (!Number.isFinite(time)) { rc.reject("bad time"); continue; }
-    if (Number.isFinite(wind) && wind < 0) { rc.reject("negative wind speed"); continue; }
+    if (!validLatLng(lat, lng)) { reject("bad coordinates"); continue; }
+    if (!Number.isFinite(time)) { reject("bad time"); continue; }
+    if (Number.isFinite(wind) && wind < 0) { reject("negative wind speed"); continue; }
     const name = (row[iName] ?? "").trim() || "UNNAMED";
     const basin = (row[iBasin] ?? "").trim();
     const year = new Date(time).getUTCFullYear();
     const group = native ? row[col("SID")].trim() : `${basin}-${year}-${name}`;
-    out.push({
+    const point: TrackPoint = {
       id: `${group}@${new Date(time).toISOString().slice(0, 16)}`,
       group,
       source: "IBTrACS",
@@ -73,7 +78,9 @@ export function parseIbtracsCsv(text: string): AdapterResult<TrackPoint> & { int
       basin,
       pressureMb: num(row[iPres]),
       status: (row[iStatus] ?? "").trim(),
-    });
+    };
+    out.push(point);
+    lineOf.set(point, all[r].line);
   }
   // Interpolated 3-hourly points carry no wind: take it linearly in time from the storm's neighbouring
   // reported points (the nearest one before the first / after the last report); a storm with no wind at all is rejected.
@@ -93,7 +100,7 @@ export function parseIbtracsCsv(text: string): AdapterResult<TrackPoint> & { int
       // Before the first or after the last report (often overland decay): the nearest report, an upper bound.
       p.magnitude = (pa ?? pb)!.magnitude;
     } else {
-      rc.reject("no wind speed");
+      rc.reject("no wind speed", file, lineOf.get(p));
       continue;
     }
     interpolated++;

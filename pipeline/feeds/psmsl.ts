@@ -2,6 +2,7 @@
 // https://psmsl.org/data/obtaining/): filelist.txt ("id; lat; lon; name; coastline; station; flag") and one
 // data/<id>.rlrdata per station ("year; mm; missing-days flag; attention flag", -99999 = missing).
 // Trend: ordinary least squares of annual mean sea level on year, mm/yr, with its standard error.
+import { readCsv, type CsvRow } from "./csv.ts";
 import { RejectCounter, validLatLng, type AdapterResult } from "./records.ts";
 
 /** PSMSL coastline codes of Thailand: 600 Gulf of Thailand, 545 Andaman Sea coast. */
@@ -24,33 +25,36 @@ export interface AnnualSeries {
   mm: Float64Array;
 }
 
-export function parsePsmslFilelist(text: string): AdapterResult<PsmslStation> {
+/** Non-blank lines of a PSMSL text file, fields split at ";" and trimmed (the format has no header and no quoting). */
+function psmslRows(text: string, file: string): { line: number; f: string[] }[] {
+  return readCsv(text, file, { header: false, delimiter: ";", quote: false })
+    .rows.filter((r: CsvRow) => r.fields.some((v) => v.trim() !== ""))
+    .map((r) => ({ line: r.line, f: r.fields.map((v) => v.trim()) }));
+}
+
+export function parsePsmslFilelist(text: string, file = "filelist.txt"): AdapterResult<PsmslStation> {
   const rc = new RejectCounter();
   const out: PsmslStation[] = [];
-  for (const line of text.split(/\r?\n/)) {
-    if (line.trim() === "") continue;
+  for (const { line, f } of psmslRows(text, file)) {
     rc.rows++;
-    const f = line.split(";").map((s) => s.trim());
     const id = Number(f[0]);
     const lat = Number(f[1]);
     const lng = Number(f[2]);
-    if (f.length < 7 || !Number.isInteger(id)) { rc.reject("malformed line"); continue; }
-    if (!validLatLng(lat, lng)) { rc.reject("bad coordinates"); continue; }
+    if (f.length < 7 || !Number.isInteger(id)) { rc.reject("malformed line", file, line); continue; }
+    if (!validLatLng(lat, lng)) { rc.reject("bad coordinates", file, line); continue; }
     out.push({ id, lat, lng, name: f[3], coastline: Number(f[4]), stationCode: f[5], flagged: f[6] === "Y" });
   }
   return rc.result(out);
 }
 
-export function parseRlrAnnual(text: string): AdapterResult<{ year: number; mm: number }> & { series: AnnualSeries } {
+export function parseRlrAnnual(text: string, file = "rlrdata"): AdapterResult<{ year: number; mm: number }> & { series: AnnualSeries } {
   const rc = new RejectCounter();
   const rows: { year: number; mm: number }[] = [];
-  for (const line of text.split(/\r?\n/)) {
-    if (line.trim() === "") continue;
+  for (const { line, f } of psmslRows(text, file)) {
     rc.rows++;
-    const f = line.split(";").map((s) => s.trim());
     const year = Number(f[0]);
     const mm = Number(f[1]);
-    if (f.length < 2 || !Number.isInteger(year) || !Number.isFinite(mm)) { rc.reject("malformed line"); continue; }
+    if (f.length < 2 || !Number.isInteger(year) || !Number.isFinite(mm)) { rc.reject("malformed line", file, line); continue; }
     rows.push({ year, mm: mm === -99999 ? NaN : mm });
   }
   const series = { years: Float64Array.from(rows, (r) => r.year), mm: Float64Array.from(rows, (r) => r.mm) };

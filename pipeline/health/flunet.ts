@@ -8,7 +8,7 @@
 //    week is reported.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parse } from "csv-parse/sync";
+import { readCsv } from "../feeds/csv.ts";
 import { formatMonth, monthIndex, type MonthIndex } from "../../lib/months.ts";
 import { dayIndex, denseSeries, formatDay, lastPeriod, type CaseSeries } from "../../lib/outbreaks/series.ts";
 
@@ -50,16 +50,15 @@ const VALUE_COLUMN = /^Influenza ([AB]) - All types of surveillance$/;
 const MONTH_DATE = /^(\d{4})-(0[1-9]|1[0-2])-01$/;
 const DAY_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** Parses one OWID FluNet CSV strictly (csv-parse: equal column counts, closed quotes); errors name the source and line. */
+/** Parses one OWID FluNet CSV strictly (the pipeline CSV reader: equal column counts, closed quotes); errors name the source and line. */
 export function parseFlunetCsv(text: string, source: string): FlunetTable {
-  let rows: { record: string[]; info: { lines: number } }[];
-  try {
-    rows = parse(text, { bom: true, info: true }) as unknown as typeof rows;
-  } catch (err) {
-    throw new Error(`${source}: ${(err as Error).message}`, { cause: err });
-  }
-  const header = rows.shift()?.record;
-  if (header === undefined) throw new Error(`${source}: empty file`);
+  const table = readCsv(text, source);
+  // FluNet files are small and regular: any unreadable row stops the build rather than leaving a hole in a series.
+  const bad = table.rejected[0];
+  if (bad) throw new Error(`${source}:${bad.line}: ${bad.reason}`);
+  const header = table.header;
+  if (header.length === 0) throw new Error(`${source}: empty file`);
+  const rows = table.rows.map((r) => ({ record: r.fields, info: { lines: r.line } }));
   const first = header[0].trim();
   if (first !== "Month" && first !== "Day") throw new Error(`${source}:1: first column is "${first}", expected "Month" or "Day"`);
   const period = first === "Month" ? "month" : "week";

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { monthIndex } from "../../lib/months.ts";
 import { resolveProvince } from "../provinces/aliases.ts";
-import { parseCount, parseCsvRecords } from "./csv.ts";
+import { parseCount, readCsvRecords, type CsvRejection } from "../feeds/csv.ts";
 import { denseSeries, type CaseSeries } from "../../lib/outbreaks/series.ts";
 
 export const OPENDENGUE_DIR = join("health", "opendengue");
@@ -44,9 +44,14 @@ export interface DengueRow {
 
 const COLUMNS = ["adm_0_name", "adm_1_name", "S_res", "T_res", "calendar_start_date", "calendar_end_date", "dengue_total", "UUID"];
 
-/** The rows of one country (adm_0_name, upper case) from an extract. */
-export function parseOpenDengue(text: string, source: string, country = "THAILAND"): DengueRow[] {
-  return parseCsvRecords(text, source, COLUMNS)
+/**
+ * The rows of one country (adm_0_name, upper case) from an extract. Names may hold line breaks inside quotes
+ * ("ARUNACHAL\r\nPRADESH"), so records may span lines. Malformed rows go to `rejected`.
+ */
+export function parseOpenDengue(text: string, source: string, country = "THAILAND", rejected: CsvRejection[] = []): DengueRow[] {
+  const csv = readCsvRecords(text, source, { required: COLUMNS, multiline: true });
+  rejected.push(...csv.rejected);
+  return csv.records
     .filter((r) => r.adm_0_name === country)
     .map((r) => ({
       adm0: r.adm_0_name,
@@ -130,10 +135,10 @@ export interface OpenDengueThailand {
 }
 
 /** Reads the three extracts for Thailand: admin-1 from the spatial extract (checked against the temporal one), national from the temporal and national extracts. */
-export function readOpenDengueThailand(dir: string, index: ReadonlyMap<string, string>): OpenDengueThailand {
+export function readOpenDengueThailand(dir: string, index: ReadonlyMap<string, string>, rejected: CsvRejection[] = []): OpenDengueThailand {
   const read = (f: string) => {
     const path = join(dir, OPENDENGUE_DIR, f);
-    return parseOpenDengue(readFileSync(path, "utf8"), path);
+    return parseOpenDengue(readFileSync(path, "utf8"), path, "THAILAND", rejected);
   };
   const spatial = read(OPENDENGUE_FILES.spatial);
   const temporal = read(OPENDENGUE_FILES.temporal);

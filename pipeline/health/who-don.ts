@@ -3,7 +3,7 @@
 // radar keeps the items about one country and tags them with the diseases it answers for (by ICD-10 code).
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseCsvRecords } from "./csv.ts";
+import { readCsvRecords, type CsvRejection } from "../feeds/csv.ts";
 import { DON_SOURCE, type NewsDisease, type NewsItem } from "../../lib/outbreaks/news.ts";
 
 export { DON_SOURCE, type NewsDisease, type NewsItem };
@@ -21,12 +21,24 @@ export function newsDisease(icd103c: string, diseaseName: string): NewsDisease {
   return "other";
 }
 
-/** The DON items about one country (ISO alpha-3), newest first; rows whose DON id has no dated item are skipped. */
-export function parseDonItems(outbreaksCsv: string, rawCsv: string, iso3: string, sources = ["outbreaks", "dons_raw"]): NewsItem[] {
+/** dons_raw rows: the DON texts hold line breaks inside quotes, so records may span lines. */
+function readDonsRaw(rawCsv: string, source: string, required: string[], rejected: CsvRejection[]): Record<string, string>[] {
+  const csv = readCsvRecords(rawCsv, source, { required, multiline: true });
+  rejected.push(...csv.rejected);
+  return csv.records;
+}
+
+/**
+ * The DON items about one country (ISO alpha-3), newest first; rows whose DON id has no dated item are skipped.
+ * Malformed rows of either file go to `rejected`.
+ */
+export function parseDonItems(outbreaksCsv: string, rawCsv: string, iso3: string, sources = ["outbreaks", "dons_raw"], rejected: CsvRejection[] = []): NewsItem[] {
   const raw = new Map<string, { date: string; link: string }>();
-  for (const r of parseCsvRecords(rawCsv, sources[1], ["Date", "Link", "ID"])) raw.set(r.ID, { date: r.Date.slice(0, 10), link: r.Link });
+  for (const r of readDonsRaw(rawCsv, sources[1], ["Date", "Link", "ID"], rejected)) raw.set(r.ID, { date: r.Date.slice(0, 10), link: r.Link });
   const items = new Map<string, NewsItem>();
-  for (const r of parseCsvRecords(outbreaksCsv, sources[0], ["Country", "iso3", "icd103c", "Disease", "DONs"])) {
+  const outbreaks = readCsvRecords(outbreaksCsv, sources[0], { required: ["Country", "iso3", "icd103c", "Disease", "DONs"] });
+  rejected.push(...outbreaks.rejected);
+  for (const r of outbreaks.records) {
     if (r.iso3 !== iso3) continue;
     const disease = newsDisease(r.icd103c, r.Disease);
     for (const id of r.DONs.split(",").map((s) => s.trim())) {
@@ -41,7 +53,8 @@ export function parseDonItems(outbreaksCsv: string, rawCsv: string, iso3: string
 /** Newest publication date in dons_raw (the as-of date of the news). */
 export function newestDonDate(rawCsv: string, source = "dons_raw"): string {
   let newest = "";
-  for (const r of parseCsvRecords(rawCsv, source, ["Date"])) if (r.Date.slice(0, 10) > newest) newest = r.Date.slice(0, 10);
+  // Its rejections are the ones parseDonItems reports for the same text.
+  for (const r of readDonsRaw(rawCsv, source, ["Date"], [])) if (r.Date.slice(0, 10) > newest) newest = r.Date.slice(0, 10);
   return newest;
 }
 
@@ -54,9 +67,9 @@ export function donFiles(dir: string): { outbreaks: string; raw: string } {
   return { outbreaks: join(DON_DIR, outbreaks), raw: join(DON_DIR, raw) };
 }
 
-export function readDonNews(dir: string, iso3 = "THA"): { items: NewsItem[]; asOf: string; files: string[] } {
+export function readDonNews(dir: string, iso3 = "THA", rejected: CsvRejection[] = []): { items: NewsItem[]; asOf: string; files: string[] } {
   const f = donFiles(dir);
   const rawText = readFileSync(join(dir, f.raw), "utf8");
-  const items = parseDonItems(readFileSync(join(dir, f.outbreaks), "utf8"), rawText, iso3, [f.outbreaks, f.raw]);
+  const items = parseDonItems(readFileSync(join(dir, f.outbreaks), "utf8"), rawText, iso3, [f.outbreaks, f.raw], rejected);
   return { items, asOf: newestDonDate(rawText, f.raw), files: [f.outbreaks, f.raw] };
 }

@@ -1,7 +1,7 @@
 // Decoded AIS sample (one CSV row per message; x = lon, y = lat). Only position reports with a valid position are
 // kept. Navigational status (ITU-R M.1371): 0 under way using engine, 1 at anchor, 5 moored, 8 under way sailing,
 // 15 not defined.
-import { csvObjects, num } from "../feeds/csv.ts";
+import { num, readCsvRecords, type CsvRejection } from "../feeds/csv.ts";
 
 export interface AisFix {
   mmsi: string;
@@ -13,8 +13,8 @@ export interface AisFix {
   time: number;
 }
 
-export function parseAisCsv(text: string): { fixes: AisFix[]; rows: number } {
-  const { rows } = csvObjects(text);
+export function parseAisCsv(text: string, file = "ais_sample.csv"): { fixes: AisFix[]; rows: number; rejected: CsvRejection[] } {
+  const { records: rows, rejected } = readCsvRecords(text, file, { trim: true });
   const fixes: AisFix[] = [];
   for (const r of rows) {
     const lat = num(r.y);
@@ -26,5 +26,5 @@ export function parseAisCsv(text: string): { fixes: AisFix[]; rows: number } {
     const time = y >= 2000 && y <= 2100 ? Date.UTC(y, num(r.month) - 1, num(r.day), num(r.hour), num(r.minute), num(r.second)) : NaN;
     fixes.push({ mmsi: r.mmsi, lat, lng, navStatus: num(r.nav_status), sogKnots: num(r.sog), time });
   }
-  return { fixes, rows: rows.length };
+  return { fixes, rows: rows.length + rejected.length, rejected };
 }

@@ -1,14 +1,21 @@
 // IMF PortWatch: the port list (with its partly wrong LOCODE column), daily port calls of single ports, and the
 // derived country tanker series. Daily rows become flat Float32 columns on a gap-free day axis (NaN = no row).
-import { csvObjects, num } from "../feeds/csv.ts";
+import { num, readCsvRecords, type CsvRejection } from "../feeds/csv.ts";
 import type { PortwatchPort } from "../../formats/ports-snapshot.ts";
 import { dayOf, isoOfDay } from "../../lib/days.ts";
 
 export { dayOf, isoOfDay, type PortwatchPort };
 
 
-export function parsePortwatchPorts(text: string): PortwatchPort[] {
-  return csvObjects(text).rows.map((r) => ({
+/** Rows keyed by header, trimmed; malformed rows go to `rejected`. */
+function records(text: string, file: string, rejected: CsvRejection[]): Record<string, string>[] {
+  const csv = readCsvRecords(text, file, { trim: true });
+  rejected.push(...csv.rejected);
+  return csv.records;
+}
+
+export function parsePortwatchPorts(text: string, file = "PortWatch_ports_database.csv", rejected: CsvRejection[] = []): PortwatchPort[] {
+  return records(text, file, rejected).map((r) => ({
     portid: r.portid,
     name: r.portname,
     country: r.country,
@@ -68,8 +75,8 @@ function toSeries(key: string, dated: { day: number; values: number[] }[], names
 }
 
 /** One PortWatch Daily_Ports_Data file (one port) → its series, keyed by portid. */
-export function parsePortwatchDaily(text: string): DaySeries {
-  const { rows } = csvObjects(text);
+export function parsePortwatchDaily(text: string, file = "daily_portcalls.csv", rejected: CsvRejection[] = []): DaySeries {
+  const rows = records(text, file, rejected);
   const ids = new Set(rows.map((r) => r.portid));
   if (ids.size !== 1) throw new Error(`daily port calls file must hold one port, found ${ids.size}`);
   const dated = rows.map((r) => ({ day: dayOf(r.date), values: DAILY_COLUMNS.map((c) => num(r[c])) }));
@@ -77,9 +84,9 @@ export function parsePortwatchDaily(text: string): DaySeries {
 }
 
 /** The derived country tanker series → one series per country, keyed "country:<name>", column "tanker_calls". */
-export function parseTankerByCountry(text: string): DaySeries[] {
+export function parseTankerByCountry(text: string, file = "portwatch_tanker_daily_by_country.csv", rejected: CsvRejection[] = []): DaySeries[] {
   const byCountry = new Map<string, { day: number; values: number[] }[]>();
-  for (const r of csvObjects(text).rows) {
+  for (const r of records(text, file, rejected)) {
     let list = byCountry.get(r.country);
     if (!list) byCountry.set(r.country, (list = []));
     list.push({ day: dayOf(r.date), values: [num(r.tanker_calls)] });

@@ -4,7 +4,7 @@
 // coordinates taken as the numbers after it) and counted, never silently dropped.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseCsv } from "../feeds/csv.ts";
+import { readCsv, type CsvRejection } from "../feeds/csv.ts";
 
 export interface UnlocodeEntry {
   /** Five characters, e.g. "THLCH". */
@@ -29,6 +29,8 @@ export interface UnlocodeResult {
   repairedRows: number;
   /** Rows that could not be read even after repair. */
   rejectedRows: number;
+  /** Where and why each of them was rejected. */
+  rejected: CsvRejection[];
 }
 
 export const UNLOCODE_PATTERN = /^[A-Z]{2}[A-Z2-9]{3}$/;
@@ -96,15 +98,17 @@ export function readUnlocodeRow(f: string[]): UnlocodeEntry | undefined {
   };
 }
 
-/** Port entries of one country file's text. */
-export function parseUnlocodeCsv(text: string): UnlocodeResult {
-  const rows = parseCsv(text);
-  const out: UnlocodeResult = { rows: 0, ports: [], repairedRows: 0, rejectedRows: 0 };
-  for (let r = 1; r < rows.length; r++) {
+/** Port entries of one country file's text. Field counts vary on the badly quoted rows, so readUnlocodeRow checks them. */
+export function parseUnlocodeCsv(text: string, file = "unlocode.csv"): UnlocodeResult {
+  const csv = readCsv(text, file, { fieldCount: "any" });
+  const rejected = [...csv.rejected];
+  const out: UnlocodeResult = { rows: csv.rejected.length, ports: [], repairedRows: 0, rejectedRows: csv.rejected.length, rejected };
+  for (const row of csv.rows) {
     out.rows++;
-    const e = readUnlocodeRow(rows[r]);
+    const e = readUnlocodeRow(row.fields);
     if (e === undefined || !UNLOCODE_PATTERN.test(e.code)) {
       out.rejectedRows++;
+      rejected.push({ file, line: row.line, reason: "no function classifier or code where expected" });
       continue;
     }
     if (e.repaired) out.repairedRows++;
@@ -115,12 +119,13 @@ export function parseUnlocodeCsv(text: string): UnlocodeResult {
 
 /** Every country file of a directory (DATA_DIR/ports/unlocode). */
 export function readUnlocodeDir(dir: string): UnlocodeResult {
-  const all: UnlocodeResult = { rows: 0, ports: [], repairedRows: 0, rejectedRows: 0 };
+  const all: UnlocodeResult = { rows: 0, ports: [], repairedRows: 0, rejectedRows: 0, rejected: [] };
   for (const file of readdirSync(dir).filter((f) => f.endsWith(".csv")).sort()) {
-    const r = parseUnlocodeCsv(readFileSync(join(dir, file), "utf8"));
+    const r = parseUnlocodeCsv(readFileSync(join(dir, file), "utf8"), join(dir, file));
     all.rows += r.rows;
     all.repairedRows += r.repairedRows;
     all.rejectedRows += r.rejectedRows;
+    all.rejected.push(...r.rejected);
     for (const p of r.ports) all.ports.push(p);
   }
   return all;

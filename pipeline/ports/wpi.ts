@@ -1,7 +1,7 @@
 // NGA World Port Index (Pub 150) CSV → ports with their UN/LOCODE ("TH LCH" → "THLCH") and the attributes the
 // supply-chain answer shows. A code that is not five UN/LOCODE characters after removing the space is kept as
 // `rawCode` with code "" (and counted), so it never matches by accident.
-import { csvObjects, num } from "../feeds/csv.ts";
+import { num, readCsvRecords, type CsvRejection } from "../feeds/csv.ts";
 import { UNLOCODE_PATTERN } from "./unlocode.ts";
 
 export interface WpiPort {
@@ -25,10 +25,10 @@ export function normalizeWpiCode(raw: string): string {
   return UNLOCODE_PATTERN.test(c) ? c : "";
 }
 
-export function parseWpiCsv(text: string): { ports: WpiPort[]; badCodes: number } {
-  const { rows } = csvObjects(text);
+export function parseWpiCsv(text: string, file = "WPI.csv"): { ports: WpiPort[]; badCodes: number; rejected: CsvRejection[] } {
+  const csv = readCsvRecords(text, file, { trim: true });
   let badCodes = 0;
-  const ports = rows.map((r) => {
+  const ports = csv.records.map((r) => {
     const rawCode = r["UN/LOCODE"] ?? "";
     const code = normalizeWpiCode(rawCode);
     if (rawCode !== "" && code === "") badCodes++;
@@ -48,5 +48,5 @@ export function parseWpiCsv(text: string): { ports: WpiPort[]; badCodes: number 
       maxVesselLengthM: num(r["Maximum Vessel Length (m)"]),
     };
   });
-  return { ports, badCodes };
+  return { ports, badCodes, rejected: csv.rejected };
 }

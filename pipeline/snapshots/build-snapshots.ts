@@ -1,5 +1,6 @@
 // `make snapshots`: builds and publishes one snapshot per registered builder. A builder that fails (download,
-// validation, anything) is reported and leaves its previous snapshot in place; the others still publish.
+// validation, anything) is reported and leaves its previous snapshot in place; the others still publish. A build
+// whose accepted rows fell too far against the serving snapshot is refused the same way (row-drop.ts).
 // Unchanged inputs publish nothing. Other engineers add builders to SNAPSHOT_BUILDERS (outbreaks, ports).
 import { codeFingerprint } from "../publish/code-fingerprint.ts";
 import { existsSync, realpathSync } from "node:fs";
@@ -10,6 +11,7 @@ import { publishSnapshot, snapshotRoot } from "./publish-snapshot.ts";
 import { FEED_BUILDERS, type BuildContext, type BuiltSnapshot } from "./feed-builders.ts";
 import { buildPortsForRegistry } from "./ports.ts";
 import { buildOutbreaksForRegistry } from "./outbreaks.ts";
+import { RowDropError, maxRowDropFromEnv } from "./row-drop.ts";
 
 export interface SnapshotBuilder {
   name: string;
@@ -26,7 +28,7 @@ export const SNAPSHOT_BUILDERS: SnapshotBuilder[] = [
   { name: "outbreaks", build: buildOutbreaksForRegistry },
 ];
 
-export type SnapshotStatus = { status: "published" | "unchanged" | "failed"; version?: string; error?: string };
+export type SnapshotStatus = { status: "published" | "unchanged" | "failed" | "refused"; version?: string; error?: string };
 
 /** The code behind the snapshots: a change republishes them even when the inputs are the same. */
 export const SNAPSHOT_CODE = ["lib", "formats", "pipeline/feeds", "pipeline/health", "pipeline/ports", "pipeline/snapshots", "pipeline/provinces", "pipeline/inputs/ghcnd"];
@@ -60,6 +62,7 @@ export async function buildSnapshots(opts: {
   const ctx: BuildContext = { dataDir: opts.dataDir, artifactsDir: opts.droughtArtifactsDir ?? opts.artifactsDir, env: opts.env ?? process.env, now: opts.now ?? new Date() };
   const results: Record<string, SnapshotStatus> = {};
   const code = codeFingerprint(SNAPSHOT_CODE);
+  const maxRowDrop = maxRowDropFromEnv(ctx.env);
   for (const b of builders) {
     if (opts.only && !opts.only.includes(b.name)) continue;
     try {
@@ -69,10 +72,15 @@ export async function buildSnapshots(opts: {
         results[b.name] = { status: "unchanged", version: same };
         continue;
       }
-      const { version } = await publishSnapshot({ artifactsDir: opts.artifactsDir, name: b.name, ...built, settings: { codeFingerprint: code }, now: ctx.now });
+      const { version } = await publishSnapshot({ artifactsDir: opts.artifactsDir, name: b.name, ...built, maxRowDrop, settings: { codeFingerprint: code }, now: ctx.now });
       results[b.name] = { status: "published", version };
       log.info({ snapshot: b.name, version }, "snapshot published");
     } catch (err) {
+      if (err instanceof RowDropError) {
+        results[b.name] = { status: "refused", version: err.previousVersion, error: err.message };
+        log.error({ snapshot: b.name, serving: err.previousVersion, maxRowDrop, drops: err.drops }, "snapshot refused: accepted rows fell; previous snapshot kept");
+        continue;
+      }
       results[b.name] = { status: "failed", error: (err as Error).message };
       log.error({ snapshot: b.name, err: (err as Error).message }, "snapshot build failed; previous snapshot kept");
     }

@@ -10,6 +10,7 @@ import { sha256Bytes, type FileChecksum } from "../../formats/manifest.ts";
 import type { SnapshotInput } from "./publish-snapshot.ts";
 import { EventIndex, writeEventIndex, type EventInput } from "../../formats/event-index.ts";
 import { fetchFeed, type FetchOutcome } from "../feeds/fetch.ts";
+import { countryChecker } from "../feeds/country-check.ts";
 import { parseDfoArchive } from "../feeds/dfo.ts";
 import { parseGdacsFloodTable, parseGdacsGeoJson } from "../feeds/gdacs.ts";
 import { parseFirmsCsv, parseFirmsGeoJson } from "../feeds/firms.ts";
@@ -35,11 +36,24 @@ export interface BuildContext {
 }
 
 /** What a snapshot builder hands to publishSnapshot: everything but where and under which name. */
-export type BuiltSnapshot = Pick<SnapshotInput, "files" | "asOf" | "sources" | "inputs" | "qc" | "report">;
+export type BuiltSnapshot = Pick<SnapshotInput, "files" | "asOf" | "sources" | "inputs" | "qc" | "report"> & {
+  /** Accepted rows per input feed, for the refusal rule (row-drop.ts). */
+  acceptedRows: Record<string, number>;
+};
 
 /** Mainland South-East Asia around Thailand: where the event scores are calibrated and served. */
 export const THAI_REGION: [number, number, number, number] = [92, 5, 110, 24];
 const REGION_TEXT = "Thailand and neighbours, 92..110°E, 5..24°N";
+
+// Feed files under DATA_DIR; also the names rejected rows are reported under (file:line).
+const DFO_FILE = "feeds/dfo/FloodArchive.csv";
+const GDACS_TABLE_FILE = "feeds/gdacs/latest_gdacs_flood_db.csv";
+const FIRMS_CSV_FILE = "feeds/firms/MODIS_C6_SouthEast_Asia_20180523-25_reconstructed.csv";
+const IBTRACS_COMPACT_FILE = "feeds/ibtracs/ibtracs_last3years_clean.csv";
+const IBTRACS_ACTIVE_FILE = "feeds/ibtracs/ibtracs.ACTIVE.list.v04r01.csv";
+const PSMSL_FILELIST = "feeds/psmsl/filelist.txt";
+const OWID_TEMPERATURE_FILE = "feeds/temperature/monthly-temperature-anomalies.csv";
+const GLOBAL_TEMPERATURE_FILE = "feeds/temperature/global-monthly-gistemp-gcag.csv";
 
 export const PARAMS = {
   flood: { radiusKm: 150, decayKm: 75, annualRateRef: 1.0, recentRef: 1.0 },
@@ -68,7 +82,15 @@ export class Inputs {
 }
 
 function rejections(r: AdapterResult<unknown>) {
-  return { rows: r.rows, accepted: r.records.length, rejected: r.rejected, reasons: r.reasons };
+  return { rows: r.rows, accepted: r.records.length, rejected: r.rejected, reasons: r.reasons, rejectedAt: r.rejectedAt };
+}
+
+/** The build report's adapter table and the accepted rows of each adapter's input. */
+function adapterQc(adapters: Record<string, AdapterResult<unknown>>) {
+  return {
+    adapters: Object.fromEntries(Object.entries(adapters).map(([name, r]) => [name, rejections(r)])),
+    acceptedRows: Object.fromEntries(Object.entries(adapters).map(([name, r]) => [name, r.records.length])),
+  };
 }
 
 /** A feed with no usable rows, or mostly rejected rows, is a failed validation. */
@@ -115,13 +137,22 @@ function aligned(b: Uint8Array): Uint8Array {
   return out;
 }
 
-function finish(meta: SnapshotMeta, events: EventInput[] | undefined, extra: Omit<SnapshotJson, "meta">, inputs: Inputs, qc: Record<string, unknown>): BuiltSnapshot {
+function finish(
+  meta: SnapshotMeta,
+  events: EventInput[] | undefined,
+  extra: Omit<SnapshotJson, "meta">,
+  inputs: Inputs,
+  adapters: Record<string, AdapterResult<unknown>>,
+  more: Record<string, unknown>,
+): BuiltSnapshot {
+  const { adapters: adapterTable, acceptedRows } = adapterQc(adapters);
+  const qc = { adapters: adapterTable, ...more };
   const json: SnapshotJson = { meta, ...extra };
   const files: Record<string, Uint8Array | string> = { "snapshot.json": JSON.stringify(json) };
   if (events) files["events.bin"] = writeEventIndex(events, { riskType: meta.riskType, unit: meta.unit });
   const report = { riskType: meta.riskType, asOf: meta.asOf, recordStart: meta.recordStart, events: events?.length ?? null, fetches: inputs.fetches, ...qc, scoreDistribution: distribution(json, files) };
   files["build-report.json"] = JSON.stringify(report, null, 2);
-  return { files, asOf: meta.asOf, sources: meta.dataSources, inputs: inputs.checksums, qc: { ...qc, scoreDistribution: report.scoreDistribution }, report: "build-report.json" };
+  return { files, asOf: meta.asOf, sources: meta.dataSources, inputs: inputs.checksums, qc: { ...qc, scoreDistribution: report.scoreDistribution }, report: "build-report.json", acceptedRows };
 }
 
 function eventMeta(riskType: FeedRiskType, events: EventInput[], asOf: number, dataSources: string[], unit: string, params: Record<string, number>): SnapshotMeta {
@@ -140,8 +171,8 @@ function eventMeta(riskType: FeedRiskType, events: EventInput[], asOf: number, d
 
 export async function buildFlood(ctx: BuildContext): Promise<BuiltSnapshot> {
   const inp = new Inputs(ctx);
-  const dfo = parseDfoArchive(await inp.text("feeds/dfo/FloodArchive.csv", "DFO_ARCHIVE"));
-  const table = parseGdacsFloodTable(await inp.text("feeds/gdacs/latest_gdacs_flood_db.csv", "GDACS_FLOOD_TABLE"));
+  const dfo = parseDfoArchive(await inp.text(DFO_FILE, "DFO_ARCHIVE"), countryChecker(), DFO_FILE);
+  const table = parseGdacsFloodTable(await inp.text(GDACS_TABLE_FILE, "GDACS_FLOOD_TABLE"), countryChecker(), GDACS_TABLE_FILE);
   const geo = parseGdacsGeoJson(await inp.text("feeds/gdacs/gdacs_20260530T1858Z.geojson", "GDACS_GEOJSON"));
   requireValid("DFO", dfo);
   requireValid("GDACS flood table", table);
@@ -159,15 +190,14 @@ export async function buildFlood(ctx: BuildContext): Promise<BuiltSnapshot> {
   const wet = wetGridTable(ctx, inp);
   if (wet.table) meta.dataSources.push(`${wet.table.source}, version ${wet.table.version}`);
   const extra = wet.table ? { climateGrid: wet.table } : { climateNote: wet.note };
-  return finish(meta, events, extra, inp, {
-    adapters: { dfo: rejections(dfo), gdacsFloodTable: rejections(table), gdacsGeoJson: rejections(geo) },
+  return finish(meta, events, extra, inp, { dfo, gdacsFloodTable: table, gdacsGeoJson: geo }, {
     climateGrid: wet.table ? { version: wet.table.version, gridMonth: wet.table.gridMonth, cells: wet.table.cells.length } : { skipped: wet.note },
   });
 }
 
 export async function buildWildfire(ctx: BuildContext): Promise<BuiltSnapshot> {
   const inp = new Inputs(ctx);
-  const csv = parseFirmsCsv(await inp.text("feeds/firms/MODIS_C6_SouthEast_Asia_20180523-25_reconstructed.csv", "FIRMS_CSV"));
+  const csv = parseFirmsCsv(await inp.text(FIRMS_CSV_FILE, "FIRMS_CSV"), FIRMS_CSV_FILE);
   const geo = parseFirmsGeoJson(await inp.text("feeds/firms/MODIS_C6_SouthEast_Asia_48h_20180525.geojson"));
   const gdacs = parseGdacsGeoJson(await inp.text("feeds/gdacs/gdacs_20260530T1858Z.geojson", "GDACS_GEOJSON"));
   requireValid("FIRMS CSV", csv);
@@ -179,13 +209,13 @@ export async function buildWildfire(ctx: BuildContext): Promise<BuiltSnapshot> {
   const asOf = Math.max(...events.map((e) => e.time));
   const meta = eventMeta("wildfire", events, asOf, ["NASA FIRMS MODIS C6 active fires, South-East Asia (Giglio et al. 2016)"], "FRP MW", { ...PARAMS.wildfire });
   const gdacsFires = gdacs.records.filter((r) => r.kind === "fire").length;
-  return finish(meta, events, {}, inp, { adapters: { firmsCsv: rejections(csv), firmsGeoJson: rejections(geo) }, gdacsWildfiresNotUsed: gdacsFires, note: "GDACS wildfires (2026) fall outside the FIRMS record window and are not mixed in" });
+  return finish(meta, events, {}, inp, { firmsCsv: csv, firmsGeoJson: geo }, { gdacsWildfiresNotUsed: gdacsFires, note: "GDACS wildfires (2026) fall outside the FIRMS record window and are not mixed in" });
 }
 
 export async function buildStorm(ctx: BuildContext): Promise<BuiltSnapshot> {
   const inp = new Inputs(ctx);
-  const compact = parseIbtracsCsv(await inp.text("feeds/ibtracs/ibtracs_last3years_clean.csv"));
-  const active = parseIbtracsCsv(await inp.text("feeds/ibtracs/ibtracs.ACTIVE.list.v04r01.csv", "IBTRACS_ACTIVE"));
+  const compact = parseIbtracsCsv(await inp.text(IBTRACS_COMPACT_FILE), IBTRACS_COMPACT_FILE);
+  const active = parseIbtracsCsv(await inp.text(IBTRACS_ACTIVE_FILE, "IBTRACS_ACTIVE"), IBTRACS_ACTIVE_FILE);
   requireValid("IBTrACS compact", compact);
   requireValid("IBTrACS ACTIVE", active);
   // The compact file has no storm id; active-list points at the same time and place replace them.
@@ -195,12 +225,12 @@ export async function buildStorm(ctx: BuildContext): Promise<BuiltSnapshot> {
   const events = points.map(toEvent);
   const asOf = Math.max(...events.map((e) => e.time));
   const meta = eventMeta("storm", events, asOf, ["NOAA IBTrACS v04r01 tropical cyclone best tracks (Knapp et al. 2010)"], "kt", { ...PARAMS.storm });
-  return finish(meta, events, {}, inp, { adapters: { ibtracsCompact: rejections(compact), ibtracsActive: rejections(active) }, storms: new Set(points.map((p) => p.group)).size });
+  return finish(meta, events, {}, inp, { ibtracsCompact: compact, ibtracsActive: active }, { storms: new Set(points.map((p) => p.group)).size });
 }
 
 export async function buildSeaLevel(ctx: BuildContext): Promise<BuiltSnapshot> {
   const inp = new Inputs(ctx);
-  const list = parsePsmslFilelist(await inp.text("feeds/psmsl/filelist.txt", "PSMSL_FILELIST"));
+  const list = parsePsmslFilelist(await inp.text(PSMSL_FILELIST, "PSMSL_FILELIST"), PSMSL_FILELIST);
   requireValid("PSMSL filelist", list);
   const gauges: GaugeStat[] = [];
   const rejectedFiles: Record<string, string> = {};
@@ -210,7 +240,7 @@ export async function buildSeaLevel(ctx: BuildContext): Promise<BuiltSnapshot> {
     if (thai) {
       const rel = `feeds/psmsl/data/${st.id}.rlrdata`;
       try {
-        const rlr = parseRlrAnnual(await inp.text(rel));
+        const rlr = parseRlrAnnual(await inp.text(rel), rel);
         const t = linearTrend(rlr.series.years, rlr.series.mm);
         const annual: [number, number][] = [];
         rlr.series.years.forEach((y, i) => { if (Number.isFinite(rlr.series.mm[i])) annual.push([y, rlr.series.mm[i]]); });
@@ -239,7 +269,7 @@ export async function buildSeaLevel(ctx: BuildContext): Promise<BuiltSnapshot> {
     unit: "mm/yr",
   };
   const trends = Object.fromEntries(thai.map((g) => [`${g.id} ${g.name}`, g.trendMmYr === null ? `n=${g.years}, no trend` : `${g.trendMmYr.toFixed(2)} ± ${g.seMmYr!.toFixed(2)} mm/yr (n=${g.years})`]));
-  return finish(meta, events, { gauges: gauges.map((g) => (g.thai ? g : { ...g, annual: undefined })) }, inp, { adapters: { filelist: rejections(list) }, rejectedFiles, thaiGaugeTrends: trends });
+  return finish(meta, events, { gauges: gauges.map((g) => (g.thai ? g : { ...g, annual: undefined })) }, inp, { filelist: list }, { rejectedFiles, thaiGaugeTrends: trends });
 }
 
 const DROUGHT_GRID_FILE = "drought-grid.bin";
@@ -350,8 +380,8 @@ function countryMask(geojson: { features: Feature<Polygon | MultiPolygon>[] }, s
 
 export async function buildHeatwave(ctx: BuildContext): Promise<BuiltSnapshot> {
   const inp = new Inputs(ctx);
-  const owid = parseOwidTemperature(await inp.text("feeds/temperature/monthly-temperature-anomalies.csv", "OWID_TEMPERATURE"));
-  const glob = parseGlobalTemperature(await inp.text("feeds/temperature/global-monthly-gistemp-gcag.csv", "GLOBAL_TEMPERATURE"));
+  const owid = parseOwidTemperature(await inp.text(OWID_TEMPERATURE_FILE, "OWID_TEMPERATURE"), OWID_TEMPERATURE_FILE);
+  const glob = parseGlobalTemperature(await inp.text(GLOBAL_TEMPERATURE_FILE, "GLOBAL_TEMPERATURE"), GLOBAL_TEMPERATURE_FILE);
   requireValid("OWID temperature", owid);
   requireValid("global temperature", glob);
   const rows = owid.records.filter((r) => r.code === "THA").sort((a, b) => a.month - b.month);
@@ -385,7 +415,7 @@ export async function buildHeatwave(ctx: BuildContext): Promise<BuiltSnapshot> {
   const stationHeat = await stationHeatTable(ctx, inp);
   meta.dataSources.push(stationHeat.source);
   const stationReport = { stations: stationHeat.stations.length, latestMonth: formatMonth(Math.max(...stationHeat.stations.map((s) => s.recent.at(-1)![0]))) };
-  return finish(meta, undefined, { heat, stationHeat }, inp, { adapters: { owid: rejections(owid), global: rejections(glob) }, thailandMonths: anomalyC.length, hotThresholdC, stationRecord: stationReport });
+  return finish(meta, undefined, { heat, stationHeat }, inp, { owid, global: glob }, { thailandMonths: anomalyC.length, hotThresholdC, stationRecord: stationReport });
 }
 
 export const FEED_BUILDERS: Record<FeedRiskType, (ctx: BuildContext) => Promise<BuiltSnapshot>> = {

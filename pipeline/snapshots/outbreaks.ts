@@ -24,6 +24,8 @@ import { CHOLERA_FILE, CHOLERA_SOURCE, readCholera } from "../health/who-cholera
 import { MALARIA_DIR, MALARIA_CASES_FILE, MALARIA_SOURCE, readMalaria } from "../health/who-gho-malaria.ts";
 import { COVID_FILE, COVID_SOURCE, loadCovid } from "../health/owid-covid.ts";
 import { DON_SOURCE, readDonNews } from "../health/who-don.ts";
+import type { CsvRejection } from "../feeds/csv.ts";
+import type { CaseSeries } from "../../lib/outbreaks/series.ts";
 import { publishSnapshot, snapshotRoot } from "./publish-snapshot.ts";
 import type { BuiltSnapshot } from "./feed-builders.ts";
 
@@ -56,6 +58,15 @@ export interface CollectedOutbreaks {
   /** Inputs downloaded instead (FEED_URL_*): path relative to the data directory → downloaded text. */
   downloaded: Record<string, string>;
   report: Record<string, unknown>;
+  /** Accepted rows (or reported periods) per input, for the refusal rule (row-drop.ts). */
+  acceptedRows: Record<string, number>;
+}
+
+/** Periods with a value. */
+function reported(s: CaseSeries): number {
+  let n = 0;
+  for (const v of s.values) if (!Number.isNaN(v)) n++;
+  return n;
 }
 
 /**
@@ -65,16 +76,19 @@ export interface CollectedOutbreaks {
 export async function collectOutbreakData(dataDir: string, env: NodeJS.ProcessEnv = process.env): Promise<CollectedOutbreaks> {
   const provinces = loadProvinces(join(dataDir, PROVINCES_FILE));
   const index = aliasIndex(buildAliases(loadAliasSources(provinces, dataDir)));
-  const dengue = readOpenDengueThailand(dataDir, index);
+  const rejected: CsvRejection[] = [];
+  const dengue = readOpenDengueThailand(dataDir, index, rejected);
   if (dengue.provinces.unmatched.length > 0) {
     throw new Error(`OpenDengue: province names without a match: ${dengue.provinces.unmatched.join(", ")}`);
   }
   const covered = new Set(dengue.provinces.series.map((s) => s.area));
   const missing = provinces.filter((p) => !covered.has(p.code)).map((p) => p.code);
   if (missing.length > 0) throw new Error(`OpenDengue: no dengue series for ${missing.join(", ")}`);
-  const news = readDonNews(dataDir);
-  const covid = await loadCovid(dataDir, env);
-  const series = [...dengue.provinces.series, dengue.national, readMalaria(dataDir), readCholera(dataDir), covid.series];
+  const news = readDonNews(dataDir, "THA", rejected);
+  const covid = await loadCovid(dataDir, env, rejected);
+  const malaria = readMalaria(dataDir, "THA", rejected);
+  const cholera = readCholera(dataDir, "Thailand", "THA", rejected);
+  const series = [...dengue.provinces.series, dengue.national, malaria, cholera, covid.series];
   const outProvinces: OutbreakProvince[] = provinces.map((p) => ({ code: p.code, nameEn: p.nameEn, ...provinceCentroid(p) }));
   const seriesEnds = Object.fromEntries(
     series.filter((s) => s.area === "THA" || s.area === "TH-10").map((s) => [`${s.disease} ${s.area}`, periodDates(s.resolution, lastReported(s), lastReported(s)).to]),
@@ -91,6 +105,17 @@ export async function collectOutbreakData(dataDir: string, env: NodeJS.ProcessEn
     news: { itemsAboutThailand: news.items.length, asOf: news.asOf },
     fetches: { [COVID_FILE]: { from: covid.fetch.from, attempts: covid.fetch.attempts, url: covid.fetch.url ?? null, error: covid.fetch.error ?? null } },
     seriesEnds,
+    // Rows the CSV reader could not read, each with file:line and reason.
+    csvRejectedRows: rejected,
+  };
+  const acceptedRows = {
+    opendengueSpatial: dengue.qc.spatialRows,
+    opendengueTemporal: dengue.qc.temporalRows,
+    opendengueNational: dengue.qc.nationalRows,
+    donItems: news.items.length,
+    malariaYears: reported(malaria),
+    choleraYears: reported(cholera),
+    covidDays: reported(covid.series),
   };
   const inputs = [
     ...Object.values(OPENDENGUE_FILES).map((f) => join(OPENDENGUE_DIR, f)),
@@ -101,7 +126,7 @@ export async function collectOutbreakData(dataDir: string, env: NodeJS.ProcessEn
     PROVINCES_FILE,
   ];
   const downloaded = covid.fetch.from === "url" ? { [COVID_FILE]: covid.fetch.text } : {};
-  return { data: { provinces: outProvinces, series, news: news.items, newsAsOf: news.asOf }, provinces, inputs, downloaded, report };
+  return { data: { provinces: outProvinces, series, news: news.items, newsAsOf: news.asOf }, provinces, inputs, downloaded, report, acceptedRows };
 }
 
 export const OUTBREAK_SOURCES = [OPENDENGUE_SOURCE, MALARIA_SOURCE, CHOLERA_SOURCE, COVID_SOURCE, DON_SOURCE];
@@ -137,6 +162,7 @@ export async function outbreakSnapshotFiles(ctx: { dataDir: string; env?: NodeJS
     ),
     qc: c.report.opendengue as Record<string, unknown>,
     report: "build-report.json",
+    acceptedRows: c.acceptedRows,
   };
 }
 

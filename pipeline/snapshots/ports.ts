@@ -12,6 +12,7 @@ import { isoOfDay, parsePortwatchDaily, parsePortwatchPorts, parseTankerByCountr
 import { readUnlocodeDir } from "../ports/unlocode.ts";
 import { parseWpiCsv } from "../ports/wpi.ts";
 import { publishSnapshot } from "./publish-snapshot.ts";
+import type { CsvRejection } from "../feeds/csv.ts";
 import { PORTS_SNAPSHOT, PORTS_SOURCES } from "../../formats/ports-snapshot.ts";
 
 export { PORTS_SNAPSHOT, PORTS_SOURCES };
@@ -22,11 +23,23 @@ export interface PortsSnapshotFiles {
   asOf: string;
   inputs: Record<string, FileChecksum>;
   qc: Record<string, unknown>;
+  /** Accepted rows (days with data for the daily series) per input, for the refusal rule (row-drop.ts). */
+  acceptedRows: Record<string, number>;
+}
+
+/** Days with a value in any column of a series. */
+function daysWithData(s: DaySeriesEntry): number {
+  const cols = Object.values(s.columns);
+  let n = 0;
+  for (let i = 0; i < (cols[0]?.length ?? 0); i++) if (cols.some((c) => !Number.isNaN(c[i]))) n++;
+  return n;
 }
 
 /** Reads DATA_DIR/ports and DATA_DIR/feeds/gdacs and returns the snapshot files (no I/O beyond reading). */
 export function buildPortsFiles(dataDir: string): PortsSnapshotFiles {
   const inputs: Record<string, FileChecksum> = {};
+  // Rows the CSV reader (or the UN/LOCODE repair) could not use, with file:line and reason.
+  const rejected: CsvRejection[] = [];
   const read = (path: string): string => {
     const bytes = readFileSync(path);
     inputs[relative(dataDir, path)] = { bytes: bytes.length, sha256: sha256Bytes(bytes) };
@@ -36,8 +49,12 @@ export function buildPortsFiles(dataDir: string): PortsSnapshotFiles {
   const unlocodeDir = join(portsDir, "unlocode");
   for (const f of readdirSync(unlocodeDir).filter((x) => x.endsWith(".csv"))) read(join(unlocodeDir, f));
   const unlocode = readUnlocodeDir(unlocodeDir);
-  const wpi = parseWpiCsv(read(join(portsDir, "wpi", "WPI.csv")));
-  const pwPorts = parsePortwatchPorts(read(join(portsDir, "portwatch", "PortWatch_ports_database.csv")));
+  rejected.push(...unlocode.rejected.map((r) => ({ ...r, file: relative(dataDir, r.file) })));
+  const wpiFile = join(portsDir, "wpi", "WPI.csv");
+  const wpi = parseWpiCsv(read(wpiFile), relative(dataDir, wpiFile));
+  rejected.push(...wpi.rejected);
+  const pwPortsFile = join(portsDir, "portwatch", "PortWatch_ports_database.csv");
+  const pwPorts = parsePortwatchPorts(read(pwPortsFile), relative(dataDir, pwPortsFile), rejected);
   const { ports, qc: xqc } = crossReference(unlocode.ports, wpi.ports, pwPorts);
 
   const series: DaySeriesEntry[] = [];
@@ -45,7 +62,7 @@ export function buildPortsFiles(dataDir: string): PortsSnapshotFiles {
   const dailyCoverage: Record<string, { first: string; last: string; daysWithData: number; days: number }> = {};
   let lastActivityDay = -Infinity;
   for (const f of readdirSync(dailyDir).filter((x) => x.endsWith(".csv")).sort()) {
-    const s = parsePortwatchDaily(read(join(dailyDir, f)));
+    const s = parsePortwatchDaily(read(join(dailyDir, f)), relative(dataDir, join(dailyDir, f)), rejected);
     const total = s.columns.portcalls;
     let present = 0;
     for (const v of total) if (!Number.isNaN(v)) present++;
@@ -53,10 +70,13 @@ export function buildPortsFiles(dataDir: string): PortsSnapshotFiles {
     lastActivityDay = Math.max(lastActivityDay, s.firstDay + total.length - 1);
     series.push(s);
   }
-  const tankers = parseTankerByCountry(read(join(portsDir, "portwatch", "portwatch_tanker_daily_by_country.csv")));
+  const tankersFile = join(portsDir, "portwatch", "portwatch_tanker_daily_by_country.csv");
+  const tankers = parseTankerByCountry(read(tankersFile), relative(dataDir, tankersFile), rejected);
   for (const t of tankers) series.push(t);
 
-  const ais = parseAisCsv(read(join(portsDir, "ais", "ais_sample.csv")));
+  const aisFile = join(portsDir, "ais", "ais_sample.csv");
+  const ais = parseAisCsv(read(aisFile), relative(dataDir, aisFile));
+  rejected.push(...ais.rejected);
   // The sample is one minute of messages: its time is the median of the dated ones.
   const dated = ais.fixes.map((f) => f.time).filter(Number.isFinite).sort((a, b) => a - b);
   const aisTime = dated.length > 0 ? dated[Math.floor(dated.length / 2)] : NaN;
@@ -74,6 +94,7 @@ export function buildPortsFiles(dataDir: string): PortsSnapshotFiles {
       else hazards.push(e);
     }
   }
+  const liveEvents = hazards.length;
   const floodDb = parseGdacsFloodDb(read(join(gdacsDir, "latest_gdacs_flood_db.csv")));
   const live = new Set(hazards.map((h) => h.id));
   for (const e of floodDb.events) if (!live.has(e.id)) hazards.push(e);
@@ -92,15 +113,26 @@ export function buildPortsFiles(dataDir: string): PortsSnapshotFiles {
     },
     ais: { rows: ais.rows, fixes: ais.fixes.length, sampleTime: Number.isFinite(aisTime) ? new Date(aisTime).toISOString() : null },
     hazards: { events: hazards.length, floodDbRejected: floodDb.rejected, liveFeedAsOf: Number.isFinite(hazardAsOf) ? new Date(hazardAsOf).toISOString() : null },
+    csvRejectedRows: rejected.length,
+  };
+  const acceptedRows: Record<string, number> = {
+    unlocode: unlocode.rows - unlocode.rejectedRows,
+    wpi: wpi.ports.length,
+    portwatchPorts: pwPorts.length,
+    ...Object.fromEntries(series.filter((s) => !s.key.startsWith("country:")).map((s) => [`daily:${s.key}`, daysWithData(s)])),
+    tankerDays: tankers.reduce((n, t) => n + daysWithData(t), 0),
+    ais: ais.fixes.length,
+    gdacsLiveEvents: liveEvents,
+    gdacsFloodDb: floodDb.events.length,
   };
   const files: Record<string, Uint8Array | string> = {
     "ports.json": JSON.stringify({ ports }),
     "port-calls.dseries": writeDaySeries(series),
     "ais.json": JSON.stringify({ sampleTime: qc.ais.sampleTime, fixes: ais.fixes.map((f) => [f.lng, f.lat, f.navStatus, f.sogKnots, f.mmsi]) }),
     "hazards.json": JSON.stringify({ liveFeedAsOf: qc.hazards.liveFeedAsOf, events: hazards }),
-    "report.json": JSON.stringify({ asOf, qc }, null, 1),
+    "report.json": JSON.stringify({ asOf, qc, csvRejectedRows: rejected }, null, 1),
   };
-  return { files, asOf, inputs, qc };
+  return { files, asOf, inputs, qc, acceptedRows };
 }
 
 export interface SnapshotBuildContext {
@@ -121,6 +153,7 @@ export async function buildPortsSnapshot(ctx: SnapshotBuildContext): Promise<{ v
     inputs: b.inputs,
     qc: b.qc,
     report: "report.json",
+    acceptedRows: b.acceptedRows,
     now: ctx.now,
   });
 }

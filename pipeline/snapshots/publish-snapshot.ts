@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { createHash } from "node:crypto";
 import type { FileChecksum } from "../../formats/manifest.ts";
 import { createStaging, discardStaging, makeVersionId, publishStaging, pruneVersions } from "../publish/publish.ts";
+import { MAX_ROW_DROP_DEFAULT, RowDropError, rowDrops, servingAcceptedRows } from "./row-drop.ts";
 
 import { snapshotRoot } from "../../formats/snapshot-layout.ts";
 
@@ -25,14 +26,27 @@ export interface SnapshotInput {
   qc: Record<string, unknown>;
   /** Name of the report file among `files`. */
   report: string;
+  /** Accepted rows per input feed; kept in qc.acceptedRows and checked against the serving snapshot's (row-drop.ts). */
+  acceptedRows?: Record<string, number>;
+  /** Largest allowed fall of an input's accepted rows, a share; default 0.2 (FEED_MAX_ROW_DROP). */
+  maxRowDrop?: number;
   settings?: Record<string, unknown>;
   keep?: number;
   now?: Date;
 }
 
-/** Publishes one snapshot version atomically; returns its version id and directory. */
+/**
+ * Publishes one snapshot version atomically; returns its version id and directory. Throws RowDropError, publishing
+ * nothing, when an input's accepted rows fell too far against the serving version.
+ */
 export async function publishSnapshot(s: SnapshotInput): Promise<{ version: string; dir: string }> {
   const root = snapshotRoot(s.artifactsDir, s.name);
+  if (s.acceptedRows) {
+    const serving = servingAcceptedRows(root);
+    const maxDrop = s.maxRowDrop ?? MAX_ROW_DROP_DEFAULT;
+    const drops = serving ? rowDrops(serving.acceptedRows, s.acceptedRows, maxDrop) : [];
+    if (serving && drops.length > 0) throw new RowDropError(s.name, serving.version, drops, maxDrop);
+  }
   const h = createHash("sha256");
   for (const [name, content] of Object.entries(s.files).sort(([a], [b]) => (a < b ? -1 : 1))) h.update(name).update(content);
   const version = makeVersionId(s.now ?? new Date(), h.digest("hex").slice(0, 10));
@@ -45,7 +59,7 @@ export async function publishSnapshot(s: SnapshotInput): Promise<{ version: stri
       asOf: s.asOf,
       sources: s.sources,
       inputs: s.inputs,
-      qc: s.qc,
+      qc: s.acceptedRows ? { ...s.qc, acceptedRows: s.acceptedRows } : s.qc,
       report: s.report,
       settings: s.settings ?? {},
     });

@@ -46,7 +46,7 @@ describe("format detection", () => {
   it("reports a damaged NetCDF-3 header", async () => {
     const path = join(dir, "header.nc");
     writeFileSync(path, Buffer.from([0x43, 0x44, 0x46, 1, 0, 0, 0, 0, 0, 0, 0, 0x0b]));
-    await expect(openNetcdf(path)).rejects.toThrow(`${path}: cannot parse NetCDF-3 header`);
+    await expect(openNetcdf(path)).rejects.toThrow(`${path}: not a readable NetCDF file (truncated?): NetCDF-3 header: `);
   });
 });
 

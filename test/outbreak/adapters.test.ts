@@ -2,8 +2,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { dataDir } from "../../lib/config.ts";
 import { monthIndex } from "../../lib/months.ts";
-import { parseCount, parseCsvRecords } from "../../pipeline/health/csv.ts";
+import { parseCount, readCsvRecords } from "../../pipeline/feeds/csv.ts";
 import { newsDisease, parseDonItems } from "../../pipeline/health/who-don.ts";
+import { parseOpenDengue } from "../../pipeline/health/opendengue.ts";
+import type { CsvRejection } from "../../pipeline/feeds/csv.ts";
 import { parseGhoIndicator } from "../../pipeline/health/who-gho-malaria.ts";
 import { dayIndex, type CaseSeries } from "../../lib/outbreaks/series.ts";
 import { PROVINCE_CODES } from "../../pipeline/provinces/boundaries.ts";
@@ -110,9 +112,24 @@ describe("WHO and OWID series", () => {
 describe("small readers", () => {
   it("CSV: quotes, doubled quotes, embedded newlines, CRLF, BOM", () => {
     const text = '\uFEFFa,b\r\n"x, y","say ""hi""\nthere"\r\n1,\n';
-    expect(parseCsvRecords(text, "t.csv")).toEqual([{ a: "x, y", b: 'say "hi"\nthere' }, { a: "1", b: "" }]);
-    expect(() => parseCsvRecords("a,b\n1,2\n", "t.csv", ["c"])).toThrow('t.csv: missing column "c"');
+    expect(readCsvRecords(text, "t.csv", { multiline: true }).records).toEqual([{ a: "x, y", b: 'say "hi"\nthere' }, { a: "1", b: "" }]);
+    expect(() => readCsvRecords("a,b\n1,2\n", "t.csv", { required: ["c"] })).toThrow('t.csv: missing column "c"');
     expect([parseCount("28 569"), parseCount("NA"), parseCount(""), parseCount("x")]).toEqual([28569, NaN, NaN, NaN]);
+  });
+
+  it("OpenDengue: a stray quote rejects its own row only, with file:line (issue 9)", () => {
+    const header = "adm_0_name,adm_1_name,S_res,T_res,calendar_start_date,calendar_end_date,dengue_total,UUID";
+    const rows = Array.from({ length: 12 }, (_, i) => {
+      const mm = String(i + 1).padStart(2, "0");
+      return `THAILAND,"BANGKOK",Admin1,Month,2010-${mm}-01,2010-${mm}-28,${(i + 1) * 100},u${i + 1}`;
+    });
+    rows[4] = rows[4].replace('"BANGKOK"', '"BANGKOK'); // May, line 6
+    const rejected: CsvRejection[] = [];
+    const r = parseOpenDengue([header, ...rows].join("\r\n") + "\r\n", "od.csv", "THAILAND", rejected);
+    expect(r.map((x) => [x.adm1, x.start, x.cases])).toEqual(
+      [1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12].map((m) => ["BANGKOK", `2010-${String(m).padStart(2, "0")}-01`, m * 100]),
+    );
+    expect(rejected).toEqual([{ file: "od.csv", line: 6, reason: "unterminated quote: the quoted field runs on to line 7" }]);
   });
 
   it("GHO: one country's numeric values, display value as fallback", () => {

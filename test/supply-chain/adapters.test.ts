@@ -10,6 +10,7 @@ import { parseGdacsFloodDb, parseGdacsGeojson } from "../../pipeline/ports/gdacs
 import { isoOfDay, parsePortwatchDaily, parsePortwatchPorts, parseTankerByCountry } from "../../pipeline/ports/portwatch.ts";
 import { parseUnlocodeCsv, readUnlocodeDir, readUnlocodeRow } from "../../pipeline/ports/unlocode.ts";
 import { normalizeWpiCode, parseWpiCsv } from "../../pipeline/ports/wpi.ts";
+import type { CsvRejection } from "../../pipeline/feeds/csv.ts";
 
 const D = join(dataDir(), "ports");
 const text = (p: string) => readFileSync(join(D, p), "utf8");
@@ -60,6 +61,26 @@ describe("World Port Index and PortWatch", () => {
     const albania = t.find((s) => s.key === "country:Albania");
     expect(isoOfDay(albania!.firstDay)).toBe("2024-01-01");
     expect([albania!.columns.tanker_calls[0], albania!.columns.tanker_calls[1]]).toEqual([0, 1]);
+  });
+});
+
+describe("malformed rows (issue 9)", () => {
+  it("a stray quote in a daily port-calls file loses that day only, reported with file:line", () => {
+    const header = "date,portid,portname,portcalls_container,portcalls_dry_bulk,portcalls_general_cargo,portcalls_roro,portcalls_tanker,portcalls,import,export";
+    const rows = Array.from({ length: 10 }, (_, i) => `2024-01-${String(i + 1).padStart(2, "0")},port1197,Laem Chabang,${i + 1},0,0,0,1,${i + 2},100,200`);
+    rows[4] = rows[4].replace("Laem Chabang", '"Laem Chabang'); // 2024-01-05, line 6; no other quote follows
+    const rejected: CsvRejection[] = [];
+    const s = parsePortwatchDaily([header, ...rows].join("\n") + "\n", "ports/portwatch/daily/x.csv", rejected);
+    expect([isoOfDay(s.firstDay), s.columns.portcalls.length]).toEqual(["2024-01-01", 10]);
+    expect(Array.from(s.columns.portcalls_container)).toEqual([1, 2, 3, 4, NaN, 6, 7, 8, 9, 10]);
+    expect(rejected).toEqual([{ file: "ports/portwatch/daily/x.csv", line: 6, reason: "unterminated quote: no closing quote before the end of the file" }]);
+  });
+
+  it("a WPI row with a stray quote is rejected; the rows after it are kept, unshifted", () => {
+    const csv = 'World Port Index Number,Main Port Name,UN/LOCODE,Latitude,Longitude\n1,"A",TH LCH,13.1,100.9\n2,"B, with a comma,TH BKK,13.7,100.5\n3,C,TH SRI,13.2,100.9\n';
+    const r = parseWpiCsv(csv, "WPI.csv");
+    expect(r.ports.map((p) => [p.number, p.name, p.code])).toEqual([[1, "A", "THLCH"], [3, "C", "THSRI"]]);
+    expect(r.rejected).toEqual([{ file: "WPI.csv", line: 3, reason: "unterminated quote: no closing quote before the end of the file" }]);
   });
 });
 

@@ -90,9 +90,11 @@ export function readMonthlyVariable(ds: NcDataset, name: string, bbox?: BBox): R
   const timeUnits = stringAttribute(timeVar.attributes, "units");
   if (!timeUnits) throw new Error(`${ds.path}: time variable "${timeVar.name}" has no units`);
   const calendarAttr = stringAttribute(timeVar.attributes, "calendar");
+  // A read error names the file and the variable already; only the CF decoding needs the context added.
+  const timeValues = ds.read(timeVar.name);
   let months: MonthIndex[];
   try {
-    months = timeToMonths(ds.read(timeVar.name), timeUnits, calendarAttr);
+    months = timeToMonths(timeValues, timeUnits, calendarAttr);
   } catch (e) {
     throw new Error(`${ds.path}: time variable "${timeVar.name}": ${(e as Error).message}`);
   }

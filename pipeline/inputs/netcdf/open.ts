@@ -1,5 +1,8 @@
 // One small read interface over NetCDF-3 (classic CDF-1 and 64-bit offset CDF-2, header parsed by netcdfjs) and
-// NetCDF-4 (HDF5, through h5wasm). The format is chosen by the file's magic bytes, never by its name.
+// NetCDF-4 (HDF5, through h5wasm). The format is chosen by the file's magic bytes, never by its name. Every error
+// names the file, and the variable where there is one: "FILE: variable "VAR": reason", or for a file that cannot
+// be opened at all "FILE: not a readable NetCDF file (truncated?): reason" — the libraries' own messages
+// ("error - name not defined!", "Offset is outside the bounds of the DataView") say neither.
 import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { NetCDFReader } from "netcdfjs";
 import h5wasm from "h5wasm/node";
@@ -43,6 +46,18 @@ function hex(b: number): string {
   return b.toString(16).padStart(2, "0");
 }
 
+/** The error of a file the reader cannot open at all (a cut-off header, a damaged superblock). */
+export function unreadableFile(path: string, reason: string): Error {
+  return new Error(`${path}: not a readable NetCDF file (truncated?): ${reason}`);
+}
+
+/** The error of reading one variable. */
+export function variableError(path: string, name: string, reason: string): Error {
+  return new Error(`${path}: variable "${name}": ${reason}`);
+}
+
+const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
 function readHead(path: string): Uint8Array {
   const fd = openSync(path, "r");
   try {
@@ -64,11 +79,11 @@ function resolveSlab(v: NcVariable, path: string, start?: number[], count?: numb
   const s = start ?? v.shape.map(() => 0);
   const c = count ?? v.shape.map((n, i) => n - s[i]);
   if (s.length !== v.shape.length || c.length !== v.shape.length) {
-    throw new Error(`${path}: variable "${v.name}" has ${v.shape.length} dimensions, hyperslab has ${s.length}/${c.length}`);
+    throw variableError(path, v.name, `has ${v.shape.length} dimensions, hyperslab has ${s.length}/${c.length}`);
   }
   for (let i = 0; i < s.length; i++) {
     if (s[i] < 0 || c[i] < 0 || s[i] + c[i] > v.shape[i]) {
-      throw new Error(`${path}: hyperslab [${s}]+[${c}] is outside variable "${v.name}" of shape [${v.shape}]`);
+      throw variableError(path, v.name, `hyperslab [${s}]+[${c}] is outside its shape [${v.shape}]`);
     }
   }
   return [s, c];
@@ -106,7 +121,7 @@ function openNetcdf3(path: string): NcDataset {
   try {
     reader = new NetCDFReader(bytes);
   } catch (e) {
-    throw new Error(`${path}: cannot parse NetCDF-3 header: ${(e as Error).message}`);
+    throw unreadableFile(path, `NetCDF-3 header: ${messageOf(e)}`);
   }
   const dims = reader.dimensions;
   const recordId = reader.recordDimension.id;
@@ -165,18 +180,22 @@ function openNetcdf3(path: string): NcDataset {
       const last = rank - 1;
       const step = strides[last];
       if (L.begin + c.reduce((sum, n, i) => sum + (s[i] + n - 1) * strides[i], 0) + L.size > bytes.byteLength) {
-        throw new Error(`${path}: variable "${name}" data run past the end of the file (truncated?)`);
+        throw variableError(path, name, "data run past the end of the file (truncated?)");
       }
       const idx = s.slice();
-      for (let o = 0; o < total;) {
-        let first = L.begin;
-        for (let i = 0; i < rank; i++) first += idx[i] * strides[i];
-        for (let k = 0; k < c[last]; k++) out[o++] = readOne(v.type, first + k * step);
-        // Next run: advance the multi-index over all but the last dimension.
-        for (let d = last - 1; d >= 0; d--) {
-          if (++idx[d] < s[d] + c[d]) break;
-          idx[d] = s[d];
+      try {
+        for (let o = 0; o < total;) {
+          let first = L.begin;
+          for (let i = 0; i < rank; i++) first += idx[i] * strides[i];
+          for (let k = 0; k < c[last]; k++) out[o++] = readOne(v.type, first + k * step);
+          // Next run: advance the multi-index over all but the last dimension.
+          for (let d = last - 1; d >= 0; d--) {
+            if (++idx[d] < s[d] + c[d]) break;
+            idx[d] = s[d];
+          }
         }
+      } catch (e) {
+        throw variableError(path, name, messageOf(e));
       }
       return out;
     },
@@ -202,41 +221,84 @@ function h5Type(dtype: unknown): string {
   }
 }
 
-async function openNetcdf4(path: string): Promise<NcDataset> {
-  await h5wasm.ready;
-  let file: InstanceType<typeof h5wasm.File>;
+interface Hdf5ErrorSwitch {
+  activate_throwing_error_handler(): number;
+  deactivate_throwing_error_handler(): number;
+}
+
+/**
+ * Runs `fn` with HDF5's error handler switched to throwing: a failing HDF5 call then throws its error stack
+ * instead of printing it to stderr and leaving h5wasm to fail later with "error - name not defined!".
+ */
+function withHdf5Errors<T>(lib: Hdf5ErrorSwitch, fn: () => T): T {
+  lib.activate_throwing_error_handler();
   try {
-    file = new h5wasm.File(path, "r");
+    return fn();
+  } finally {
+    lib.deactivate_throwing_error_handler();
+  }
+}
+
+/** The innermost cause of an HDF5 error stack ("#006: … in H5F__super_read(): truncated file: eof = 50, …"). */
+export function hdf5Reason(e: unknown): string {
+  const text = messageOf(e);
+  const causes = [...text.matchAll(/#\d+: .* in [\w.]+\(\): (.*)/g)].map((m) => m[1].trim());
+  return causes.at(-1) ?? text.split("\n")[0];
+}
+
+type H5Dataset = InstanceType<typeof h5wasm.Dataset>;
+
+/** A dataset's variable description; dimension-only scales written by the netCDF library are not variables. */
+function describeDataset(key: string, entity: H5Dataset): NcVariable | undefined {
+  const attrs = entity.attrs;
+  const nameAttr = attrs.NAME?.value;
+  if (typeof nameAttr === "string" && nameAttr.startsWith("This is a netCDF dimension but not a netCDF variable")) return undefined;
+  const shape = entity.shape ?? [];
+  const dims = shape.map((_, i) => {
+    let scales: string[] = [];
+    try {
+      scales = entity.get_attached_scales(i);
+    } catch {
+      scales = [];
+    }
+    if (scales.length > 0) return scales[0].replace(/^.*\//, "");
+    if (attrs.CLASS?.value === "DIMENSION_SCALE" && shape.length === 1) return key;
+    return `dim${i}`;
+  });
+  const attributes: Attributes = {};
+  for (const [name, a] of Object.entries(attrs)) {
+    if (HDF5_INTERNAL_ATTRS.has(name)) continue;
+    attributes[name] = attributeValue(a.value);
+  }
+  return { name: key, dims, shape, type: h5Type(entity.dtype), attributes };
+}
+
+async function openNetcdf4(path: string): Promise<NcDataset> {
+  const lib = (await h5wasm.ready) as unknown as Hdf5ErrorSwitch;
+  let file: InstanceType<typeof h5wasm.File>;
+  let keys: string[];
+  try {
+    [file, keys] = withHdf5Errors(lib, () => {
+      const f = new h5wasm.File(path, "r");
+      return [f, f.keys()] as const;
+    });
   } catch (e) {
-    throw new Error(`${path}: cannot open as HDF5: ${(e as Error).message}`);
+    throw unreadableFile(path, `HDF5: ${hdf5Reason(e)}`);
   }
   const variables = new Map<string, NcVariable>();
-  const datasets = new Map<string, InstanceType<typeof h5wasm.Dataset>>();
-  for (const key of file.keys()) {
-    const entity = file.get(key);
-    if (!(entity instanceof h5wasm.Dataset)) continue;
-    const attrs = entity.attrs;
-    const nameAttr = attrs.NAME?.value;
-    if (typeof nameAttr === "string" && nameAttr.startsWith("This is a netCDF dimension but not a netCDF variable")) continue;
-    const shape = entity.shape ?? [];
-    const dims = shape.map((_, i) => {
-      let scales: string[] = [];
-      try {
-        scales = entity.get_attached_scales(i);
-      } catch {
-        scales = [];
-      }
-      if (scales.length > 0) return scales[0].replace(/^.*\//, "");
-      if (attrs.CLASS?.value === "DIMENSION_SCALE" && shape.length === 1) return key;
-      return `dim${i}`;
-    });
-    const attributes: Attributes = {};
-    for (const [name, a] of Object.entries(attrs)) {
-      if (HDF5_INTERNAL_ATTRS.has(name)) continue;
-      attributes[name] = attributeValue(a.value);
+  const datasets = new Map<string, H5Dataset>();
+  for (const key of keys) {
+    try {
+      const entity = withHdf5Errors(lib, () => file.get(key));
+      if (!(entity instanceof h5wasm.Dataset)) continue;
+      const v = withHdf5Errors(lib, () => describeDataset(key, entity));
+      if (!v) continue;
+      variables.set(key, v);
+      datasets.set(key, entity);
+    } catch (e) {
+      file.close();
+      throw variableError(path, key, `HDF5: ${hdf5Reason(e)}`);
     }
-    variables.set(key, { name: key, dims, shape, type: h5Type(entity.dtype), attributes });
-    datasets.set(key, entity);
   }
   const globalAttributes: Attributes = {};
   for (const [name, a] of Object.entries(file.attrs)) {
@@ -250,12 +312,16 @@ async function openNetcdf4(path: string): Promise<NcDataset> {
     read(name, start, count) {
       const v = getVariable(variables, name, path);
       const [s, c] = resolveSlab(v, path, start, count);
-      const data = v.shape.length === 0
-        ? datasets.get(name)!.value
-        : datasets.get(name)!.slice(s.map((x, i) => [x, x + c[i]] as [number, number]));
+      const ds = datasets.get(name)!;
+      let data: ReturnType<H5Dataset["slice"]>;
+      try {
+        data = withHdf5Errors(lib, () => (v.shape.length === 0 ? ds.value : ds.slice(s.map((x, i) => [x, x + c[i]] as [number, number]))));
+      } catch (e) {
+        throw variableError(path, name, `HDF5: ${hdf5Reason(e)}`);
+      }
       if (typeof data === "number" || typeof data === "bigint") return Float64Array.of(Number(data));
       if (!ArrayBuffer.isView(data) || data instanceof DataView) {
-        throw new Error(`${path}: variable "${name}" is not numeric (type ${v.type})`);
+        throw variableError(path, name, `not numeric (type ${v.type})`);
       }
       return Float64Array.from(data as ArrayLike<number | bigint>, Number);
     },
