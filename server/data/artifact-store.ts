@@ -4,10 +4,11 @@
 // in-flight requests finish on the version they started with. A version that fails is refused and logged once
 // (not on every poll), and the previous one keeps serving.
 import { lstatSync, readlinkSync, realpathSync, statSync, watch, type FSWatcher } from "node:fs";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { MANIFEST_FILE, readManifest, verifyArtifacts, type Manifest } from "../../formats/manifest.ts";
 import { checkVersionFiles } from "../../formats/version-files.ts";
 import type { Logger } from "../../lib/log.ts";
+import { LEASE_REFRESH_MS, removeLease, writeLease } from "../../pipeline/publish/reader-leases.ts";
 import { ApiError } from "../errors.ts";
 
 export interface LoadedVersion<T> {
@@ -39,6 +40,9 @@ export class ArtifactStore<T> {
   private timer: NodeJS.Timeout | undefined;
   private watcher: FSWatcher | undefined;
   private reloading: Promise<ReloadOutcome> | undefined;
+  /** When this process last wrote its reader lease (0 = never, or it could not). */
+  private leaseAt = 0;
+  private leaseWarned = false;
 
   constructor(private readonly opts: ArtifactStoreOptions<T>) {}
 
@@ -81,7 +85,10 @@ export class ArtifactStore<T> {
       return "missing";
     }
     const { dir, seen } = located;
-    if (seen === this.lastSeen) return "unchanged";
+    if (seen === this.lastSeen) {
+      if (this.leaseAt > 0 && Date.now() - this.leaseAt > LEASE_REFRESH_MS) this.holdLease();
+      return "unchanged";
+    }
     this.lastSeen = seen;
     try {
       const manifest = readManifest(dir);
@@ -93,10 +100,26 @@ export class ArtifactStore<T> {
       const previous = this.loaded?.version;
       this.loaded = { version: manifest.version, dir, manifest, data, loadedAt: new Date() };
       logger.info({ label, version: manifest.version, previous }, "artifact version loaded");
+      this.holdLease();
       return "loaded";
     } catch (err) {
       this.refused((err as Error).message, dir);
       return "refused";
+    }
+  }
+
+  /** Tells retention (pipeline/publish) which version this process serves, so it is not deleted under it. */
+  private holdLease(): void {
+    const served = this.loaded;
+    if (!served) return;
+    try {
+      writeLease(this.opts.root, basename(served.dir));
+      this.leaseAt = Date.now();
+    } catch (err) {
+      if (!this.leaseWarned) {
+        this.opts.logger.warn({ label: this.opts.label, err: (err as Error).message }, "cannot write the reader lease; retention cannot see this server");
+        this.leaseWarned = true;
+      }
     }
   }
 
@@ -123,6 +146,8 @@ export class ArtifactStore<T> {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.watcher?.close();
+    if (this.leaseAt > 0) removeLease(this.opts.root);
+    this.leaseAt = 0;
   }
 }
 

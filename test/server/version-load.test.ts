@@ -15,7 +15,7 @@ import { ApiError } from "../../server/errors.ts";
 import { sendError } from "../../server/http/respond.ts";
 import { createTilesRouter } from "../../server/routes/tiles.ts";
 import { ArtifactDroughtService } from "../../server/services/drought-service.ts";
-import { createStaging, publishStaging, type ManifestBody } from "../../pipeline/publish/publish.ts";
+import { createStaging, listVersions, publishStaging, pruneVersions, type ManifestBody } from "../../pipeline/publish/publish.ts";
 import { buildTiles } from "../../tiles/build-tiles.ts";
 import { CELLS, INDICES, PROVINCE_META, PROVINCES, SPEI1_FEB, writeFixture } from "../tiles/fixture.ts";
 
@@ -196,5 +196,25 @@ describe("versions that cannot be read at all", () => {
     await publish(root, "v3");
     expect(await store.reload()).toBe("loaded");
     expect(store.current()?.version).toBe("v3");
+  });
+});
+
+describe("retention and the served version", () => {
+  it("a store holds a lease on the version it serves: pruning keeps it until the store moves on or stops", async () => {
+    const root = mkdtempSync(join(tmpdir(), "version-load-"));
+    const log = capture();
+    await publish(root, "v1");
+    const store = openStore(root, log.logger);
+    expect(await store.reload()).toBe("loaded");
+    await publish(root, "v2");
+    await publish(root, "v3");
+    expect(await pruneVersions(root, 1)).toEqual(["v2"]);
+    expect(listVersions(root)).toEqual(["v1", "v3"]);
+    expect(await store.reload()).toBe("loaded");
+    expect(store.current()?.version).toBe("v3");
+    expect(await pruneVersions(root, 1)).toEqual(["v1"]);
+    await publish(root, "v4");
+    store.stop();
+    expect(await pruneVersions(root, 1)).toEqual(["v3"]);
   });
 });
