@@ -55,6 +55,24 @@ describe("WORKERS=2 on a port that is already taken", () => {
   });
 });
 
+describe("one process on a port that is already taken", () => {
+  it("exits with the same status and message (no workers)", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const port = (taken.address() as { port: number }).port;
+    const dir = mkdtempSync(join(tmpdir(), "cluster-"));
+    const child = spawn(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "server", "main.ts")], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, WORKERS: "1", PORT: String(port), HOST: "127.0.0.1", ARTIFACTS_DIR: dir, API_KEYS_FILE: join(dir, "keys.json"), LOG_LEVEL: "info" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const output = collectOutput(child);
+    expect(await exitCode(child)).toBe(EXIT_CANNOT_LISTEN);
+    taken.close();
+    expect(output.stdout()).toContain(`"msg":"cannot listen on 127.0.0.1:${port}: the address is already in use (EADDRINUSE)"`);
+  });
+});
+
 describe("WORKERS=2, a worker killed", () => {
   it("is respawned after 0.5 s (first crash in a row); SIGTERM then stops the primary and its workers with status 0", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cluster-"));
