@@ -59,13 +59,19 @@ export function readDaySeries(bytes: Uint8Array): DaySeriesEntry[] {
   const aligned = bytes.byteOffset % 4 === 0 ? bytes : new Uint8Array(bytes);
   let offset = aligned.byteOffset + 12 + h;
   const end = aligned.byteOffset + aligned.byteLength;
-  return header.map((e) => {
+  const series = header.map((e) => {
     const columns: Record<string, Float32Array> = {};
     for (const name of e.columns) {
       if (offset + e.days * 4 > end) throw new Error(`day series file is truncated in ${e.key}.${name}`);
-      columns[name] = new Float32Array(aligned.buffer, offset, e.days);
+      const column = new Float32Array(aligned.buffer, offset, e.days);
+      // NaN = no data that day; no series has an infinite value.
+      const inf = column.findIndex((v) => v === Infinity || v === -Infinity);
+      if (inf >= 0) throw new Error(`day series ${e.key}.${name}: value ${inf} is ${column[inf]}`);
+      columns[name] = column;
       offset += e.days * 4;
     }
     return { key: e.key, firstDay: e.firstDay, columns };
   });
+  if (offset !== end) throw new Error(`day series file has ${end - offset} bytes after the last series`);
+  return series;
 }

@@ -4,7 +4,8 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { endianness } from "node:os";
 import KDBush from "kdbush";
-import type { MonthIndex } from "../lib/months.ts";
+import { formatMonth, type MonthIndex } from "../lib/months.ts";
+import { MAX_ABS_INDEX, indexOutOfRange, showFloat32 } from "./index-range.ts";
 
 export const DROUGHT_GRID_MAGIC = "DRGRID01";
 export const DROUGHT_GRID_VERSION = 1;
@@ -142,6 +143,14 @@ function validateData(g: DroughtGridData): void {
   if (!(g.resolutionDeg > 0)) bad(`resolutionDeg must be positive, got ${g.resolutionDeg}`);
   const expected = nCells * g.nMonths * g.indexNames.length;
   if (g.values.length !== expected) bad(`values has ${g.values.length} numbers, expected nCells*nMonths*nIndices = ${expected}`);
+  // The writer refuses what every reader would refuse (see index-range.ts).
+  for (let i = 0; i < g.values.length; i++) {
+    if (indexOutOfRange(g.values[i])) {
+      const k = i % g.indexNames.length;
+      const record = (i - k) / g.indexNames.length;
+      bad(`value ${showFloat32(g.values[i])} of ${g.indexNames[k]} at cell ${Math.floor(record / g.nMonths)} is outside ±${MAX_ABS_INDEX}`);
+    }
+  }
 }
 
 /** Serialises a grid into the DRGRID01 layout. Validity counts are computed here, not trusted from the caller. */
@@ -333,6 +342,63 @@ function readFully(fd: number, into: Uint8Array, position: number): void {
   }
 }
 
+/** Values scanned per read when the file is paged (16 MiB of float32). */
+const CHECK_CHUNK_VALUES = 4 * 1024 * 1024;
+
+interface ValueCheckContext {
+  nCells: number;
+  nMonths: number;
+  nIndices: number;
+  firstMonth: MonthIndex;
+  indexNames: readonly string[];
+  cellIds: Uint32Array;
+  anyValid: Uint32Array;
+  indexValid: Uint32Array;
+}
+
+/**
+ * One pass over all values: every finite value within ±MAX_ABS_INDEX (`OUT_OF_RANGE`), and the validity counts
+ * stored in the file equal to the counts of the values (`INCONSISTENT`; they decide the latest valid month).
+ * `read` yields the values from value number `start` on, `count` of them (a view when resident).
+ */
+function checkValues(c: ValueCheckContext, read: ValueReader): void {
+  const { nMonths, nIndices } = c;
+  const recordsPerChunk = Math.max(1, Math.floor(CHECK_CHUNK_VALUES / nIndices));
+  const nRecords = c.nCells * nMonths;
+  const any = new Uint32Array(nMonths);
+  const perIndex = new Uint32Array(nMonths * nIndices);
+  for (let first = 0; first < nRecords; first += recordsPerChunk) {
+    const records = Math.min(recordsPerChunk, nRecords - first);
+    const chunk = read(first * nIndices, records * nIndices);
+    let month = first % nMonths;
+    let i = 0;
+    for (let r = 0; r < records; r++) {
+      let valid = false;
+      const row = month * nIndices;
+      for (let k = 0; k < nIndices; k++, i++) {
+        const v = chunk[i];
+        if (v !== v) continue; // NaN: missing
+        if (indexOutOfRange(v)) {
+          const cell = Math.floor((first + r) / nMonths);
+          formatError(
+            "OUT_OF_RANGE",
+            `value ${showFloat32(v)} of ${c.indexNames[k]} at cell ${cell} (id ${c.cellIds[cell]}), ${formatMonth(c.firstMonth + month)} is outside ±${MAX_ABS_INDEX} (finite index values lie within it; ±Inf and NaN are allowed)`,
+          );
+        }
+        perIndex[row + k]++;
+        valid = true;
+      }
+      if (valid) any[month]++;
+      if (++month === nMonths) month = 0;
+    }
+  }
+  for (let m = 0; m < nMonths; m++) {
+    let same = any[m] === c.anyValid[m];
+    for (let k = 0; k < nIndices && same; k++) same = perIndex[m * nIndices + k] === c.indexValid[m * nIndices + k];
+    if (!same) formatError("INCONSISTENT", `valid-cell counts of ${formatMonth(c.firstMonth + m)} do not match the values`);
+  }
+}
+
 function openParts(input: Uint8Array, external?: { fileBytes: number; read: ValueReader }): DroughtGrid {
   assertLittleEndian();
   if (input.byteLength < HEADER_BYTES) formatError("TRUNCATED", `file of ${input.byteLength} bytes is shorter than the ${HEADER_BYTES}-byte header`);
@@ -390,6 +456,8 @@ function openParts(input: Uint8Array, external?: { fileBytes: number; read: Valu
     return formatError("BAD_INDEX", `spatial index section is invalid: ${(err as Error).message}`);
   }
   if (kd.numItems !== nCells) formatError("INCONSISTENT", `spatial index holds ${kd.numItems} items, expected ${nCells}`);
+
+  checkValues({ nCells, nMonths, nIndices, firstMonth, indexNames, cellIds, anyValid, indexValid }, read);
 
   let latestValidMonth: MonthIndex | null = null;
   for (let m = nMonths - 1; m >= 0; m--) {

@@ -162,6 +162,29 @@ export class EventIndex {
     this.names = h.names;
     this.groups = h.groups;
     this.meta = h.meta;
+    this.checkValues();
+  }
+
+  /** Ranges of event-index.md "Value ranges": refuses the first event outside them. */
+  private checkValues(): void {
+    const { n } = this;
+    if (!Array.isArray(this.ids) || this.ids.length !== n || !Array.isArray(this.names) || this.names.length !== n) {
+      throw new Error(`event index: ids and names must list ${n} events`);
+    }
+    if (!Array.isArray(this.sources) || !Array.isArray(this.groups)) throw new Error("event index: sources and groups must be lists");
+    for (let i = 0; i < n; i++) {
+      const bad = (what: string): never => {
+        throw new Error(`event index: event ${i} (${this.ids[i]}): ${what}`);
+      };
+      if (!(this.lat[i] >= -90 && this.lat[i] <= 90 && this.lng[i] >= -180 && this.lng[i] <= 180)) bad(`point ${this.lat[i]}, ${this.lng[i]} is not on the globe`);
+      if (!Number.isFinite(this.time[i]) || !Number.isFinite(this.endTime[i]) || this.endTime[i] < this.time[i]) bad(`times ${this.time[i]}..${this.endTime[i]} are not a period`);
+      const m = this.magnitude[i];
+      if (m === Infinity || m === -Infinity) bad(`magnitude ${m}`);
+      const [w, s, e, no] = this.bbox.subarray(4 * i, 4 * i + 4);
+      const none = Number.isNaN(w) && Number.isNaN(s) && Number.isNaN(e) && Number.isNaN(no);
+      if (!none && !(w >= -180 && w <= e && e <= 180 && s >= -90 && s <= no && no <= 90)) bad(`bbox ${w},${s},${e},${no} is invalid`);
+      if (this.group[i] >= this.groups.length || this.sourceNo[i] >= this.sources.length) bad("group or source number outside its table");
+    }
   }
 
   /** Indices of events whose point lies within radiusKm (great circle) of lat/lng, with their distances. */

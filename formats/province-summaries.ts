@@ -1,6 +1,7 @@
 // province-summaries.bin: monthly area-weighted index means per province. Writer and reader side by side; the
 // reader only makes typed-array views over the bytes (see province-summaries.md for the layout).
-import type { MonthIndex } from "../lib/months.ts";
+import { formatMonth, type MonthIndex } from "../lib/months.ts";
+import { MAX_ABS_INDEX, indexOutOfRange, showFloat32 } from "./index-range.ts";
 
 export const SUMMARIES_MAGIC = "THPSUM01";
 export const SUMMARIES_VERSION = 1;
@@ -35,6 +36,8 @@ export function writeProvinceSummaries(c: SummariesContent): Uint8Array {
     throw new Error(`values has ${c.values.length} entries, expected ${nRecords * nIndices}`);
   }
   if (c.cellsUsed.length !== nRecords) throw new Error(`cellsUsed has ${c.cellsUsed.length} entries, expected ${nRecords}`);
+  const outside = c.values.findIndex(indexOutOfRange);
+  if (outside >= 0) throw new Error(`value ${showFloat32(c.values[outside])} of ${c.indexNames[outside % nIndices]} is outside ±${MAX_ABS_INDEX}`);
   const names = c.indexNames.map((n) => new TextEncoder().encode(n));
   for (const [i, b] of names.entries()) {
     if (b.length === 0 || b.length > 255) throw new Error(`index name ${i} must be 1..255 UTF-8 bytes`);
@@ -107,6 +110,21 @@ export class ProvinceSummariesReader {
     const nSlots = (expected - dataOffset) / 4;
     this.f32 = new Float32Array(buf.buffer, buf.byteOffset + dataOffset, nSlots);
     this.u16 = new Uint16Array(buf.buffer, buf.byteOffset + dataOffset, nSlots * 2);
+    this.checkValues(source);
+  }
+
+  /** Means of standardised indices obey the grid's range (index-range.ts): finite |v| ≤ MAX_ABS_INDEX. */
+  private checkValues(source: string): void {
+    const f32 = this.f32;
+    for (let r = 0, at = 0; r < this.nProvinces * this.nMonths; r++, at += this.slots) {
+      for (let k = 0; k < this.nIndices; k++) {
+        const v = f32[at + k];
+        if (indexOutOfRange(v)) {
+          const month = formatMonth(this.firstMonth + (r % this.nMonths));
+          throw new Error(`${source}: value ${showFloat32(v)} of ${this.indexNames[k]} for province ${Math.floor(r / this.nMonths)}, ${month} is outside ±${MAX_ABS_INDEX}`);
+        }
+      }
+    }
   }
 
   /** Offset of a MonthIndex from firstMonth, or -1 when the file does not cover it. */

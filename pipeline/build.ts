@@ -308,7 +308,7 @@ export async function buildDrought(opts: BuildOptions): Promise<BuildResult> {
       report: ARTIFACT_FILES.report,
       settings: { ...settings, fingerprint: fp, codeFingerprint: code },
     });
-    const removed = pruneVersions(artifactsDir, settings.keepVersions);
+    const removed = await pruneVersions(artifactsDir, settings.keepVersions);
     log.info({ version, dir, removed, ms: Math.round(performance.now() - t0) }, "published");
     return { status: "published", version, dir };
   } catch (err) {

@@ -8,6 +8,7 @@ import { Redis } from "ioredis";
 import { artifactsDir, intSetting } from "../lib/config.ts";
 import { log } from "../lib/log.ts";
 import { createApp } from "./app.ts";
+import { exitOnStartFailure, superviseWorkers, type ListenAddress } from "./cluster.ts";
 import { createMapPageRouter, createTilesRouter } from "./routes/tiles.ts";
 import { FileKeyStore } from "./auth/key-store.ts";
 import { createRateLimiter, planLimitsFromEnv } from "./limits/rate-limit.ts";
@@ -48,32 +49,17 @@ async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
   });
 }
 
+function listenAddress(env: NodeJS.ProcessEnv): ListenAddress {
+  return { port: intSetting(env, "PORT", 8080), host: env.HOST || "0.0.0.0" };
+}
+
 async function main(env: NodeJS.ProcessEnv): Promise<void> {
   const workers = workerCount(env);
   if (workers > 1 && cluster.isPrimary) {
-    log.info({ workers }, "starting workers");
-    for (let i = 0; i < workers; i++) cluster.fork();
-    let stopping = false;
-    cluster.on("exit", (worker, code, signal) => {
-      if (stopping) return;
-      log.error({ pid: worker.process.pid, code, signal }, "worker died, starting another");
-      cluster.fork();
-    });
-    const stop = () => {
-      stopping = true;
-      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill("SIGTERM");
-      cluster.on("exit", () => {
-        if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
-      });
-    };
-    process.once("SIGTERM", stop);
-    process.once("SIGINT", stop);
+    superviseWorkers(workers, listenAddress(env), log);
     return;
   }
   await runWorker(env);
 }
 
-main(process.env).catch((err: unknown) => {
-  log.fatal({ err }, "server failed to start");
-  process.exit(1);
-});
+main(process.env).catch((err: unknown) => exitOnStartFailure(err, listenAddress(process.env), log));

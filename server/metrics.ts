@@ -1,14 +1,15 @@
 // Prometheus metrics, one registry per app (so tests and cluster workers do not share global state):
 // request counter and latency histogram by route pattern and status, the served data version as a gauge,
-// plus the default Node.js process metrics.
+// whether the rate-limit store is reachable (rate_limit_store_up), plus the default Node.js process metrics.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { rateLimitStore, type RateLimitStore } from "./limits/rate-limit.ts";
 
 export interface Metrics {
   registry: Registry;
   observe(method: string, route: string, status: number, seconds: number): void;
 }
 
-export function createMetrics(dataVersion: () => string): Metrics {
+export function createMetrics(dataVersion: () => string, limitStore: () => RateLimitStore = rateLimitStore): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({
@@ -38,6 +39,17 @@ export function createMetrics(dataVersion: () => string): Metrics {
         // not loaded yet
       }
       this.set({ version }, 1);
+    },
+  });
+  new Gauge({
+    name: "rate_limit_store_up",
+    help: "1 while the rate-limit store is reachable, 0 while it is down and each process limits from memory",
+    labelNames: ["store"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      const store = limitStore();
+      this.set({ store: store.kind }, store.up() ? 1 : 0);
     },
   });
   return {

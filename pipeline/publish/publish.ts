@@ -1,9 +1,17 @@
 // Versioned artifact publishing. A build writes into a private staging directory; only a complete, checksummed
 // version is renamed into versions/ and then made `current` by an atomic symlink swap. A failed or interrupted
 // build leaves `current` and every published version untouched.
+//
+// Retention (pruneVersions) keeps the `keep` newest versions and never removes
+//   - the version `current` points to,
+//   - the newest version that passes the server's load-time check (formats/version-files.ts: manifest,
+//     checksums, every file) — when newer versions are refused, servers still serve this one,
+//   - a version a running server holds a lease on (formats/reader-leases.ts).
 import { mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
 import { join, basename } from "node:path";
 import { MANIFEST_FILE, MANIFEST_FORMAT, sha256File, type FileChecksum, type Manifest } from "../../formats/manifest.ts";
+import { validateVersion } from "../../formats/version-files.ts";
+import { leasedVersions, processAlive } from "../../formats/reader-leases.ts";
 
 export const CURRENT_LINK = "current";
 export const VERSIONS_DIR = "versions";
@@ -80,16 +88,32 @@ export function listVersions(artifactsDir: string): string[] {
   return readdirSync(dir).filter((n) => !n.startsWith(".")).sort();
 }
 
-/** Keeps the newest `keep` versions and always the current one; returns the removed ids. */
-export function pruneVersions(artifactsDir: string, keep: number): string[] {
-  const current = currentVersion(artifactsDir);
+/** The newest version that would load (manifest, checksums, every file valid), or undefined. */
+export async function newestValidVersion(artifactsDir: string): Promise<string | undefined> {
   const versions = listVersions(artifactsDir);
+  for (let i = versions.length - 1; i >= 0; i--) {
+    if ((await validateVersion(join(artifactsDir, VERSIONS_DIR, versions[i]))).length === 0) return versions[i];
+  }
+  return undefined;
+}
+
+/**
+ * Removes versions beyond the newest `keep`, except the current one, the newest valid one and those a running
+ * reader holds a lease on (see the rule at the top). Returns the removed ids.
+ */
+export async function pruneVersions(artifactsDir: string, keep: number): Promise<string[]> {
+  const versions = listVersions(artifactsDir);
+  const protectedIds = new Set(versions.slice(-Math.max(1, keep)));
+  const current = currentVersion(artifactsDir);
+  if (current !== undefined) protectedIds.add(current);
+  const valid = await newestValidVersion(artifactsDir);
+  if (valid !== undefined) protectedIds.add(valid);
+  for (const v of leasedVersions(artifactsDir)) protectedIds.add(v);
   const removed: string[] = [];
-  const excess = versions.length - Math.max(1, keep);
-  for (let i = 0; i < versions.length && removed.length < excess; i++) {
-    if (versions[i] === current) continue;
-    rmSync(join(artifactsDir, VERSIONS_DIR, versions[i]), { recursive: true, force: true });
-    removed.push(versions[i]);
+  for (const v of versions) {
+    if (protectedIds.has(v)) continue;
+    rmSync(join(artifactsDir, VERSIONS_DIR, v), { recursive: true, force: true });
+    removed.push(v);
   }
   // Staging leftovers of interrupted builds by dead processes are garbage.
   const stagingDir = join(artifactsDir, STAGING_DIR);
@@ -102,13 +126,4 @@ export function pruneVersions(artifactsDir: string, keep: number): string[] {
     }
   }
   return removed;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }

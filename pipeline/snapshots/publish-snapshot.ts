@@ -63,7 +63,7 @@ export async function publishSnapshot(s: SnapshotInput): Promise<{ version: stri
       report: s.report,
       settings: s.settings ?? {},
     });
-    pruneVersions(root, s.keep ?? 3);
+    await pruneVersions(root, s.keep ?? 3);
     return { version, dir };
   } catch (err) {
     discardStaging(staging);

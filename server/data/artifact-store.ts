@@ -1,11 +1,14 @@
-// Follows ARTIFACTS_DIR/current. A new version is verified (manifest checksums) and opened off to the side;
+// Follows ARTIFACTS_DIR/current. A new version is verified (manifest checksums), every file of it validated
+// (formats/version-files.ts: readers, JSON shapes, PMTiles headers, value ranges) and opened off to the side;
 // only then is it swapped in with one assignment. A request takes `current()` once and keeps that object, so
-// in-flight requests finish on the version they started with. A version that fails is refused and logged, and
-// the previous one keeps serving.
-import { realpathSync, statSync, watch, type FSWatcher } from "node:fs";
-import { join } from "node:path";
-import { readManifest, verifyArtifacts, type Manifest } from "../../formats/manifest.ts";
+// in-flight requests finish on the version they started with. A version that fails is refused and logged once
+// (not on every poll), and the previous one keeps serving.
+import { lstatSync, readlinkSync, realpathSync, statSync, watch, type FSWatcher } from "node:fs";
+import { basename, join, resolve } from "node:path";
+import { MANIFEST_FILE, readManifest, verifyArtifacts, type Manifest } from "../../formats/manifest.ts";
+import { checkVersionFiles } from "../../formats/version-files.ts";
 import type { Logger } from "../../lib/log.ts";
+import { LEASE_REFRESH_MS, removeLease, writeLease } from "../../formats/reader-leases.ts";
 import { ApiError } from "../errors.ts";
 
 export interface LoadedVersion<T> {
@@ -23,6 +26,8 @@ export interface ArtifactStoreOptions<T> {
   root: string;
   /** Opens the artifact files of a verified version; throws if they are not usable. */
   open: (dir: string, manifest: Manifest) => T;
+  /** Files that `open` reads with the validating readers of formats/ itself: the load-time check skips them. */
+  openedFiles?: ReadonlySet<string>;
   logger: Logger;
   /** What the store serves, for logs ("drought artifacts", "flood snapshot", ...). */
   label: string;
@@ -35,6 +40,9 @@ export class ArtifactStore<T> {
   private timer: NodeJS.Timeout | undefined;
   private watcher: FSWatcher | undefined;
   private reloading: Promise<ReloadOutcome> | undefined;
+  /** When this process last wrote its reader lease (0 = never, or it could not). */
+  private leaseAt = 0;
+  private leaseWarned = false;
 
   constructor(private readonly opts: ArtifactStoreOptions<T>) {}
 
@@ -65,35 +73,61 @@ export class ArtifactStore<T> {
 
   private async reloadOnce(): Promise<ReloadOutcome> {
     const { root, logger, label } = this.opts;
-    let dir: string;
-    let seen: string;
-    try {
-      dir = realpathSync(join(root, "current"));
-      seen = `${dir}:${statSync(join(dir, "manifest.json")).mtimeMs}`;
-    } catch {
-      // Said once, not on every poll.
-      if (!this.loaded && this.lastSeen !== "missing") logger.warn({ root, label }, "no published version to serve yet");
-      this.lastSeen = "missing";
+    const located = locateCurrent(root);
+    if ("missing" in located) {
+      const seen = `missing:${located.missing}`;
+      if (seen !== this.lastSeen) {
+        // Said once per state, not on every poll.
+        if (located.missing === NO_LINK && !this.loaded) logger.warn({ root, label }, "no published version to serve yet");
+        else this.refused(located.missing, root);
+      }
+      this.lastSeen = seen;
       return "missing";
     }
-    if (seen === this.lastSeen) return "unchanged";
+    const { dir, seen } = located;
+    if (seen === this.lastSeen) {
+      if (this.leaseAt > 0 && Date.now() - this.leaseAt > LEASE_REFRESH_MS) this.holdLease();
+      return "unchanged";
+    }
     this.lastSeen = seen;
     try {
       const manifest = readManifest(dir);
       const problems = await verifyArtifacts(dir, manifest);
       if (problems.length > 0) throw new Error(`checksum verification failed: ${problems.join("; ")}`);
+      const invalid = checkVersionFiles(dir, manifest, this.opts.openedFiles);
+      if (invalid.length > 0) throw new Error(invalid.join("; "));
       const data = this.opts.open(dir, manifest);
       const previous = this.loaded?.version;
       this.loaded = { version: manifest.version, dir, manifest, data, loadedAt: new Date() };
       logger.info({ label, version: manifest.version, previous }, "artifact version loaded");
+      this.holdLease();
       return "loaded";
     } catch (err) {
-      logger.error(
-        { label, dir, err: (err as Error).message, serving: this.loaded?.version ?? null },
-        "artifact version refused; previous version keeps serving",
-      );
+      this.refused((err as Error).message, dir);
       return "refused";
     }
+  }
+
+  /** Tells retention (pipeline/publish) which version this process serves, so it is not deleted under it. */
+  private holdLease(): void {
+    const served = this.loaded;
+    if (!served) return;
+    try {
+      writeLease(this.opts.root, basename(served.dir));
+      this.leaseAt = Date.now();
+    } catch (err) {
+      if (!this.leaseWarned) {
+        this.opts.logger.warn({ label: this.opts.label, err: (err as Error).message }, "cannot write the reader lease; retention cannot see this server");
+        this.leaseWarned = true;
+      }
+    }
+  }
+
+  private refused(reason: string, dir: string): void {
+    this.opts.logger.error(
+      { label: this.opts.label, dir, err: reason, serving: this.loaded?.version ?? null },
+      "artifact version refused; previous version keeps serving",
+    );
   }
 
   /** Watches the root for a changed link, with a poll as a fallback (watch events are not guaranteed). */
@@ -112,5 +146,39 @@ export class ArtifactStore<T> {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.watcher?.close();
+    if (this.leaseAt > 0) removeLease(this.opts.root);
+    this.leaseAt = 0;
+  }
+}
+
+const NO_LINK = "no current link";
+
+/**
+ * Where `current` leads: the version directory and a key that changes when a new version is published there,
+ * or why there is nothing to load (no link, a link to a missing directory, a directory without manifest).
+ */
+function locateCurrent(root: string): { dir: string; seen: string } | { missing: string } {
+  const link = join(root, "current");
+  try {
+    lstatSync(link);
+  } catch {
+    return { missing: NO_LINK };
+  }
+  let dir: string;
+  try {
+    dir = realpathSync(link);
+  } catch {
+    let target = "?";
+    try {
+      target = resolve(root, readlinkSync(link));
+    } catch {
+      // not a link: realpath failed for another reason
+    }
+    return { missing: `current points to ${target}, which does not exist` };
+  }
+  try {
+    return { dir, seen: `${dir}:${statSync(join(dir, MANIFEST_FILE)).mtimeMs}` };
+  } catch {
+    return { missing: `${dir} has no ${MANIFEST_FILE}` };
   }
 }

@@ -1,9 +1,13 @@
 // Opens the files of one verified drought artifact version. The binary files become typed-array views over
-// their bytes (read once, no per-record parsing); the small provinces.json is parsed and turned into the alias
-// lookup used by the province endpoint.
+// their bytes (read once, no per-record parsing; the readers check headers, sizes and value ranges); the small
+// provinces.json is parsed and turned into the alias lookup used by the province endpoint; tiles-index.json is
+// parsed and shape-checked here, so the tiles router never reads an unchecked file.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { openDroughtGridFile, type DroughtGrid } from "../../formats/drought-grid.ts";
+import { readTilesIndex } from "../../formats/tiles-index.ts";
+import { readAligned } from "../../formats/version-files.ts";
+import { TILES_INDEX_FILE, type TilesIndex } from "../../tiles/build-tiles.ts";
 import { ProvinceSummariesReader } from "../../formats/province-summaries.ts";
 import { ProvinceIndexReader, readProvincesJson, type ProvinceMeta } from "../../formats/province-index.ts";
 import type { Manifest } from "../../formats/manifest.ts";
@@ -23,15 +27,19 @@ export interface DroughtArtifacts {
   /** The month served when a request names none: the build's latest valid month. */
   defaultMonth: MonthIndex;
   baselineLabel: string;
+  /** The version's tile build (tiles-index.json), when it has one. */
+  tiles: TilesIndex | undefined;
 }
 
-/** Small files are read whole into their own (8-byte aligned) ArrayBuffer. */
-function readAligned(path: string): Uint8Array {
-  const bytes = readFileSync(path);
-  const out = new Uint8Array(new ArrayBuffer(bytes.length));
-  out.set(bytes);
-  return out;
-}
+/** Files openDroughtArtifacts reads with validating readers (the store's load-time check skips them). */
+export const DROUGHT_OPENED_FILES: ReadonlySet<string> = new Set([
+  "drought-grid.bin",
+  "province-summaries.bin",
+  "province-index.bin",
+  "coverage-mask.bin",
+  "provinces.json",
+  TILES_INDEX_FILE,
+]);
 
 export function openDroughtArtifacts(dir: string, manifest: Manifest): DroughtArtifacts {
   const grid = openDroughtGridFile(join(dir, "drought-grid.bin"));
@@ -39,6 +47,8 @@ export function openDroughtArtifacts(dir: string, manifest: Manifest): DroughtAr
   const provinceIndex = new ProvinceIndexReader(readAligned(join(dir, "province-index.bin")));
   const coverage = new CoverageMask(readAligned(join(dir, "coverage-mask.bin")));
   const provinces = readProvincesJson(readFileSync(join(dir, "provinces.json"), "utf8"));
+  const artifacts = manifest.artifacts ?? {};
+  const tiles = TILES_INDEX_FILE in artifacts ? readTilesIndex(readFileSync(join(dir, TILES_INDEX_FILE), "utf8"), artifacts) : undefined;
   if (summaries.nProvinces !== provinces.length) {
     throw new Error(`province-summaries has ${summaries.nProvinces} provinces, provinces.json ${provinces.length}`);
   }
@@ -64,6 +74,7 @@ export function openDroughtArtifacts(dir: string, manifest: Manifest): DroughtAr
     provinceByName,
     defaultMonth: latest,
     baselineLabel: `${manifest.baseline.start.slice(0, 4)}-${manifest.baseline.end.slice(0, 4)}`,
+    tiles,
   };
 }
 

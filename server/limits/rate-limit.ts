@@ -1,9 +1,12 @@
 // Per-plan rate limits with rate-limiter-flexible: one fixed window budget per API key id. In memory by
 // default (one budget per process); with a Redis client every process shares one budget per key. If Redis
-// fails, an in-memory insurance limiter keeps enforcing per-process limits instead of failing requests.
+// fails, an in-memory insurance limiter keeps enforcing per-process limits instead of failing requests (the
+// fail-open budget of docs/api.md "Rate limits"). Redis going down and coming back is logged once per change
+// and shown by the rate_limit_store_up gauge (server/metrics.ts).
 import type { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { z } from "zod";
+import { log, type Logger } from "../../lib/log.ts";
 
 export interface PlanLimit {
   /** Points per window. */
@@ -48,12 +51,56 @@ export interface RateDecision {
 
 export interface RateLimiter {
   consume(keyId: string, plan: string, points: number): Promise<RateDecision>;
+  /** Where the budgets are counted and whether that store is reachable now. */
+  readonly store: RateLimitStore;
+}
+
+export interface RateLimitStore {
+  kind: "memory" | "redis";
+  up(): boolean;
+}
+
+const MEMORY_STORE: RateLimitStore = { kind: "memory", up: () => true };
+let processStore: RateLimitStore = MEMORY_STORE;
+
+/** The store of the rate limiter this process created last (a server process creates one): for /metrics. */
+export function rateLimitStore(): RateLimitStore {
+  return processStore;
 }
 
 export interface RateLimiterOptions {
   plans?: Record<string, PlanLimit>;
   redis?: Redis;
   keyPrefix?: string;
+  /** Where Redis state changes are logged (default: the service log). */
+  logger?: Logger;
+}
+
+/**
+ * Follows a Redis client's connection: logs "connected" once, then one line per change (down, back up) instead
+ * of ioredis's raw "Unhandled error event" lines on every reconnect attempt; the address is logged, never the URL
+ * (it may hold a password).
+ */
+export function watchRedisStore(redis: Redis, logger: Logger): RateLimitStore {
+  let state: "starting" | "up" | "down" = "starting";
+  let everUp = false;
+  const where = { store: "redis", host: redis.options.host, port: redis.options.port };
+  const down = (reason: string) => {
+    if (state === "down") return;
+    state = "down";
+    logger.warn({ ...where, err: reason }, "rate-limit store down: each process enforces the plans in memory until it is back");
+  };
+  const ready = () => {
+    if (state === "up") return;
+    logger.info(where, everUp ? "rate-limit store back up: budgets are shared again" : "rate-limit store connected");
+    state = "up";
+    everUp = true;
+  };
+  if (redis.status === "ready") ready();
+  redis.on("ready", ready);
+  redis.on("error", (err: Error) => down(err.message || (err as NodeJS.ErrnoException).code || String(err)));
+  redis.on("close", () => down("connection closed"));
+  return { kind: "redis", up: () => state === "up" };
 }
 
 export function createRateLimiter(opts: RateLimiterOptions = {}): RateLimiter {
@@ -74,8 +121,11 @@ export function createRateLimiter(opts: RateLimiterOptions = {}): RateLimiter {
     limiters.set(plan, { limit: points, limiter });
   }
   if (!limiters.has(FALLBACK_PLAN)) throw new Error(`rate limits: the plan table needs a "${FALLBACK_PLAN}" entry`);
+  const store = opts.redis ? watchRedisStore(opts.redis, opts.logger ?? log) : MEMORY_STORE;
+  processStore = store;
 
   return {
+    store,
     async consume(keyId, plan, points) {
       const entry = limiters.get(plan) ?? limiters.get(FALLBACK_PLAN)!;
       try {

@@ -11,7 +11,7 @@
 // Auth: every tile, TileJSON and archive request needs the X-API-Key header (never a query parameter, so keys
 // stay out of URLs and logs); the map page adds it with MapLibre's transformRequest.
 import { createHash } from "node:crypto";
-import { createReadStream, existsSync, readFileSync, statSync } from "node:fs";
+import { createReadStream, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
@@ -25,7 +25,7 @@ import { ApiError } from "../errors.ts";
 import { ifNoneMatchHits } from "../http/respond.ts";
 import type { DroughtArtifacts } from "../data/drought-artifacts.ts";
 import type GeoJSONVT from "geojson-vt";
-import { COUNTRIES_MAX_ZOOM, DEFAULT_MAX_ZOOM, droughtArchiveName, TILE_INDICES, TILES_INDEX_FILE, type TilesIndex } from "../../tiles/build-tiles.ts";
+import { COUNTRIES_MAX_ZOOM, DEFAULT_MAX_ZOOM, droughtArchiveName, TILE_INDICES, type TilesIndex } from "../../tiles/build-tiles.ts";
 import { cellsGeoJson, countriesGeoJson, encodeVectorTile, provincesFromRings, provincesGeoJson, vectorIndex, type MonthValues } from "../../tiles/vector.ts";
 import { legend } from "../../tiles/colour-scale.ts";
 import { LocalFileSource } from "../../tiles/pmtiles-source.ts";
@@ -168,12 +168,12 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
     if (cur === undefined) throw new ApiError("SERVICE_UNAVAILABLE", "Drought data is not loaded yet");
     if (state === undefined || state.version !== cur.version) {
       const old = state;
-      const indexPath = join(cur.dir, TILES_INDEX_FILE);
       state = {
         version: cur.version,
         dir: cur.dir,
         data: cur.data,
-        index: existsSync(indexPath) ? (JSON.parse(readFileSync(indexPath, "utf8")) as TilesIndex) : undefined,
+        // Read and checked with the version, before it served (server/data/drought-artifacts.ts).
+        index: cur.data.tiles,
         archives: new Map(),
         sources: [],
         lattice: undefined,

@@ -7,7 +7,7 @@ import { droughtLevel, droughtScore, riskLevel, D_LEVEL_NAMES } from "../../lib/
 import { formatMonth, parseMonth, type MonthIndex } from "../../lib/months.ts";
 import { closeMatches, normalizeName } from "../../lib/province-names.ts";
 import { ArtifactStore } from "../data/artifact-store.ts";
-import { isCovered, openDroughtArtifacts, type DroughtArtifacts } from "../data/drought-artifacts.ts";
+import { DROUGHT_OPENED_FILES, isCovered, openDroughtArtifacts, type DroughtArtifacts } from "../data/drought-artifacts.ts";
 import { log } from "../../lib/log.ts";
 import type {
   BatchItem,
@@ -262,6 +262,7 @@ export async function openDroughtService(artifactsDir: string, opts: { pollMs?: 
   const store = new ArtifactStore<DroughtArtifacts>({
     root: artifactsDir,
     open: openDroughtArtifacts,
+    openedFiles: DROUGHT_OPENED_FILES,
     logger: log,
     label: "drought artifacts",
     pollMs: opts.pollMs,

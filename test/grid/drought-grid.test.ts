@@ -7,6 +7,7 @@ import {
   haversineKm,
   interleaveIndices,
   openDroughtGrid,
+  openDroughtGridFile,
   writeDroughtGrid,
   type DroughtGridData,
 } from "../../formats/drought-grid.ts";
@@ -224,6 +225,54 @@ describe("drought-grid errors", () => {
     const g = smallGrid();
     g.cellCountry[1] = 2;
     expect(() => writeDroughtGrid(g)).toThrow("cell 1 has country code number 2 outside the table");
+  });
+});
+
+describe("drought-grid value range (finite |z| ≤ 40, ±Inf kept, NaN missing)", () => {
+  const valuesStart = (b: Uint8Array) => b.byteLength - 3 * 4 * 2 * 4; // the values are the last section
+  const withValue = (record: number, k: number, v: number): Uint8Array => {
+    const b = writeDroughtGrid(smallGrid()).slice();
+    new DataView(b.buffer).setFloat32(valuesStart(b) + (record * 2 + k) * 4, v, true);
+    return b;
+  };
+
+  it("the reader refuses 1e30 and −41 with OUT_OF_RANGE, naming index, cell and month", () => {
+    let err: unknown;
+    try {
+      openDroughtGrid(withValue(1 * 4 + 2, 1, 1e30)); // cell 1, 1991-01, spi1
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(DroughtGridFormatError);
+    expect((err as DroughtGridFormatError).code).toBe("OUT_OF_RANGE");
+    expect((err as Error).message).toBe(
+      "drought-grid: value 1e+30 of spi1 at cell 1 (id 1002), 1991-01 is outside ±40 (finite index values lie within it; ±Inf and NaN are allowed)",
+    );
+    expect(() => openDroughtGrid(withValue(0, 0, -41))).toThrow(/value -41 of spei3 at cell 0 \(id 1001\), 1990-11 is outside ±40/);
+  });
+
+  it("accepts ±40 exactly and ±Inf", () => {
+    expect(openDroughtGrid(withValue(0, 0, -40)).value(0, 0, 0)).toBe(-40);
+    expect(openDroughtGrid(withValue(0, 1, 40)).value(0, 0, 1)).toBe(40);
+    expect(openDroughtGrid(withValue(0, 1, Infinity)).value(0, 0, 1)).toBe(Infinity);
+  });
+
+  it("refuses validity counts that do not match the values (they decide the latest valid month)", () => {
+    const b = withValue(0 * 4 + 3, 0, 0.5); // cell 0's last month spei3 was NaN: now a value the counts miss
+    expect(() => openDroughtGrid(b)).toThrow("drought-grid: valid-cell counts of 1991-02 do not match the values");
+  });
+
+  it("the writer refuses what the reader would refuse", () => {
+    const d = smallGrid();
+    d.values[5] = 1e30;
+    expect(() => writeDroughtGrid(d)).toThrow("drought-grid: value 1e+30 of spi1 at cell 0 is outside ±40");
+  });
+
+  it("a paged open checks the values too", () => {
+    const path = join(mkdtempSync(join(tmpdir(), "grid-range-")), "g.bin");
+    writeFileSync(path, withValue(2 * 4, 0, -1e30));
+    expect(() => openDroughtGridFile(path, { residentLimitBytes: 100 })).toThrow(/value -1e\+30 of spei3 at cell 2 \(id 2001\), 1990-11 is outside ±40/);
+    rmSync(path);
   });
 });
 

@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, writeFileSync, existsSync, readlinkSync, mkdirSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync, existsSync, readlinkSync, mkdirSync, utimesSync } from "node:fs";
+import { hostname } from "node:os";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -13,6 +14,7 @@ import {
   pruneVersions,
   type ManifestBody,
 } from "../../pipeline/publish/publish.ts";
+import { LEASE_TTL_MS, READERS_DIR, removeLease, writeLease } from "../../formats/reader-leases.ts";
 
 const body: ManifestBody = {
   builtAt: "2026-11-23T10:00:00.000Z",
@@ -76,7 +78,7 @@ describe("publish", () => {
   it("prunes old versions but keeps current and the newest", async () => {
     const dir = mkdtempSync(join(tmpdir(), "pub-"));
     for (const v of ["v1", "v2", "v3", "v4"]) await publishOne(dir, v, v);
-    expect(pruneVersions(dir, 2)).toEqual(["v1", "v2"]);
+    expect(await pruneVersions(dir, 2)).toEqual(["v1", "v2"]);
     expect(listVersions(dir)).toEqual(["v3", "v4"]);
     expect(currentVersion(dir)).toBe("v4");
   });
@@ -84,7 +86,48 @@ describe("publish", () => {
   it("removes staging leftovers of dead processes", async () => {
     const dir = mkdtempSync(join(tmpdir(), "pub-"));
     mkdirSync(join(dir, "staging", "vx.999999999"), { recursive: true });
-    pruneVersions(dir, 3);
+    await pruneVersions(dir, 3);
     expect(existsSync(join(dir, "staging", "vx.999999999"))).toBe(false);
+  });
+
+  /** A version whose only file is build-report.json: valid when it is a JSON object, refused when it is not. */
+  function publishReport(dir: string, version: string, valid: boolean) {
+    const staging = createStaging(dir, version);
+    writeFileSync(join(staging.dir, "build-report.json"), valid ? JSON.stringify({ version }) : "[broken");
+    return publishStaging(staging, body);
+  }
+
+  it("never removes the newest valid version while newer ones on disk are refused (a server still serves it)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pub-"));
+    await publishReport(dir, "v1", true);
+    await publishReport(dir, "v2", false);
+    expect(await pruneVersions(dir, 1)).toEqual([]);
+    expect(listVersions(dir)).toEqual(["v1", "v2"]);
+    await publishReport(dir, "v3", false);
+    expect(await pruneVersions(dir, 1)).toEqual(["v2"]);
+    expect(listVersions(dir)).toEqual(["v1", "v3"]);
+    await publishReport(dir, "v4", true);
+    expect(await pruneVersions(dir, 1)).toEqual(["v1", "v3"]);
+    expect(listVersions(dir)).toEqual(["v4"]);
+  });
+
+  it("keeps a version a running reader holds a lease on; a dead reader's or an expired lease keeps nothing", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pub-"));
+    for (const v of ["v1", "v2", "v3", "v4"]) await publishReport(dir, v, true);
+    writeLease(dir, "v1");
+    mkdirSync(join(dir, READERS_DIR), { recursive: true });
+    const dead = { version: "v2", pid: 999999999, host: hostname(), updatedAt: new Date().toISOString() };
+    writeFileSync(join(dir, READERS_DIR, `${hostname()}.999999999.json`), JSON.stringify(dead));
+    const far = join(dir, READERS_DIR, "other-host.42.json");
+    writeFileSync(far, JSON.stringify({ version: "v3", pid: 42, host: "other-host", updatedAt: new Date().toISOString() }));
+    expect(await pruneVersions(dir, 1)).toEqual(["v2"]);
+    expect(listVersions(dir)).toEqual(["v1", "v3", "v4"]);
+    expect(existsSync(join(dir, READERS_DIR, `${hostname()}.999999999.json`))).toBe(false);
+    const old = (Date.now() - LEASE_TTL_MS - 60_000) / 1000;
+    utimesSync(far, old, old);
+    expect(await pruneVersions(dir, 1)).toEqual(["v3"]);
+    removeLease(dir);
+    expect(await pruneVersions(dir, 1)).toEqual(["v1"]);
+    expect(listVersions(dir)).toEqual(["v4"]);
   });
 });

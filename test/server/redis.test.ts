@@ -2,57 +2,12 @@
 // (apt-get install -y redis-server); without it this test fails, it is never skipped.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateKey, hashKey, writeKeyFile } from "../../server/auth/key-store.ts";
 import { get } from "./helpers.ts";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** Resolves with the first stdout match of `pattern`; rejects on exit, spawn error or timeout. */
-function waitForLine(child: ChildProcess, pattern: RegExp, what: string, ms = 20_000): Promise<RegExpMatchArray> {
-  return new Promise((resolve, reject) => {
-    let seen = "";
-    let stderr = "";
-    const timer = setTimeout(() => reject(new Error(`${what}: no "${pattern}" within ${ms} ms; stdout: ${seen} stderr: ${stderr}`)), ms);
-    child.stderr?.on("data", (c) => (stderr += c));
-    child.stdout?.on("data", (c) => {
-      seen += c;
-      const m = seen.match(pattern);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m);
-      }
-    });
-    child.once("error", (err) => {
-      clearTimeout(timer);
-      reject(
-        (err as NodeJS.ErrnoException).code === "ENOENT"
-          ? new Error(`${what}: redis-server is not installed; install it with: apt-get update && apt-get install -y redis-server`)
-          : err,
-      );
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${what} exited with ${code} before "${pattern}"; stderr: ${stderr}`));
-    });
-  });
-}
-
-function exitCode(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once("exit", (code) => resolve(code))));
-}
+import { exitCode, freePort, startRedis, waitForLine } from "./processes.ts";
 
 describe("rate limit shared through Redis", () => {
   let dir: string;
@@ -66,8 +21,7 @@ describe("rate limit shared through Redis", () => {
     const keyFile = join(dir, "keys.json");
     writeKeyFile(keyFile, { keys: [{ id: "key_shared", hash: hashKey(key), plan: "free", status: "active", createdAt: "2025-01-01T00:00:00Z" }] });
     const redisPort = await freePort();
-    redis = spawn("redis-server", ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: ["ignore", "pipe", "pipe"] });
-    await waitForLine(redis, /Ready to accept connections/, "redis-server");
+    redis = await startRedis(redisPort);
     const env = {
       ...process.env,
       API_KEYS_FILE: keyFile,

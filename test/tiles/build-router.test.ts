@@ -8,6 +8,7 @@ import { VectorTile } from "@mapbox/vector-tile";
 import { PbfReader } from "pbf";
 import { FetchSource, PMTiles, TileType } from "pmtiles";
 import { log } from "../../lib/log.ts";
+import { readTilesIndex } from "../../formats/tiles-index.ts";
 import { ApiError } from "../../server/errors.ts";
 import { sendError } from "../../server/http/respond.ts";
 import { createMapPageRouter, createTilesRouter, parseRange } from "../../server/routes/tiles.ts";
@@ -41,7 +42,9 @@ beforeAll(async () => {
   report = await buildTiles({ grid: fx.grid, provinces: PROVINCES, summaries: fx.summaries, provinceMeta: PROVINCE_META, outDir: fx.dir, months: 1, maxZoom: 8 });
   const app = express();
   app.use(createMapPageRouter());
-  app.use(createTilesRouter({ current: () => ({ version: servedVersion, dir: fx.dir, data: { ...fx.data, version: servedVersion } }), auth: (k) => (k === KEY ? { id: "k1" } : undefined), logger: log }));
+  // The store hands the router the version's tile index, read and checked when the version loads.
+  const tiles = readTilesIndex(readFileSync(join(fx.dir, "tiles-index.json"), "utf8"), Object.fromEntries(report.archives.map((a) => [a.name, a])));
+  app.use(createTilesRouter({ current: () => ({ version: servedVersion, dir: fx.dir, data: { ...fx.data, tiles, version: servedVersion } }), auth: (k) => (k === KEY ? { id: "k1" } : undefined), logger: log }));
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => sendError(req, res, err instanceof ApiError ? err : new ApiError("INTERNAL_ERROR", String(err))));
   server = app.listen(0, "127.0.0.1");
   await new Promise((r) => server.once("listening", r));

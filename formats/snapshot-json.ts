@@ -1,0 +1,96 @@
+// Shape checks for the JSON files of the feed and ports snapshots (snapshot.json, ports.json, ais.json,
+// hazards.json) and the build reports, run when a version loads (formats/version-files.ts). They check what the
+// server relies on — types, coordinates on the globe, times that parse, standardised values within
+// MAX_ABS_INDEX — and let other fields through. The writers are in pipeline/snapshots/ and pipeline/ports/.
+import { z } from "zod";
+import { MAX_ABS_INDEX } from "./index-range.ts";
+
+const lat = z.number().min(-90).max(90);
+const lng = z.number().min(-180).max(180);
+const finite = z.number(); // zod 4 numbers refuse NaN and ±Inf
+const isoTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "must be an ISO 8601 time");
+const zValue = z.number().min(-MAX_ABS_INDEX).max(MAX_ABS_INDEX).nullable();
+const bbox = z.tuple([lng, lat, lng, lat]).refine(([w, s, e, n]) => w <= e && s <= n, "bbox must be [west, south, east, north]");
+
+const feedSnapshot = z.object({
+  meta: z.object({
+    riskType: z.enum(["flood", "wildfire", "heatwave", "storm", "sea_level_rise"]),
+    asOf: isoTime,
+    recordStart: isoTime,
+    recordYears: finite.min(0),
+    coverage: z.object({ bbox, description: z.string() }),
+    dataSources: z.array(z.string()),
+    params: z.record(z.string(), finite),
+    unit: z.string(),
+  }),
+  heat: z
+    .object({
+      country: z.string(),
+      firstMonth: z.int().min(0),
+      anomalyC: z.array(finite.nullable()),
+      global: z.record(z.string(), z.array(finite.nullable())),
+      mask: z.object({ lng0: lng, lat0: lat, step: finite.positive(), cols: z.int().min(0), rows: z.int().min(0), bits: z.string() }),
+      hotThresholdC: finite,
+    })
+    .optional(),
+  gauges: z
+    .array(
+      z.object({
+        id: z.int(),
+        name: z.string(),
+        lat,
+        lng,
+        thai: z.boolean(),
+        trendMmYr: finite.nullable(),
+        seMmYr: finite.min(0).nullable(),
+        years: z.int().min(0),
+      }),
+    )
+    .optional(),
+  climateGrid: z
+    .object({
+      version: z.string(),
+      gridMonth: z.string(),
+      maxDistanceKm: finite.positive(),
+      cells: z.array(z.object({ lat, lng, validMonths: z.int().min(0), latestSpi1: zValue, latestSpi3: zValue })),
+    })
+    .optional(),
+  stationHeat: z
+    .object({
+      maxDistanceKm: finite.positive(),
+      stations: z.array(
+        z.object({ id: z.string(), lat, lng, baseline: z.array(z.array(finite)).length(12), recent: z.array(z.tuple([z.int(), finite])) }),
+      ),
+    })
+    .optional(),
+  climateNote: z.string().optional(),
+});
+
+const portsJson = z.object({
+  ports: z.array(z.object({ code: z.string(), name: z.string(), country: z.string(), lat: lat.nullable(), lng: lng.nullable() })),
+});
+
+const aisJson = z.object({
+  sampleTime: isoTime.nullable(),
+  // [lng, lat, navStatus, sogKnots, mmsi]
+  fixes: z.array(z.tuple([lng, lat, finite.nullable(), finite.min(0).nullable(), z.string()])),
+});
+
+const hazardsJson = z.object({
+  liveFeedAsOf: isoTime.nullable(),
+  events: z.array(
+    z.object({ id: z.string(), kind: z.string(), alertLevel: z.int().min(1).max(3), lat, lng, from: finite, to: finite }).refine((e) => e.to >= e.from, "to is before from"),
+  ),
+});
+
+const reportJson = z.record(z.string(), z.unknown());
+
+/** JSON files of a version that have a shape check, by file name. */
+export const JSON_SHAPES: Record<string, z.ZodType> = {
+  "snapshot.json": feedSnapshot,
+  "ports.json": portsJson,
+  "ais.json": aisJson,
+  "hazards.json": hazardsJson,
+  "build-report.json": reportJson,
+  "report.json": reportJson,
+};

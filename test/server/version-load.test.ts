@@ -1,0 +1,220 @@
+// Loading a published drought version: every file is parsed and validated before the version serves. A version
+// whose checksums match but whose content is broken (a corrupted tiles-index.json, a grid value of 1e30) is
+// refused and logged, and the previous version keeps answering; a `current` link to a missing directory or a
+// version without manifest.json is logged once, not on every poll.
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import express, { type NextFunction, type Request, type Response } from "express";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ArtifactStore } from "../../server/data/artifact-store.ts";
+import { openDroughtArtifacts, type DroughtArtifacts } from "../../server/data/drought-artifacts.ts";
+import { ApiError } from "../../server/errors.ts";
+import { sendError } from "../../server/http/respond.ts";
+import { createTilesRouter } from "../../server/routes/tiles.ts";
+import { ArtifactDroughtService } from "../../server/services/drought-service.ts";
+import { createStaging, listVersions, publishStaging, pruneVersions, type ManifestBody } from "../../pipeline/publish/publish.ts";
+import { buildTiles } from "../../tiles/build-tiles.ts";
+import { CELLS, INDICES, PROVINCE_META, PROVINCES, SPEI1_FEB, writeFixture } from "../tiles/fixture.ts";
+
+const BODY: ManifestBody = {
+  builtAt: "2020-03-01T00:00:00.000Z",
+  inputs: {},
+  baseline: { start: "1961-01", end: "1990-12" },
+  monthRange: { first: "2020-01", last: "2020-02" },
+  latestValidMonth: "2020-02",
+  qc: {},
+  report: "build-report.json",
+  settings: {},
+};
+
+let source: string;
+
+/** Offset of value (cell, month, index) in the fixture's drought-grid.bin (6 cells, 2 months, 6 indices, 1 country). */
+function gridValueOffset(bytes: Buffer, cell: number, month: number, index: number): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const values = view.getFloat64(64, true) - CELLS.length * 2 * INDICES.length * 4;
+  return values + ((cell * 2 + month) * INDICES.length + index) * 4;
+}
+
+/** Publishes a copy of the fixture version under `root` (checksums computed after `damage`), made current. */
+async function publish(root: string, version: string, damage?: (dir: string) => void): Promise<string> {
+  const staging = createStaging(root, version);
+  cpSync(source, staging.dir, { recursive: true });
+  damage?.(staging.dir);
+  return publishStaging(staging, BODY);
+}
+
+function capture() {
+  const lines: string[] = [];
+  const logger = pino({ level: "info" }, { write: (s: string) => lines.push(s) });
+  return { logger, lines, messages: () => lines.map((l) => JSON.parse(l) as { msg: string; err?: string; level: number }) };
+}
+
+function openStore(root: string, logger: pino.Logger) {
+  return new ArtifactStore<DroughtArtifacts>({ root, open: openDroughtArtifacts, logger, label: "drought artifacts" });
+}
+
+beforeAll(async () => {
+  source = mkdtempSync(join(tmpdir(), "version-load-src-"));
+  writeFixture(source);
+  const fx = writeFixture(mkdtempSync(join(tmpdir(), "version-load-fx-")));
+  await buildTiles({ grid: fx.grid, provinces: PROVINCES, summaries: fx.summaries, provinceMeta: PROVINCE_META, outDir: source, months: 1, maxZoom: 4 });
+  writeFileSync(join(source, "build-report.json"), JSON.stringify({ ok: true }));
+});
+
+describe("a version whose checksums match but whose tiles-index.json is broken", () => {
+  let root: string;
+  let server: ReturnType<express.Express["listen"]>;
+  let base: string;
+  const log = capture();
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), "version-load-"));
+    await publish(root, "v1");
+    const store = openStore(root, log.logger);
+    expect(await store.reload()).toBe("loaded");
+    await publish(root, "v2", (dir) => writeFileSync(join(dir, "tiles-index.json"), '{"version":1,"indices":["spei1"],"months":'));
+    expect(await store.reload()).toBe("refused");
+    const app = express();
+    app.use(createTilesRouter({ current: () => store.current(), logger: log.logger }));
+    app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => sendError(req, res, err instanceof ApiError ? err : new ApiError("INTERNAL_ERROR", String(err))));
+    server = app.listen(0, "127.0.0.1");
+    await new Promise((r) => server.once("listening", r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(() => server?.close());
+
+  it("is refused with a log line naming the file; the previous version's tiles keep answering", async () => {
+    const refused = log.messages().filter((m) => m.msg.startsWith("artifact version refused"));
+    expect(refused).toHaveLength(1);
+    expect(refused[0].err).toMatch(/^tiles-index\.json: /);
+    const index = await fetch(`${base}/tiles/index.json`);
+    expect(index.status).toBe(200);
+    expect((await index.json()).data).toMatchObject({ version: "v1", precomputedMonths: ["2020-02"] });
+    const tile = await fetch(`${base}/tiles/drought-spei1/0/0/0.png`);
+    expect(tile.status).toBe(200);
+    expect(tile.headers.get("content-type")).toBe("image/png");
+  });
+
+  it("a tiles-index.json of the wrong shape (archives not a list) is refused too", async () => {
+    await publish(root, "v3", (dir) => {
+      const index = JSON.parse(readFileSync(join(dir, "tiles-index.json"), "utf8"));
+      writeFileSync(join(dir, "tiles-index.json"), JSON.stringify({ ...index, archives: "all" }));
+    });
+    const store = openStore(root, log.logger);
+    expect(await store.reload()).toBe("refused");
+    expect(log.messages().at(-1)?.err).toMatch(/^tiles-index\.json: .*archives/);
+  });
+
+  it("a PMTiles archive with a damaged header is refused", async () => {
+    await publish(root, "v4", (dir) => {
+      const path = join(dir, "tiles-drought-spei1-2020-02.pmtiles");
+      const bytes = readFileSync(path);
+      bytes.write("NOTILES", 0, "ascii");
+      writeFileSync(path, bytes);
+    });
+    const store = openStore(root, log.logger);
+    expect(await store.reload()).toBe("refused");
+    expect(log.messages().at(-1)?.err).toMatch(/^tiles-drought-spei1-2020-02\.pmtiles: .*magic/);
+  });
+});
+
+describe("a version with out-of-range values and matching checksums", () => {
+  it("a grid value of 1e30 is refused; the drought answers keep coming from the previous version", async () => {
+    const root = mkdtempSync(join(tmpdir(), "version-load-"));
+    const log = capture();
+    await publish(root, "v1");
+    const store = openStore(root, log.logger);
+    expect(await store.reload()).toBe("loaded");
+    await publish(root, "v2", (dir) => {
+      const path = join(dir, "drought-grid.bin");
+      const bytes = readFileSync(path);
+      bytes.writeFloatLE(1e30, gridValueOffset(bytes, 0, 1, 0)); // cell 0, February, spei1
+      writeFileSync(path, bytes);
+    });
+    expect(await store.reload()).toBe("refused");
+    const answer = new ArtifactDroughtService(store).drought(CELLS[0][0], CELLS[0][1]);
+    expect(answer.drought.indices.spei1).toBe(SPEI1_FEB[0]);
+    expect(answer.drought.level).toBe("critical");
+    const refused = log.messages().filter((m) => m.msg.startsWith("artifact version refused"));
+    expect(refused).toHaveLength(1);
+    expect(refused[0].err).toMatch(/^drought-grid\.bin: .*1e\+30.*spei1/);
+  });
+
+  it("a province summary of 1e30 is refused", async () => {
+    const root = mkdtempSync(join(tmpdir(), "version-load-"));
+    const log = capture();
+    await publish(root, "v1", (dir) => {
+      const path = join(dir, "province-summaries.bin");
+      const bytes = readFileSync(path);
+      const dataOffset = bytes.readUInt32LE(28);
+      bytes.writeFloatLE(-1e30, dataOffset + 4); // province 0, January, spei3
+      writeFileSync(path, bytes);
+    });
+    expect(await openStore(root, log.logger).reload()).toBe("refused");
+    expect(log.messages().at(-1)?.err).toMatch(/^province-summaries\.bin: .*-1e\+30.*spei3/);
+  });
+});
+
+describe("versions that cannot be read at all", () => {
+  it("a current link to a missing directory is logged once, not on every poll; the loaded version keeps serving", async () => {
+    const root = mkdtempSync(join(tmpdir(), "version-load-"));
+    const log = capture();
+    await publish(root, "v1");
+    const store = openStore(root, log.logger);
+    expect(await store.reload()).toBe("loaded");
+    symlinkSync(join("versions", "gone"), join(root, "current.tmp"));
+    renameSync(join(root, "current.tmp"), join(root, "current"));
+    for (let i = 0; i < 3; i++) expect(await store.reload()).toBe("missing");
+    const lines = log.messages().filter((m) => m.level >= 40);
+    expect(lines).toHaveLength(1);
+    expect(lines[0].msg).toMatch(/^artifact version refused/);
+    expect(lines[0].err).toMatch(/current points to .*versions\/gone.*does not exist/);
+    expect(store.current()?.version).toBe("v1");
+  });
+
+  it("a version without manifest.json is logged once; publishing a good one afterwards loads it", async () => {
+    const root = mkdtempSync(join(tmpdir(), "version-load-"));
+    const log = capture();
+    await publish(root, "v1");
+    const store = openStore(root, log.logger);
+    expect(await store.reload()).toBe("loaded");
+    const bare = join(root, "versions", "v2");
+    mkdirSync(bare);
+    cpSync(source, bare, { recursive: true });
+    rmSync(join(bare, "manifest.json"), { force: true });
+    symlinkSync(join("versions", "v2"), join(root, "current.tmp"));
+    renameSync(join(root, "current.tmp"), join(root, "current"));
+    for (let i = 0; i < 3; i++) expect(await store.reload()).toBe("missing");
+    const lines = log.messages().filter((m) => m.level >= 40);
+    expect(lines).toHaveLength(1);
+    expect(lines[0].err).toMatch(/versions\/v2 has no manifest\.json/);
+    await publish(root, "v3");
+    expect(await store.reload()).toBe("loaded");
+    expect(store.current()?.version).toBe("v3");
+  });
+});
+
+describe("retention and the served version", () => {
+  it("a store holds a lease on the version it serves: pruning keeps it until the store moves on or stops", async () => {
+    const root = mkdtempSync(join(tmpdir(), "version-load-"));
+    const log = capture();
+    await publish(root, "v1");
+    const store = openStore(root, log.logger);
+    expect(await store.reload()).toBe("loaded");
+    await publish(root, "v2");
+    await publish(root, "v3");
+    expect(await pruneVersions(root, 1)).toEqual(["v2"]);
+    expect(listVersions(root)).toEqual(["v1", "v3"]);
+    expect(await store.reload()).toBe("loaded");
+    expect(store.current()?.version).toBe("v3");
+    expect(await pruneVersions(root, 1)).toEqual(["v1"]);
+    await publish(root, "v4");
+    store.stop();
+    expect(await pruneVersions(root, 1)).toEqual(["v3"]);
+  });
+});
