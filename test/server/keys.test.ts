@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FileKeyStore, generateKey, hashKey, KEY_PATTERN, readKeyFile, writeKeyFile } from "../../server/auth/key-store.ts";
+import { devBannerLines } from "../../server/auth/dev-key.ts";
 import { runKeysCli } from "../../server/keys-cli.ts";
 import { get, startTestServer, type TestServer } from "./helpers.ts";
 
@@ -117,14 +118,68 @@ describe("keys CLI", () => {
     expect(cli(["list"], file, new Date("2027-01-01T00:00:00Z"))[1]).toBe(`${id}\tstandard\trevoked\t2025-03-01T12:00:00.000Z\t2026-01-01T00:00:00.000Z`);
   });
 
-  it("dev creates an enterprise key that expires in 7 days", () => {
+  it("dev keeps the development key in .dev-key (mode 0600) and reuses it while it is usable", () => {
     const file = join(dir, "dev-keys.json");
-    const out = cli(["dev"], file);
-    expect(out[1]).toBe("plan: enterprise");
-    const key = out[2].replace("key:  ", "");
+    const devFile = join(dir, ".dev-key");
+    const dev = (now = NOW) => cli(["dev", "--dev-key-file", devFile], file, now);
+    const first = dev();
+    const key = readFileSync(devFile, "utf8").trim();
+    expect(key).toMatch(KEY_PATTERN);
+    expect(statSync(devFile).mode & 0o777).toBe(0o600);
+    const [record] = readKeyFile(file).keys;
     expect(readKeyFile(file).keys).toEqual([
-      expect.objectContaining({ hash: hashKey(key), plan: "enterprise", status: "active", expiresAt: "2025-03-08T12:00:00.000Z" }),
+      { id: record.id, hash: hashKey(key), plan: "enterprise", status: "active", createdAt: "2025-03-01T12:00:00.000Z", expiresAt: "2025-03-08T12:00:00.000Z" },
     ]);
+    expect(first).toEqual([`development key ${record.id} (enterprise, expires 2025-03-08T12:00:00.000Z): new, saved in ${devFile} (mode 0600)`]);
+    expect(first.join("\n")).not.toContain(key);
+
+    // The next make serve: same key, no new record.
+    expect(dev(new Date("2025-03-05T00:00:00Z"))).toEqual([`development key ${record.id} (enterprise, expires 2025-03-08T12:00:00.000Z): reusing the one in ${devFile}`]);
+    expect(readFileSync(devFile, "utf8").trim()).toBe(key);
+    expect(readKeyFile(file).keys).toHaveLength(1);
+
+    // Expired: replaced, and the expired development key leaves the key file.
+    dev(new Date("2025-03-09T00:00:00Z"));
+    const second = readFileSync(devFile, "utf8").trim();
+    expect(second).not.toBe(key);
+    expect(readKeyFile(file).keys.map((k) => k.hash)).toEqual([hashKey(second)]);
+
+    // Revoked: replaced, the revoked record stays.
+    cli(["revoke", readKeyFile(file).keys[0].id], file);
+    dev();
+    const third = readFileSync(devFile, "utf8").trim();
+    expect(readKeyFile(file).keys.map((k) => [k.hash, k.status])).toEqual([
+      [hashKey(second), "revoked"],
+      [hashKey(third), "active"],
+    ]);
+
+    // A key file without the saved key's hash (deleted, another file): a new key.
+    rmSync(file);
+    dev();
+    expect(readFileSync(devFile, "utf8").trim()).not.toBe(third);
+    expect(readKeyFile(file).keys).toHaveLength(1);
+  });
+
+  it("the make serve banner: the key only on a terminal, and requests to try with the key file", () => {
+    const devFile = join(process.cwd(), ".dev-key");
+    const key = generateKey();
+    const lines = devBannerLines({ key, devFile, host: "0.0.0.0", port: 8080, showKey: true });
+    expect(lines).toEqual([
+      "",
+      "Ready: http://localhost:8080/ (map page), http://localhost:8080/docs (API reference)",
+      "API key (development, kept in .dev-key and reused by the next make serve):",
+      `  ${key}`,
+      "Try:",
+      "  KEY=$(cat .dev-key)",
+      '  curl -s -H "X-API-Key: $KEY" "http://localhost:8080/api/risk-map/drought?lat=18.79&lng=98.98"',
+      '  curl -s -H "X-API-Key: $KEY" "http://localhost:8080/api/risk-map/drought/province?name=Buriram"',
+      `  curl -s -H "X-API-Key: $KEY" -H 'content-type: application/json' -d '{"lat":13.75,"lng":100.5,"riskType":"flood","timeframe":"1y"}' http://localhost:8080/api/risk-map/score`,
+      "Stop with Ctrl-C.",
+    ]);
+    const piped = devBannerLines({ key, devFile, host: "127.0.0.1", port: 9000, showKey: false });
+    expect(piped.join("\n")).not.toContain(key);
+    expect(piped[2]).toBe("API key: in .dev-key (not printed: output is not a terminal).");
+    expect(piped[1]).toBe("Ready: http://127.0.0.1:9000/ (map page), http://127.0.0.1:9000/docs (API reference)");
   });
 
   it("usage errors", () => {
