@@ -1,3 +1,4 @@
+/* global process */
 // Adds to package-lock.json the entries of rollup's platform binaries that the registry mirror here does not serve
 // (npm install leaves them out, and npm ci then refuses the lock). Each entry carries its os/cpu/libc, so npm ci
 // skips it on other platforms and installs the real one where it matches. Run after every npm install:

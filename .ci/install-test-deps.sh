@@ -20,5 +20,11 @@ if ! command -v apt-get >/dev/null 2>&1; then
 fi
 echo "test-deps: installing ${need[*]} (apt-get)"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq "${need[@]}" >/dev/null
+# apt's own chatter (debconf notes, progress) only when it fails.
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+if ! { apt-get update -qq && apt-get install -y -qq "${need[@]}"; } >"$log" 2>&1; then
+  cat "$log" >&2
+  echo "test-deps: apt-get failed; install ${need[*]} and run make test again" >&2
+  exit 1
+fi
