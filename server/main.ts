@@ -40,7 +40,7 @@ async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
     routers: [createMapPageRouter(), createTilesRouter({ current: () => store.current(), auth: (k) => keys.authenticate(k), logger: log })],
   });
   const running = await listen(app, { port: intSetting(env, "PORT", 8080), host: env.HOST || "0.0.0.0", logger: log });
-  log.flush(() => printDevBanner(env, running.port)); // make serve only (DEV_KEY_FILE): the key and requests to try, last
+  printDevBanner(env, running.port, log); // make serve only (DEV_KEY_FILE): the key and requests to try, last
   exitOnSignals(running, () => {
     store.stop();
     feeds.stop();

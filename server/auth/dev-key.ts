@@ -5,6 +5,7 @@
 import cluster from "node:cluster";
 import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
+import type { Logger } from "../../lib/log.ts";
 import { generateKey, generateKeyId, hashKey, isUsable, KEY_PATTERN, readKeyFile, writeKeyFile, type ApiKeyRecord } from "./key-store.ts";
 
 export const DEV_KEY_FILE = ".dev-key";
@@ -52,31 +53,38 @@ export function ensureDevKey(keyFile: string, devFile: string, now: Date): { key
   return { key, record, reused: false };
 }
 
-/** What `make serve` prints once the server listens: the URL, the key (on a terminal only) and requests to try. */
-export function devBannerLines(opts: { key: string | undefined; devFile: string; host: string; port: number; showKey: boolean }): string[] {
+/** What `make serve` shows once the server listens: where it is, the key, and requests to try with it. */
+export function devBanner(opts: { key: string | undefined; devFile: string; host: string; port: number }): { ready: string; keyLines: string[]; tryLines: string[] } {
   const host = opts.host === "0.0.0.0" || opts.host === "::" || opts.host === "" ? "localhost" : opts.host;
   const base = `http://${host.includes(":") ? `[${host}]` : host}:${opts.port}`;
   const rel = relative(process.cwd(), opts.devFile);
   const file = rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : opts.devFile;
-  const lines = [``, `Ready: ${base}/ (map page), ${base}/docs (API reference)`];
-  if (opts.key === undefined) lines.push(`No development key in ${file}: create one with \`npm run keys -- dev\`.`);
-  else if (opts.showKey) lines.push(`API key (development, kept in ${file} and reused by the next make serve):`, `  ${opts.key}`);
-  else lines.push(`API key: in ${file} (not printed: output is not a terminal).`);
-  lines.push(
-    `Try:`,
-    `  KEY=$(cat ${file})`,
-    `  curl -s -H "X-API-Key: $KEY" "${base}/api/risk-map/drought?lat=18.79&lng=98.98"`,
-    `  curl -s -H "X-API-Key: $KEY" "${base}/api/risk-map/drought/province?name=Buriram"`,
-    `  curl -s -H "X-API-Key: $KEY" -H 'content-type: application/json' -d '{"lat":13.75,"lng":100.5,"riskType":"flood","timeframe":"1y"}' ${base}/api/risk-map/score`,
-    `Stop with Ctrl-C.`,
-  );
-  return lines;
+  return {
+    ready: `Ready: ${base}/ (map page), ${base}/docs (API reference)`,
+    keyLines:
+      opts.key === undefined
+        ? [`No development key in ${file}: create one with \`npm run keys -- dev\`.`]
+        : [`API key (development, kept in ${file} and reused by the next make serve):`, `  ${opts.key}`],
+    tryLines: [
+      `Try:`,
+      `  KEY=$(cat ${file})`,
+      `  curl -s -H "X-API-Key: $KEY" "${base}/api/risk-map/drought?lat=18.79&lng=98.98"`,
+      `  curl -s -H "X-API-Key: $KEY" "${base}/api/risk-map/drought/province?name=Buriram"`,
+      `  curl -s -H "X-API-Key: $KEY" -H 'content-type: application/json' -d '{"lat":13.75,"lng":100.5,"riskType":"flood","timeframe":"1y"}' ${base}/api/risk-map/score`,
+      `Stop with Ctrl-C.`,
+    ],
+  };
 }
 
-/** Called by the server once listening; prints only when DEV_KEY_FILE is set (make serve), in one process. */
-export function printDevBanner(env: NodeJS.ProcessEnv, port: number): void {
+/**
+ * Called by the server once listening; does something only when DEV_KEY_FILE is set (make serve), in one
+ * process. On a terminal it prints the banner with the key; otherwise it logs where to find the key and the
+ * requests to try (never the key), as a log record so that it stays in order with the others.
+ */
+export function printDevBanner(env: NodeJS.ProcessEnv, port: number, logger: Logger): void {
   if (!env.DEV_KEY_FILE || (cluster.isWorker && cluster.worker?.id !== 1)) return;
   const devFile = devKeyPath(env);
-  const lines = devBannerLines({ key: readDevKey(devFile), devFile, host: env.HOST || "0.0.0.0", port, showKey: process.stdout.isTTY === true });
-  process.stdout.write(lines.join("\n") + "\n");
+  const b = devBanner({ key: readDevKey(devFile), devFile, host: env.HOST || "0.0.0.0", port });
+  if (process.stdout.isTTY) process.stdout.write(["", b.ready, ...b.keyLines, ...b.tryLines].join("\n") + "\n");
+  else logger.info({ devKeyFile: devFile, try: b.tryLines.slice(1, -1).map((l) => l.trim()) }, b.ready);
 }

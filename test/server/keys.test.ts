@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FileKeyStore, generateKey, hashKey, KEY_PATTERN, readKeyFile, writeKeyFile } from "../../server/auth/key-store.ts";
-import { devBannerLines } from "../../server/auth/dev-key.ts";
+import { pino } from "pino";
+import { devBanner, printDevBanner } from "../../server/auth/dev-key.ts";
 import { runKeysCli } from "../../server/keys-cli.ts";
 import { get, startTestServer, type TestServer } from "./helpers.ts";
 
@@ -160,26 +161,41 @@ describe("keys CLI", () => {
     expect(readKeyFile(file).keys).toHaveLength(1);
   });
 
-  it("the make serve banner: the key only on a terminal, and requests to try with the key file", () => {
+  it("the make serve banner: where the server is, the key, and requests to try with the key file", () => {
     const devFile = join(process.cwd(), ".dev-key");
     const key = generateKey();
-    const lines = devBannerLines({ key, devFile, host: "0.0.0.0", port: 8080, showKey: true });
-    expect(lines).toEqual([
-      "",
-      "Ready: http://localhost:8080/ (map page), http://localhost:8080/docs (API reference)",
-      "API key (development, kept in .dev-key and reused by the next make serve):",
-      `  ${key}`,
-      "Try:",
-      "  KEY=$(cat .dev-key)",
-      '  curl -s -H "X-API-Key: $KEY" "http://localhost:8080/api/risk-map/drought?lat=18.79&lng=98.98"',
-      '  curl -s -H "X-API-Key: $KEY" "http://localhost:8080/api/risk-map/drought/province?name=Buriram"',
-      `  curl -s -H "X-API-Key: $KEY" -H 'content-type: application/json' -d '{"lat":13.75,"lng":100.5,"riskType":"flood","timeframe":"1y"}' http://localhost:8080/api/risk-map/score`,
-      "Stop with Ctrl-C.",
-    ]);
-    const piped = devBannerLines({ key, devFile, host: "127.0.0.1", port: 9000, showKey: false });
-    expect(piped.join("\n")).not.toContain(key);
-    expect(piped[2]).toBe("API key: in .dev-key (not printed: output is not a terminal).");
-    expect(piped[1]).toBe("Ready: http://127.0.0.1:9000/ (map page), http://127.0.0.1:9000/docs (API reference)");
+    expect(devBanner({ key, devFile, host: "0.0.0.0", port: 8080 })).toEqual({
+      ready: "Ready: http://localhost:8080/ (map page), http://localhost:8080/docs (API reference)",
+      keyLines: ["API key (development, kept in .dev-key and reused by the next make serve):", `  ${key}`],
+      tryLines: [
+        "Try:",
+        "  KEY=$(cat .dev-key)",
+        '  curl -s -H "X-API-Key: $KEY" "http://localhost:8080/api/risk-map/drought?lat=18.79&lng=98.98"',
+        '  curl -s -H "X-API-Key: $KEY" "http://localhost:8080/api/risk-map/drought/province?name=Buriram"',
+        `  curl -s -H "X-API-Key: $KEY" -H 'content-type: application/json' -d '{"lat":13.75,"lng":100.5,"riskType":"flood","timeframe":"1y"}' http://localhost:8080/api/risk-map/score`,
+        "Stop with Ctrl-C.",
+      ],
+    });
+    const other = devBanner({ key: undefined, devFile: "/elsewhere/dev-key", host: "127.0.0.1", port: 9000 });
+    expect(other.ready).toBe("Ready: http://127.0.0.1:9000/ (map page), http://127.0.0.1:9000/docs (API reference)");
+    expect(other.keyLines).toEqual(["No development key in /elsewhere/dev-key: create one with `npm run keys -- dev`."]);
+    expect(other.tryLines[1]).toBe("  KEY=$(cat /elsewhere/dev-key)");
+  });
+
+  it("printDevBanner off a terminal logs where the key is and what to try, never the key; without DEV_KEY_FILE nothing", () => {
+    const devFile = join(dir, "banner-dev-key");
+    const key = generateKey();
+    writeFileSync(devFile, key + "\n");
+    const records: Record<string, unknown>[] = [];
+    const logger = pino({ base: {} }, { write: (line: string) => records.push(JSON.parse(line)) });
+    printDevBanner({}, 8080, logger);
+    expect(records).toEqual([]);
+    printDevBanner({ DEV_KEY_FILE: devFile }, 8080, logger);
+    expect(records).toHaveLength(1);
+    expect(records[0].msg).toBe("Ready: http://localhost:8080/ (map page), http://localhost:8080/docs (API reference)");
+    expect(records[0].devKeyFile).toBe(devFile);
+    expect((records[0].try as string[])[0]).toBe(`KEY=$(cat ${devFile})`);
+    expect(JSON.stringify(records)).not.toContain(key);
   });
 
   it("usage errors", () => {
