@@ -1,13 +1,17 @@
 // `npm run pipeline -- <command>`: build (artifacts), refresh (inputs), indices (researchers' CSV tool).
+// Results go to stdout: on a terminal as short lines for a person, otherwise as before (JSON for snapshots).
 import { artifactsDir, dataDir } from "../lib/config.ts";
 import { log } from "../lib/log.ts";
 import { buildSettingsFromEnv } from "./build-settings.ts";
 
 const USAGE = `usage: npm run pipeline -- <command>
   build [--force]      build the drought artifacts from DATA_DIR and publish them into ARTIFACTS_DIR
-  snapshots [NAME…]    rebuild and publish the feed snapshots (all, or the named ones)
+  snapshots [--force] [NAME…]
+                       build and publish the feed snapshots (all, or the named ones) whose inputs or code changed
   refresh              refresh raw inputs from their public sources (offline: keeps DATA_DIR as it is)
   indices --input FILE.csv --index spei|spi --scale K [--lat DEG] [--ref-start YYYY-MM --ref-end YYYY-MM] [--output FILE.csv]`;
+
+const tty = process.stdout.isTTY === true;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -20,13 +24,19 @@ async function main(argv: string[]): Promise<number> {
         settings: buildSettingsFromEnv(),
         force: rest.includes("--force"),
       });
-      process.stdout.write(`${result.status}: ${result.version}\n`);
+      process.stdout.write(tty ? `drought artifacts: ${result.status} ${result.version}\n` : `${result.status}: ${result.version}\n`);
       return 0;
     }
     case "snapshots": {
       const { buildSnapshots } = await import("./snapshots/build-snapshots.ts");
-      const results = await buildSnapshots({ dataDir: dataDir(), artifactsDir: artifactsDir(), only: rest.length ? rest : undefined });
-      process.stdout.write(JSON.stringify(results, null, 2) + "\n");
+      const names = rest.filter((a) => a !== "--force");
+      const results = await buildSnapshots({ dataDir: dataDir(), artifactsDir: artifactsDir(), only: names.length ? names : undefined, force: rest.includes("--force") });
+      if (!tty) process.stdout.write(JSON.stringify(results, null, 2) + "\n");
+      else {
+        // The log lines above name each snapshot and what happened to it; this is the count.
+        const count = (st: string) => Object.values(results).filter((r) => r.status === st).length;
+        process.stdout.write(`snapshots: ${count("published")} published, ${count("unchanged")} unchanged, ${count("failed")} failed, ${count("refused")} refused\n`);
+      }
       return Object.values(results).some((r) => r.status === "failed" || r.status === "refused") ? 1 : 0;
     }
     case "refresh": {

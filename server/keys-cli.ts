@@ -1,6 +1,7 @@
 // API key administration: `npm run keys -- create --plan NAME [--expires ISO-DATE]`, `list`, `revoke ID`.
 // The key file (API_KEYS_FILE, default ./keys.json, or --file PATH) stores hashes only; `create` prints the
-// new key once and it cannot be shown again.
+// new key once and it cannot be shown again. `dev` (make serve) keeps a development key in .dev-key and reuses it
+// (server/auth/dev-key.ts).
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -13,13 +14,16 @@ import {
   writeKeyFile,
   type ApiKeyRecord,
 } from "./auth/key-store.ts";
+import { devKeyPath, ensureDevKey } from "./auth/dev-key.ts";
 
 const USAGE = `usage:
   keys create --plan NAME [--expires ISO-DATE] [--file PATH]
   keys list [--file PATH]
   keys revoke ID [--file PATH]
-  keys dev [--file PATH]      a development key: plan enterprise, expires in 7 days (make serve)
-key file: --file, else API_KEYS_FILE, else ./keys.json`;
+  keys dev [--file PATH] [--dev-key-file PATH]
+                              the development key of make serve: the one in .dev-key while it is usable,
+                              else a new one (plan enterprise, 7 days) saved there with mode 0600
+key file: --file, else API_KEYS_FILE, else ./keys.json; dev key file: --dev-key-file, else DEV_KEY_FILE, else ./.dev-key`;
 
 class UsageError extends Error {}
 
@@ -27,14 +31,15 @@ export function runKeysCli(argv: string[], env: NodeJS.ProcessEnv, out: (line: s
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { plan: { type: "string" }, expires: { type: "string" }, file: { type: "string" } },
+    options: { plan: { type: "string" }, expires: { type: "string" }, file: { type: "string" }, "dev-key-file": { type: "string" } },
   });
   const file = resolve(values.file ?? env.API_KEYS_FILE ?? "./keys.json");
   const [command, ...rest] = positionals;
   if (command === "dev") {
-    // `make serve` prints a fresh development key each time; it expires on its own.
-    const expires = new Date(now.getTime() + 7 * 24 * 3600 * 1000).toISOString();
-    runKeysCli(["create", "--plan", "enterprise", "--expires", expires, "--file", file], env, out, now);
+    const devFile = values["dev-key-file"] !== undefined ? resolve(values["dev-key-file"]) : devKeyPath(env);
+    const { record, reused } = ensureDevKey(file, devFile, now);
+    const what = `development key ${record.id} (${record.plan}, expires ${record.expiresAt})`;
+    out(reused ? `${what}: reusing the one in ${devFile}` : `${what}: new, saved in ${devFile} (mode 0600)`);
     return;
   }
   switch (command) {

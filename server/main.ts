@@ -11,6 +11,7 @@ import { createApp } from "./app.ts";
 import { exitOnStartFailure, superviseWorkers, type ListenAddress } from "./cluster.ts";
 import { createMapPageRouter, createTilesRouter } from "./routes/tiles.ts";
 import { FileKeyStore } from "./auth/key-store.ts";
+import { printDevBanner } from "./auth/dev-key.ts";
 import { createRateLimiter, planLimitsFromEnv } from "./limits/rate-limit.ts";
 import { exitOnSignals, listen, workerCount } from "./serve.ts";
 import { openDroughtService } from "./services/drought-service.ts";
@@ -40,6 +41,7 @@ async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
     routers: [createMapPageRouter(), createTilesRouter({ current: () => store.current(), auth: (k) => keys.authenticate(k), logger: log })],
   });
   const running = await listen(app, { port: intSetting(env, "PORT", 8080), host: env.HOST || "0.0.0.0", logger: log });
+  printDevBanner(env, running.port, log); // make serve only (DEV_KEY_FILE): the key and requests to try, last
   exitOnSignals(running, () => {
     store.stop();
     feeds.stop();

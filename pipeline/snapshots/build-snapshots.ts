@@ -1,13 +1,17 @@
 // `make snapshots`: builds and publishes one snapshot per registered builder. A builder that fails (download,
 // validation, anything) is reported and leaves its previous snapshot in place; the others still publish. A build
 // whose accepted rows fell too far against the serving snapshot is refused the same way (row-drop.ts).
-// Unchanged inputs publish nothing. Other engineers add builders to SNAPSHOT_BUILDERS (outbreaks, ports).
+// Unchanged inputs publish nothing, and a snapshot whose inputs and code are unchanged since its current version
+// (inputs-fingerprint.ts) is not even built: `make snapshots` then says "unchanged" for it in a second.
+// Other engineers add builders to SNAPSHOT_BUILDERS (outbreaks, ports).
 import { codeFingerprint } from "../publish/code-fingerprint.ts";
 import { existsSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { readManifest } from "../../formats/manifest.ts";
+import { currentVersion } from "../publish/publish.ts";
 import { log } from "../../lib/log.ts";
 import { publishSnapshot, snapshotRoot } from "./publish-snapshot.ts";
+import { staleReason, writeInputsFingerprint } from "./inputs-fingerprint.ts";
 import { FEED_BUILDERS, type BuildContext, type BuiltSnapshot } from "./feed-builders.ts";
 import { buildPortsForRegistry } from "./ports.ts";
 import { buildOutbreaksForRegistry } from "./outbreaks.ts";
@@ -52,6 +56,8 @@ export async function buildSnapshots(opts: {
   /** Where the drought artifact the flood climate term reads is published; default artifactsDir. */
   droughtArtifactsDir?: string;
   only?: string[];
+  /** Build every snapshot even when its inputs and code are unchanged. */
+  force?: boolean;
   env?: NodeJS.ProcessEnv;
   now?: Date;
   builders?: SnapshotBuilder[];
@@ -65,16 +71,23 @@ export async function buildSnapshots(opts: {
   const maxRowDrop = maxRowDropFromEnv(ctx.env);
   for (const b of builders) {
     if (opts.only && !opts.only.includes(b.name)) continue;
+    const root = snapshotRoot(opts.artifactsDir, b.name);
+    const fpCtx = { dataDir: ctx.dataDir, artifactsDir: ctx.artifactsDir, env: ctx.env };
     try {
-      const built = await b.build(ctx);
-      const same = sameInputs(snapshotRoot(opts.artifactsDir, b.name), built, code);
-      if (same) {
-        results[b.name] = { status: "unchanged", version: same };
+      const stale = opts.force ? "forced" : staleReason(root, fpCtx, code);
+      if (stale === undefined) {
+        const version = currentVersion(root)!;
+        results[b.name] = { status: "unchanged", version };
+        log.info({ snapshot: b.name, version }, "snapshot unchanged (same inputs and code), not rebuilt");
         continue;
       }
-      const { version } = await publishSnapshot({ artifactsDir: opts.artifactsDir, name: b.name, ...built, maxRowDrop, settings: { codeFingerprint: code }, now: ctx.now });
-      results[b.name] = { status: "published", version };
-      log.info({ snapshot: b.name, version }, "snapshot published");
+      log.info({ snapshot: b.name, reason: stale }, "building snapshot");
+      const built = await b.build(ctx);
+      const same = sameInputs(root, built, code);
+      const version = same ?? (await publishSnapshot({ artifactsDir: opts.artifactsDir, name: b.name, ...built, maxRowDrop, settings: { codeFingerprint: code }, now: ctx.now })).version;
+      writeInputsFingerprint(root, fpCtx, { version, code, inputs: built.inputs });
+      results[b.name] = { status: same ? "unchanged" : "published", version };
+      log.info({ snapshot: b.name, version }, same ? "snapshot unchanged" : "snapshot published");
     } catch (err) {
       if (err instanceof RowDropError) {
         results[b.name] = { status: "refused", version: err.previousVersion, error: err.message };

@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FileKeyStore, generateKey, hashKey, KEY_PATTERN, readKeyFile, writeKeyFile } from "../../server/auth/key-store.ts";
+import { pino } from "pino";
+import { devBanner, printDevBanner } from "../../server/auth/dev-key.ts";
 import { runKeysCli } from "../../server/keys-cli.ts";
 import { get, startTestServer, type TestServer } from "./helpers.ts";
 
@@ -117,14 +119,83 @@ describe("keys CLI", () => {
     expect(cli(["list"], file, new Date("2027-01-01T00:00:00Z"))[1]).toBe(`${id}\tstandard\trevoked\t2025-03-01T12:00:00.000Z\t2026-01-01T00:00:00.000Z`);
   });
 
-  it("dev creates an enterprise key that expires in 7 days", () => {
+  it("dev keeps the development key in .dev-key (mode 0600) and reuses it while it is usable", () => {
     const file = join(dir, "dev-keys.json");
-    const out = cli(["dev"], file);
-    expect(out[1]).toBe("plan: enterprise");
-    const key = out[2].replace("key:  ", "");
+    const devFile = join(dir, ".dev-key");
+    const dev = (now = NOW) => cli(["dev", "--dev-key-file", devFile], file, now);
+    const first = dev();
+    const key = readFileSync(devFile, "utf8").trim();
+    expect(key).toMatch(KEY_PATTERN);
+    expect(statSync(devFile).mode & 0o777).toBe(0o600);
+    const [record] = readKeyFile(file).keys;
     expect(readKeyFile(file).keys).toEqual([
-      expect.objectContaining({ hash: hashKey(key), plan: "enterprise", status: "active", expiresAt: "2025-03-08T12:00:00.000Z" }),
+      { id: record.id, hash: hashKey(key), plan: "enterprise", status: "active", createdAt: "2025-03-01T12:00:00.000Z", expiresAt: "2025-03-08T12:00:00.000Z" },
     ]);
+    expect(first).toEqual([`development key ${record.id} (enterprise, expires 2025-03-08T12:00:00.000Z): new, saved in ${devFile} (mode 0600)`]);
+    expect(first.join("\n")).not.toContain(key);
+
+    // The next make serve: same key, no new record.
+    expect(dev(new Date("2025-03-05T00:00:00Z"))).toEqual([`development key ${record.id} (enterprise, expires 2025-03-08T12:00:00.000Z): reusing the one in ${devFile}`]);
+    expect(readFileSync(devFile, "utf8").trim()).toBe(key);
+    expect(readKeyFile(file).keys).toHaveLength(1);
+
+    // Expired: replaced, and the expired development key leaves the key file.
+    dev(new Date("2025-03-09T00:00:00Z"));
+    const second = readFileSync(devFile, "utf8").trim();
+    expect(second).not.toBe(key);
+    expect(readKeyFile(file).keys.map((k) => k.hash)).toEqual([hashKey(second)]);
+
+    // Revoked: replaced, the revoked record stays.
+    cli(["revoke", readKeyFile(file).keys[0].id], file);
+    dev();
+    const third = readFileSync(devFile, "utf8").trim();
+    expect(readKeyFile(file).keys.map((k) => [k.hash, k.status])).toEqual([
+      [hashKey(second), "revoked"],
+      [hashKey(third), "active"],
+    ]);
+
+    // A key file without the saved key's hash (deleted, another file): a new key.
+    rmSync(file);
+    dev();
+    expect(readFileSync(devFile, "utf8").trim()).not.toBe(third);
+    expect(readKeyFile(file).keys).toHaveLength(1);
+  });
+
+  it("the make serve banner: where the server is, the key, and requests to try with the key file", () => {
+    const devFile = join(process.cwd(), ".dev-key");
+    const key = generateKey();
+    expect(devBanner({ key, devFile, host: "0.0.0.0", port: 8080 })).toEqual({
+      ready: "Ready: http://localhost:8080/ (map page), http://localhost:8080/docs (API reference)",
+      keyLines: ["API key (development, kept in .dev-key and reused by the next make serve):", `  ${key}`],
+      tryLines: [
+        "Try:",
+        "  KEY=$(cat .dev-key)",
+        '  curl -s -H "X-API-Key: $KEY" "http://localhost:8080/api/risk-map/drought?lat=18.79&lng=98.98"',
+        '  curl -s -H "X-API-Key: $KEY" "http://localhost:8080/api/risk-map/drought/province?name=Buriram"',
+        `  curl -s -H "X-API-Key: $KEY" -H 'content-type: application/json' -d '{"lat":13.75,"lng":100.5,"riskType":"flood","timeframe":"1y"}' http://localhost:8080/api/risk-map/score`,
+        "Stop with Ctrl-C.",
+      ],
+    });
+    const other = devBanner({ key: undefined, devFile: "/elsewhere/dev-key", host: "127.0.0.1", port: 9000 });
+    expect(other.ready).toBe("Ready: http://127.0.0.1:9000/ (map page), http://127.0.0.1:9000/docs (API reference)");
+    expect(other.keyLines).toEqual(["No development key in /elsewhere/dev-key: create one with `npm run keys -- dev`."]);
+    expect(other.tryLines[1]).toBe("  KEY=$(cat /elsewhere/dev-key)");
+  });
+
+  it("printDevBanner off a terminal logs where the key is and what to try, never the key; without DEV_KEY_FILE nothing", () => {
+    const devFile = join(dir, "banner-dev-key");
+    const key = generateKey();
+    writeFileSync(devFile, key + "\n");
+    const records: Record<string, unknown>[] = [];
+    const logger = pino({ base: {} }, { write: (line: string) => records.push(JSON.parse(line)) });
+    printDevBanner({}, 8080, logger);
+    expect(records).toEqual([]);
+    printDevBanner({ DEV_KEY_FILE: devFile }, 8080, logger);
+    expect(records).toHaveLength(1);
+    expect(records[0].msg).toBe("Ready: http://localhost:8080/ (map page), http://localhost:8080/docs (API reference)");
+    expect(records[0].devKeyFile).toBe(devFile);
+    expect((records[0].try as string[])[0]).toBe(`KEY=$(cat ${devFile})`);
+    expect(JSON.stringify(records)).not.toContain(key);
   });
 
   it("usage errors", () => {

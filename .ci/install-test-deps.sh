@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The system programs the test suite starts: redis-server (test/server/redis.test.ts) and Chromium at
+# /usr/bin/chromium (test/tiles/browser.test.ts). `make test` runs this first. Installs what is missing with
+# apt-get as root; otherwise names the packages and the command to run, and fails.
+set -euo pipefail
+
+need=()
+command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+[ -x /usr/bin/chromium ] || need+=(chromium)
+[ ${#need[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "test-deps: the tests need the Debian package(s) ${need[*]}, which are not installed. Run:" >&2
+  echo "  sudo apt-get update && sudo apt-get install -y ${need[*]}" >&2
+  exit 1
+fi
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "test-deps: the tests need ${need[*]} (redis-server on PATH, Chromium at /usr/bin/chromium); install them with your package manager." >&2
+  exit 1
+fi
+echo "test-deps: installing ${need[*]} (apt-get)"
+export DEBIAN_FRONTEND=noninteractive
+# apt's own chatter (debconf notes, progress) only when it fails.
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+if ! { apt-get update -qq && apt-get install -y -qq "${need[@]}"; } >"$log" 2>&1; then
+  cat "$log" >&2
+  echo "test-deps: apt-get failed; install ${need[*]} and run make test again" >&2
+  exit 1
+fi

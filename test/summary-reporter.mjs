@@ -1,0 +1,42 @@
+/* global process */
+// A vitest reporter that writes what run-vitest.mjs needs for its summary: counts, the failed tests, the test
+// files that failed without a failed test (could not load, a hook threw) and the unhandled errors, which vitest's
+// JSON reporter leaves out. Written to the file named by VITEST_SUMMARY_FILE.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, relative } from "node:path";
+
+const firstLine = (text) => String(text ?? "").split("\n")[0].trim();
+
+export default class SummaryReporter {
+  onInit(vitest) {
+    this.root = vitest.config.root;
+  }
+
+  onTestRunEnd(testModules, unhandledErrors, reason) {
+    const file = process.env.VITEST_SUMMARY_FILE;
+    if (!file) return;
+    const rel = (path) => (path ? relative(this.root ?? process.cwd(), path) : undefined);
+    const summary = { reason, files: testModules.length, passed: 0, failed: 0, skipped: 0, failedTests: [], failedFiles: [], unhandledErrors: [] };
+    for (const m of testModules) {
+      let failedHere = 0;
+      for (const t of m.children.allTests()) {
+        const state = t.result().state;
+        if (state === "passed") summary.passed++;
+        else if (state === "failed") {
+          summary.failed++;
+          failedHere++;
+          summary.failedTests.push(`${rel(m.moduleId)} > ${t.fullName}`);
+        } else summary.skipped++;
+      }
+      if (m.state() === "failed" && failedHere === 0) {
+        const error = m.errors()[0];
+        summary.failedFiles.push({ file: rel(m.moduleId), error: firstLine(error?.message) || "failed without a failed test" });
+      }
+    }
+    for (const e of unhandledErrors) {
+      summary.unhandledErrors.push({ type: e.type ?? e.name ?? "Error", message: firstLine(e.message), file: rel(e.VITEST_TEST_PATH) });
+    }
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(summary, null, 2) + "\n");
+  }
+}
