@@ -25,7 +25,11 @@ export interface UnlocodeEntry {
 
 export interface UnlocodeResult {
   rows: number;
+  /** Entries with the port function. */
   ports: UnlocodeEntry[];
+  /** Every readable entry, whatever its function (airports, rail and road terminals…): a code named as a port by
+   * the World Port Index or PortWatch, or a place that shares its name with a nearby port, is one of them. */
+  entries: UnlocodeEntry[];
   repairedRows: number;
   /** Rows that could not be read even after repair. */
   rejectedRows: number;
@@ -99,7 +103,7 @@ export function readUnlocodeRow(f: string[]): UnlocodeEntry | undefined {
 /** Port entries of one country file's text. */
 export function parseUnlocodeCsv(text: string): UnlocodeResult {
   const rows = parseCsv(text);
-  const out: UnlocodeResult = { rows: 0, ports: [], repairedRows: 0, rejectedRows: 0 };
+  const out: UnlocodeResult = { rows: 0, ports: [], entries: [], repairedRows: 0, rejectedRows: 0 };
   for (let r = 1; r < rows.length; r++) {
     out.rows++;
     const e = readUnlocodeRow(rows[r]);
@@ -108,6 +112,7 @@ export function parseUnlocodeCsv(text: string): UnlocodeResult {
       continue;
     }
     if (e.repaired) out.repairedRows++;
+    out.entries.push(e);
     if (isPortFunction(e.function)) out.ports.push(e);
   }
   return out;
@@ -115,13 +120,14 @@ export function parseUnlocodeCsv(text: string): UnlocodeResult {
 
 /** Every country file of a directory (DATA_DIR/ports/unlocode). */
 export function readUnlocodeDir(dir: string): UnlocodeResult {
-  const all: UnlocodeResult = { rows: 0, ports: [], repairedRows: 0, rejectedRows: 0 };
+  const all: UnlocodeResult = { rows: 0, ports: [], entries: [], repairedRows: 0, rejectedRows: 0 };
   for (const file of readdirSync(dir).filter((f) => f.endsWith(".csv")).sort()) {
     const r = parseUnlocodeCsv(readFileSync(join(dir, file), "utf8"));
     all.rows += r.rows;
     all.repairedRows += r.repairedRows;
     all.rejectedRows += r.rejectedRows;
     for (const p of r.ports) all.ports.push(p);
+    for (const e of r.entries) all.entries.push(e);
   }
   return all;
 }

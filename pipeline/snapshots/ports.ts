@@ -8,11 +8,11 @@ import { sha256Bytes, type FileChecksum } from "../../formats/manifest.ts";
 import { parseAisCsv } from "../ports/ais.ts";
 import { crossReference } from "../ports/cross-reference.ts";
 import { parseGdacsFloodDb, parseGdacsGeojson, type HazardEvent } from "../ports/gdacs.ts";
-import { isoOfDay, parsePortwatchDaily, parsePortwatchPorts, parseTankerByCountry } from "../ports/portwatch.ts";
+import { isoOfDay, parsePortwatchDaily, parsePortwatchPorts, parseTankerByCountry, tankerSeriesByIso3 } from "../ports/portwatch.ts";
 import { readUnlocodeDir } from "../ports/unlocode.ts";
 import { parseWpiCsv } from "../ports/wpi.ts";
 import { publishSnapshot } from "./publish-snapshot.ts";
-import { PORTS_SNAPSHOT, PORTS_SOURCES } from "../../formats/ports-snapshot.ts";
+import { PORTS_SNAPSHOT, PORTS_SOURCES, type PortsDocument } from "../../formats/ports-snapshot.ts";
 
 export { PORTS_SNAPSHOT, PORTS_SOURCES };
 
@@ -38,7 +38,7 @@ export function buildPortsFiles(dataDir: string): PortsSnapshotFiles {
   const unlocode = readUnlocodeDir(unlocodeDir);
   const wpi = parseWpiCsv(read(join(portsDir, "wpi", "WPI.csv")));
   const pwPorts = parsePortwatchPorts(read(join(portsDir, "portwatch", "PortWatch_ports_database.csv")));
-  const { ports, qc: xqc } = crossReference(unlocode.ports, wpi.ports, pwPorts);
+  const { ports, aliases, otherEntries, qc: xqc } = crossReference(unlocode.entries, wpi.ports, pwPorts);
 
   const series: DaySeriesEntry[] = [];
   const dailyDir = join(portsDir, "portwatch", "daily");
@@ -53,8 +53,11 @@ export function buildPortsFiles(dataDir: string): PortsSnapshotFiles {
     lastActivityDay = Math.max(lastActivityDay, s.firstDay + total.length - 1);
     series.push(s);
   }
-  const tankers = parseTankerByCountry(read(join(portsDir, "portwatch", "portwatch_tanker_daily_by_country.csv")));
-  for (const t of tankers) series.push(t);
+  // The tanker file names countries as PortWatch's port list does: its (country, ISO3) pairs key the series by ISO3.
+  const iso3ByName = new Map(pwPorts.map((p) => [p.country, p.iso3]));
+  const tankerNames = parseTankerByCountry(read(join(portsDir, "portwatch", "portwatch_tanker_daily_by_country.csv")));
+  const tankers = tankerSeriesByIso3(tankerNames, (name) => iso3ByName.get(name));
+  for (const t of tankers.series) series.push(t);
 
   const ais = parseAisCsv(read(join(portsDir, "ais", "ais_sample.csv")));
   // The sample is one minute of messages: its time is the median of the dated ones.
@@ -82,19 +85,24 @@ export function buildPortsFiles(dataDir: string): PortsSnapshotFiles {
   const qc = {
     unlocode: { rows: unlocode.rows, ports: unlocode.ports.length, repairedRows: unlocode.repairedRows, rejectedRows: unlocode.rejectedRows },
     wpi: { ports: wpi.ports.length, badCodes: wpi.badCodes },
-    portwatch: { ports: pwPorts.length, dailyCoverage, tankerCountries: tankers.length },
+    portwatch: { ports: pwPorts.length, dailyCoverage, tankerCountryNames: tankerNames.length, tankerCountries: tankers.series.length, tankerUnmapped: tankers.unmapped },
     crossReference: {
+      ports: xqc.ports,
+      namedBy: xqc.namedBy,
       withWpi: xqc.withWpi,
       withPortwatch: xqc.withPortwatch,
-      portwatchUnmatched: xqc.portwatchUnmatched.length,
+      portwatchByStep: xqc.portwatchByStep,
+      portwatchWithoutCode: xqc.portwatchWithoutCode.length,
+      portwatchCodeTaken: xqc.portwatchCodeTaken,
       locodeCorrections: xqc.locodeCorrections,
       coordinateFlags: xqc.coordinateFlags.length,
+      aliases: xqc.aliases,
     },
     ais: { rows: ais.rows, fixes: ais.fixes.length, sampleTime: Number.isFinite(aisTime) ? new Date(aisTime).toISOString() : null },
     hazards: { events: hazards.length, floodDbRejected: floodDb.rejected, liveFeedAsOf: Number.isFinite(hazardAsOf) ? new Date(hazardAsOf).toISOString() : null },
   };
   const files: Record<string, Uint8Array | string> = {
-    "ports.json": JSON.stringify({ ports }),
+    "ports.json": JSON.stringify({ ports, aliases, otherEntries, tankerCountries: tankers.names } satisfies PortsDocument),
     "port-calls.dseries": writeDaySeries(series),
     "ais.json": JSON.stringify({ sampleTime: qc.ais.sampleTime, fixes: ais.fixes.map((f) => [f.lng, f.lat, f.navStatus, f.sogKnots, f.mmsi]) }),
     "hazards.json": JSON.stringify({ liveFeedAsOf: qc.hazards.liveFeedAsOf, events: hazards }),
