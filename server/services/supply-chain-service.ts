@@ -19,9 +19,9 @@ import { AIS_RADIUS_KM, answer, within } from "./supply-chain-answer.ts";
 export { answer };
 
 /**
- * A coordinate selects the nearest port within this distance. A port complex reaches this far from its listed
- * position (Rotterdam's Maasvlakte lies 35 km west of the WPI point, Shanghai's Yangshan terminal 70 km south-east),
- * so a site served by a port usually finds it; a point 50 km out at sea or inland is not "at" a port.
+ * A coordinate selects a port within this distance. A port complex spreads over tens of km (Rotterdam's Maasvlakte
+ * is 32 km from the WPI point of Rotterdam) and a site 30–50 km inland is still served by its port; beyond, a point
+ * is in the hinterland, which the data do not describe (docs/methods/supply-chain.md).
  */
 export const NEAREST_PORT_RADIUS_KM = 50;
 
@@ -32,7 +32,11 @@ export interface PortsSnapshot {
   byCode: Map<string, number>;
   aliases: Map<string, PortAlias>;
   otherEntries: Record<string, [string, string]>;
-  located: Int32Array;
+  /** Points of portIndex: the port (index into ports) and position of each. A port is placed at its own position
+   * and at those of its PortWatch ports (Shanghai's Yangshan terminal lies 86 km from the WPI point of Shanghai). */
+  pointPort: Int32Array;
+  pointLat: Float64Array;
+  pointLng: Float64Array;
   portIndex: KDBush;
   series: Map<string, DaySeriesEntry>;
   /** "Laem Chabang (port1197)", … : the ports that have a daily series, for the reason of a null. */
@@ -88,12 +92,16 @@ export function openPortsSnapshot(dir: string, manifest: Manifest): PortsSnapsho
   ports.forEach((p, i) => {
     if (p.code !== null) byCode.set(p.code, i);
   });
-  const locatedList: number[] = [];
+  const points: [number, number, number][] = [];
   ports.forEach((p, i) => {
-    if (p.lat !== null && p.lng !== null) locatedList.push(i);
+    if (p.lat === null || p.lng === null) return;
+    points.push([i, p.lat, p.lng]);
+    for (const a of p.portwatch) if (Number.isFinite(a.lat) && Number.isFinite(a.lng) && (a.lat !== p.lat || a.lng !== p.lng)) points.push([i, a.lat, a.lng]);
   });
-  const located = Int32Array.from(locatedList);
-  const portIndex = pointIndex(located.length, (i, idx) => idx.add(ports[located[i]].lng as number, ports[located[i]].lat as number));
+  const pointPort = Int32Array.from(points, (q) => q[0]);
+  const pointLat = Float64Array.from(points, (q) => q[1]);
+  const pointLng = Float64Array.from(points, (q) => q[2]);
+  const portIndex = pointIndex(points.length, (i, idx) => idx.add(pointLng[i], pointLat[i]));
   const series = new Map(readDaySeries(new Uint8Array(readFileSync(join(dir, "port-calls.dseries")))).map((s) => [s.key, s]));
   const dailySeriesPorts: string[] = [];
   for (const p of ports) for (const a of p.portwatch) if (series.has(a.portid) && !dailySeriesPorts.includes(`${a.name} (${a.portid})`)) dailySeriesPorts.push(`${a.name} (${a.portid})`);
@@ -119,7 +127,9 @@ export function openPortsSnapshot(dir: string, manifest: Manifest): PortsSnapsho
     byCode,
     aliases: new Map(doc.aliases.map((a) => [a.code, a])),
     otherEntries: doc.otherEntries,
-    located,
+    pointPort,
+    pointLat,
+    pointLng,
     portIndex,
     series,
     dailySeriesPorts: dailySeriesPorts.sort(),
@@ -142,12 +152,12 @@ export function resolvePort(s: PortsSnapshot, q: SupplyChainBody): { port: PortR
   if (q.portCode !== undefined) {
     const code = q.portCode;
     const i = s.byCode.get(code);
-    if (i !== undefined) return { port: s.ports[i], resolution: { ...base, by: "portCode", coordinatesIgnored: coordinatesSent } };
+    if (i !== undefined) return { port: s.ports[i], resolution: { by: "portCode", ...base, coordinatesIgnored: coordinatesSent } };
     const alias = s.aliases.get(code);
     const j = alias ? s.byCode.get(alias.port) : undefined;
     if (alias && j !== undefined) {
       const a = { code, name: alias.name, function: alias.function, functions: unlocodeFunctionNames(alias.function), distanceKm: alias.distanceKm };
-      return { port: s.ports[j], resolution: { ...base, by: "portCode", alias: a, coordinatesIgnored: coordinatesSent } };
+      return { port: s.ports[j], resolution: { by: "portCode", ...base, alias: a, coordinatesIgnored: coordinatesSent } };
     }
     const other = s.otherEntries[code];
     if (other !== undefined) {
@@ -164,16 +174,15 @@ export function resolvePort(s: PortsSnapshot, q: SupplyChainBody): { port: PortR
   // The nearest port with PortWatch records in the country of the nearest port, else the nearest port: UN/LOCODE
   // places thousands of small ports (often geocoded to a town centre) nearer to a city than its main port, and those
   // have nothing to answer with. The country condition keeps a point in Singapore off an Indonesian island port.
-  const candidates: [number, number][] = [];
+  const nearestKm = new Map<number, number>(); // port → distance to its nearest position
   let any = -1;
   let anyKm = Infinity;
   for (const j of within(s.portIndex, lat, lng, NEAREST_PORT_RADIUS_KM)) {
-    const i = s.located[j];
-    const p = s.ports[i];
-    if (p === undefined) continue;
-    const km = distanceKm(lat, lng, p.lat as number, p.lng as number);
-    if (km > NEAREST_PORT_RADIUS_KM) continue;
-    candidates.push([i, km]);
+    if (j >= s.pointPort.length) continue;
+    const i = s.pointPort[j];
+    const km = distanceKm(lat, lng, s.pointLat[j], s.pointLng[j]);
+    if (km > NEAREST_PORT_RADIUS_KM || km >= (nearestKm.get(i) ?? Infinity)) continue;
+    nearestKm.set(i, km);
     if (km < anyKm) [any, anyKm] = [i, km];
   }
   if (any < 0)
@@ -185,7 +194,7 @@ export function resolvePort(s: PortsSnapshot, q: SupplyChainBody): { port: PortR
   const country = s.ports[any].country;
   let best = -1;
   let bestKm = Infinity;
-  for (const [i, km] of candidates) {
+  for (const [i, km] of nearestKm) {
     const p = s.ports[i];
     if (p.portwatch.length > 0 && p.country === country && km < bestKm) [best, bestKm] = [i, km];
   }
@@ -193,7 +202,7 @@ export function resolvePort(s: PortsSnapshot, q: SupplyChainBody): { port: PortR
   const skipped = best >= 0 && any !== best ? { code: s.ports[any].code, name: s.ports[any].name, distanceKm: r2(anyKm) } : null;
   return {
     port: s.ports[chosen],
-    resolution: { ...base, by: "coordinates", distanceKm: r2(best >= 0 ? bestKm : anyKm), rule: best >= 0 ? "nearest port with PortWatch records in the nearest port's country" : "nearest port", nearerPortWithoutRecords: skipped },
+    resolution: { by: "coordinates", ...base, distanceKm: r2(best >= 0 ? bestKm : anyKm), rule: best >= 0 ? "nearest port with PortWatch records in the nearest port's country" : "nearest port", nearerPortWithoutRecords: skipped },
   };
 }
 

@@ -76,14 +76,14 @@ describe("POST /api/supply-chain/query", () => {
     expect(d.vesselCount).toBe(1); // PortWatch yearly average 76 calls × 7 / 365.25 = 1.46
   });
 
-  it("a coordinate selects the nearest port within 50 km; portCode wins when both are sent", async () => {
+  it("a coordinate selects the nearest port within 50 km (its own or its PortWatch position); portCode wins when both are sent", async () => {
     const near = await query({ lat: 13.09, lng: 100.9, queryType: "congestion" });
     expect(near.json.data.port.code).toBe("THLCH");
     expect(near.json.data.details.resolution).toEqual({
       by: "coordinates",
       requestedCode: null,
       alias: null,
-      distanceKm: 1.95,
+      distanceKm: 0.14, // to PortWatch's Laem Chabang at 13.0887337 N 100.8999916 E (the WPI point is 1.95 km away)
       coordinatesIgnored: false,
       radiusKm: 50,
       rule: "nearest port with PortWatch records in the nearest port's country",

@@ -151,6 +151,11 @@ describe("coordinates", () => {
     });
     const sh = await ok({ lat: 31.23, lng: 121.49, queryType: "congestion" });
     expect(sh.port.code).toBe("CNSGH");
+    // A port is also placed at its PortWatch terminals: Yangshan (port2027, 30.6150855 N 122.0747853 E) lies 86 km
+    // from the WPI point of Shanghai.
+    const yangshan = await ok({ lat: 30.615, lng: 122.075, queryType: "congestion" });
+    expect(yangshan.port.code).toBe("CNSGH");
+    expect(yangshan.details.resolution.distanceKm).toBe(0.02);
   });
 
   it("an inland point near a river port answers that port; figures without inputs are null with their reasons", async () => {
