@@ -40,10 +40,18 @@ const fmt = (x: number) => x.toLocaleString("en-US");
 const plural = (n: number, word: string) => `${fmt(n)} ${word}${n === 1 ? "" : "s"}`;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/** Indices of the points of a kdbush index inside the box around (lat, lng) of half-size `km` (check distances after). */
+/**
+ * Indices of the points of a kdbush index inside the box around (lat, lng) of half-size `km` (check distances after).
+ * A box that crosses the antimeridian is queried on both sides (Fiji's ports lie on either side of 180°).
+ */
 export function within(idx: KDBush, lat: number, lng: number, km: number): number[] {
   const { dLat, dLng } = boxAround(lat, km);
-  return idx.range(lng - dLng, lat - dLat, lng + dLng, lat + dLat);
+  const [south, north, west, east] = [lat - dLat, lat + dLat, lng - dLng, lng + dLng];
+  if (dLng >= 180) return idx.range(-180, south, 180, north);
+  const out = idx.range(Math.max(-180, west), south, Math.min(180, east), north);
+  if (west < -180) for (const i of idx.range(west + 360, south, 180, north)) out.push(i);
+  if (east > 180) for (const i of idx.range(-180, south, east - 360, north)) out.push(i);
+  return out;
 }
 
 function lastPresent(col: Float32Array): number {

@@ -168,6 +168,12 @@ describe("coordinates", () => {
     expect(d.details.countryTankers).toMatchObject({ country: "DEU", calls7d: 97 });
   });
 
+  it("search across the antimeridian: 179.9°E finds Mys Shmidta at 179.43°W (UN/LOCODE RUMSH), 26.7 km away", async () => {
+    const d = await ok({ lat: 68.88, lng: 179.9, queryType: "congestion" });
+    expect(d.port).toEqual({ code: "RUMSH", name: "Mys Shmidta" });
+    expect(d.details.resolution).toMatchObject({ distanceKm: 26.71, rule: "nearest port" });
+  });
+
   it("an inland point far from any port, and the open sea, are 404 naming the radius", async () => {
     for (const [lat, lng] of [
       [15, 20], // Chad
