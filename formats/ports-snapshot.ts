@@ -25,27 +25,68 @@ export interface PortwatchPort {
   shareCountryExport: number;
 }
 
+/** Which list names a code as a port. */
+export type PortSource = "unlocode" | "wpi" | "portwatch";
+
+/** How a PortWatch port was tied to a code (docs/methods/supply-chain.md, "Ports"). */
+export type PortwatchMatch = "name" | "wpi-name" | "locode" | "name-part" | "nearest" | "name-other-function" | "locode-published-only";
+
+/** A PortWatch port as a port record carries it. */
+export interface PortwatchAttributes extends Omit<PortwatchPort, "locode" | "shareCountryImport" | "shareCountryExport"> {
+  /** PortWatch's country name (`country`, keys its tanker series) and ISO alpha-3 (`iso3`) come from PortwatchPort;
+   * `vesselCounts` are yearly average port calls 2019–2024 by vessel type (PortWatch `vessel_count_*`). */
+  locodePublished: string;
+  matchedBy: PortwatchMatch;
+  shareCountryImport: number | null;
+  shareCountryExport: number | null;
+  /** Other codes this PortWatch port also answers for: PortWatch reports some port complexes as one port
+   * ("Los Angeles-Long Beach" → USLAX and USLGB). */
+  sharedWith: string[];
+}
+
 export interface PortRecord {
-  code: string;
+  /** UN/LOCODE-shaped code named by at least one list; null for a PortWatch port no list gives a code. */
+  code: string | null;
   name: string;
+  /** ISO 3166-1 alpha-2 (the code's first two letters, or PortWatch's country) and alpha-3. */
   country: string;
+  iso3: string | null;
   lat: number | null;
   lng: number | null;
   coordSource: "wpi" | "portwatch" | "unlocode" | null;
+  namedBy: PortSource[];
+  /** The UN/LOCODE entry of the code, whatever its function ("1-3-----"), or null when UN/LOCODE lacks the code. */
+  unlocode: { name: string; function: string } | null;
   flags: string[];
   wpi: { number: number; name: string; harborSize: string; harborType: string; channelDepthM: number | null; cargoPierDepthM: number | null } | null;
-  portwatch: {
-    portid: string;
-    name: string;
-    country: string;
-    locodePublished: string;
-    matchedBy: "name" | "wpi-name" | "locode" | "nearest";
-    vesselCounts: PortwatchPort["vesselCounts"];
-    industryTop: string[];
-    shareCountryImport: number | null;
-    shareCountryExport: number | null;
-  } | null;
+  /** PortWatch ports of this code, the busiest first; more than one = terminals PortWatch lists apart
+   * ("Shanghai (Pudong)", "Shanghai (Yangshan)"). Empty without PortWatch. */
+  portwatch: PortwatchAttributes[];
 }
+
+/** A UN/LOCODE entry without the port function that names the place of a nearby port ("CNSHA Shanghai Hongqiao
+ * International Apt", an airport, → the port of Shanghai CNSGH). */
+export interface PortAlias {
+  code: string;
+  name: string;
+  function: string;
+  port: string;
+  distanceKm: number;
+}
+
+/** ports.json */
+export interface PortsDocument {
+  ports: PortRecord[];
+  aliases: PortAlias[];
+  /** Other UN/LOCODE entries (no port function, no nearby port of the same name): code → [name, function], so a
+   * 404 can say what the code is. */
+  otherEntries: Record<string, [string, string]>;
+  /** Country tanker series: ISO3 → PortWatch country names merged into it. */
+  tankerCountries: Record<string, string[]>;
+}
+
+/** Key of a country's tanker series in port-calls.dseries. */
+export const tankerSeriesKey = (iso3: string) => `country:${iso3}`;
 
 export type HazardKind = "cyclone" | "flood";
 

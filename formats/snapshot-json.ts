@@ -67,7 +67,11 @@ const feedSnapshot = z.object({
 });
 
 const portsJson = z.object({
-  ports: z.array(z.object({ code: z.string(), name: z.string(), country: z.string(), lat: lat.nullable(), lng: lng.nullable() })),
+  // A PortWatch port that no list gives a code has code null (found by coordinates only).
+  ports: z.array(z.object({ code: z.string().nullable(), name: z.string(), country: z.string(), iso3: z.string().nullable(), lat: lat.nullable(), lng: lng.nullable(), portwatch: z.array(z.object({ lat, lng })) })),
+  aliases: z.array(z.object({ code: z.string(), port: z.string(), distanceKm: finite.min(0) })),
+  otherEntries: z.record(z.string(), z.tuple([z.string(), z.string()])),
+  tankerCountries: z.record(z.string(), z.array(z.string())),
 });
 
 const aisJson = z.object({

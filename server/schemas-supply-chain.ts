@@ -16,7 +16,7 @@ export const supplyChainBody = z
       .regex(PORT_CODE_PATTERN, "must be a UN/LOCODE: 2-letter country code and 3 letters or digits (e.g. THLCH)")
       .transform((s) => s.replace(" ", "").toUpperCase())
       .optional()
-      .describe("UN/LOCODE of a port; wins over lat/lng when both are sent"),
+      .describe("UN/LOCODE of a port (named as a port by UN/LOCODE, the World Port Index or PortWatch); wins over lat/lng when both are sent"),
     queryType: z.enum(SUPPLY_CHAIN_QUERY_TYPES),
   })
   .superRefine((b, ctx) => {
@@ -29,6 +29,7 @@ const num = z.number().nullable();
 
 const activity = z.object({
   seriesId: z.string().describe("PortWatch portid of the daily port calls"),
+  firstDay: z.string().describe("First day of the daily series (YYYY-MM-DD)"),
   latestDay: z.string().describe("Last day of the daily series (YYYY-MM-DD)"),
   windowDays: z.number().int(),
   meanDailyCalls: num.describe("Mean daily port calls in the latest window"),
@@ -37,6 +38,19 @@ const activity = z.object({
   baselineYears: z.number().int(),
   ratio: num.describe("meanDailyCalls / baselineMeanDailyCalls"),
   percentile: num.describe("Percentile rank of meanDailyCalls among the baseline windows (= congestionIndex)"),
+});
+
+const countryTankers = z.object({
+  country: z.string().describe("ISO 3166-1 alpha-3"),
+  portwatchNames: z.array(z.string()).describe("PortWatch's country names merged into the series"),
+  firstDay: z.string(),
+  latestDay: z.string(),
+  calls7d: num.describe("Tanker port calls in the country in the 7 days to latestDay; null if a day is missing"),
+  meanDailyCalls30d: num,
+  baselineMeanDailyCalls: num.describe("Same-season 30-day means of the previous years"),
+  baselineYears: z.number().int(),
+  ratio: num,
+  percentile: num.describe("Percentile rank of the 30-day mean among the same-season windows; null with fewer than 2 previous years"),
 });
 
 const hazard = z.object({
@@ -50,35 +64,68 @@ const hazard = z.object({
   source: z.string(),
 });
 
+const record = z.object({ record: z.string(), period: z.string().nullable().describe("YYYY-MM-DD..YYYY-MM-DD, a year range, or null when the list has no period") });
+
 export const supplyChainData = z.object({
-  port: z.object({ code: z.string().describe("UN/LOCODE"), name: z.string() }),
+  port: z.object({
+    code: z.string().nullable().describe("UN/LOCODE; null only for a PortWatch port that no list gives a code (found by coordinates)"),
+    name: z.string(),
+  }),
   queryType: z.enum(SUPPLY_CHAIN_QUERY_TYPES),
-  congestionIndex: num.describe("0-100; null without daily port calls"),
-  vesselCount: z.number().int().nullable().describe("Port calls in the latest 7 days; null without daily port calls"),
+  congestionIndex: num.describe("0-100; null without daily port calls (reason in details.missing)"),
+  vesselCount: z
+    .number()
+    .int()
+    .nullable()
+    .describe("Port calls in the latest 7 days (daily series), else a mean week of PortWatch's yearly average; details.basis says which"),
   avgDwellDays: num.describe("Little's law from AIS moored vessels and the arrival rate; null without both"),
   etaDelayHours: num.describe("Little's law from AIS anchored vessels and the arrival rate; null without both"),
   disruptionRisk: z.enum(DISRUPTION_LEVELS),
   summary: z.string(),
   details: z.object({
     keyFindings: z.array(z.string()),
+    coverage: z
+      .object({
+        country: z.string().nullable().describe("ISO 3166-1 alpha-3 of the port"),
+        records: z.array(record).describe("The records this answer used, each with its period"),
+        notAvailable: z.array(z.string()).describe("Records that do not reach this port"),
+        period: z.object({ from: z.string().nullable(), to: z.string().nullable() }).describe("Earliest and latest day of the records used"),
+        summary: z.string(),
+      })
+      .describe("What the answer rests on"),
     inputs: z.record(z.string(), z.boolean()).describe("Which inputs were available for this port"),
+    basis: z.record(z.string(), z.string()).describe("How each non-null figure was derived"),
     missing: z.array(z.string()).describe("Fields that are null and why"),
     resolution: z.object({
       by: z.enum(["portCode", "coordinates"]),
+      requestedCode: z.string().nullable(),
+      alias: z
+        .object({ code: z.string(), name: z.string(), function: z.string(), functions: z.array(z.string()), distanceKm: z.number() })
+        .nullable()
+        .describe("The requested code is a UN/LOCODE place without the port function that names this port's place"),
       distanceKm: num,
       coordinatesIgnored: z.boolean(),
       radiusKm: z.number(),
+      rule: z.enum(["nearest port with PortWatch records in the nearest port's country", "nearest port"]).nullable().describe("How coordinates chose the port"),
+      nearerPortWithoutRecords: z
+        .object({ code: z.string().nullable(), name: z.string(), distanceKm: num })
+        .nullable()
+        .describe("A nearer port that was passed over because PortWatch has no records for it"),
     }),
     port: z.object({
       country: z.string(),
+      iso3: z.string().nullable(),
       lat: num,
       lng: num,
       coordSource: z.string().nullable(),
+      namedBy: z.array(z.string()).describe("Lists that name the code as a port: unlocode, wpi, portwatch"),
+      unlocode: z.object({ name: z.string(), function: z.string(), functions: z.array(z.string()) }).nullable(),
       flags: z.array(z.string()),
       wpi: z.record(z.string(), z.unknown()).nullable(),
-      portwatch: z.record(z.string(), z.unknown()).nullable(),
+      portwatch: z.array(z.record(z.string(), z.unknown())).describe("PortWatch ports of this code, the busiest first"),
     }),
     activity: activity.nullable(),
+    countryTankers: countryTankers.nullable().describe("The country's PortWatch tanker calls (a national figure)"),
     disruption: z.object({
       points: z.number().int(),
       hazardPoints: z.number().int(),

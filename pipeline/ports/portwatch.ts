@@ -1,7 +1,7 @@
 // IMF PortWatch: the port list (with its partly wrong LOCODE column), daily port calls of single ports, and the
 // derived country tanker series. Daily rows become flat Float32 columns on a gap-free day axis (NaN = no row).
 import { num, readCsvRecords, type CsvRejection } from "../feeds/csv.ts";
-import type { PortwatchPort } from "../../formats/ports-snapshot.ts";
+import { tankerSeriesKey, type PortwatchPort } from "../../formats/ports-snapshot.ts";
 import { dayOf, isoOfDay } from "../../lib/days.ts";
 
 export { dayOf, isoOfDay, type PortwatchPort };
@@ -83,7 +83,7 @@ export function parsePortwatchDaily(text: string, file = "daily_portcalls.csv", 
   return toSeries([...ids][0], dated, DAILY_COLUMNS);
 }
 
-/** The derived country tanker series → one series per country, keyed "country:<name>", column "tanker_calls". */
+/** The derived country tanker series → one series per PortWatch country name, keyed by the name, column "tanker_calls". */
 export function parseTankerByCountry(text: string, file = "portwatch_tanker_daily_by_country.csv", rejected: CsvRejection[] = []): DaySeries[] {
   const byCountry = new Map<string, { day: number; values: number[] }[]>();
   for (const r of records(text, file, rejected)) {
@@ -91,5 +91,43 @@ export function parseTankerByCountry(text: string, file = "portwatch_tanker_dail
     if (!list) byCountry.set(r.country, (list = []));
     list.push({ day: dayOf(r.date), values: [num(r.tanker_calls)] });
   }
-  return [...byCountry].map(([country, dated]) => toSeries(`country:${country}`, dated, ["tanker_calls"]));
+  return [...byCountry].map(([country, dated]) => toSeries(country, dated, ["tanker_calls"]));
+}
+
+/**
+ * Country tanker series keyed by ISO alpha-3 (`country:<ISO3>`). PortWatch files a few ports under a second name of
+ * their country from early 2026 ("Great Britain" beside "United Kingdom", "Turkiye" beside "Türkiye"): the series
+ * with the most days is the country's, and the others' calls are added on the days it has.
+ */
+export function tankerSeriesByIso3(series: DaySeries[], iso3Of: (countryName: string) => string | undefined): { series: DaySeries[]; names: Record<string, string[]>; unmapped: string[] } {
+  const groups = new Map<string, DaySeries[]>();
+  const unmapped: string[] = [];
+  for (const s of series) {
+    const iso3 = iso3Of(s.key);
+    if (iso3 === undefined) {
+      unmapped.push(s.key);
+      continue;
+    }
+    const g = groups.get(iso3);
+    if (g) g.push(s);
+    else groups.set(iso3, [s]);
+  }
+  const out: DaySeries[] = [];
+  const names: Record<string, string[]> = {};
+  for (const [iso3, g] of [...groups].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    const present = (s: DaySeries) => s.columns.tanker_calls.reduce((n, v) => n + (Number.isNaN(v) ? 0 : 1), 0);
+    g.sort((a, b) => present(b) - present(a));
+    const [main, ...others] = g;
+    const calls = Float32Array.from(main.columns.tanker_calls);
+    for (const o of others) {
+      const col = o.columns.tanker_calls;
+      for (let i = 0; i < col.length; i++) {
+        const j = o.firstDay + i - main.firstDay;
+        if (j >= 0 && j < calls.length && !Number.isNaN(calls[j]) && !Number.isNaN(col[i])) calls[j] += col[i];
+      }
+    }
+    names[iso3] = g.map((s) => s.key);
+    out.push({ key: tankerSeriesKey(iso3), firstDay: main.firstDay, columns: { tanker_calls: calls } });
+  }
+  return { series: out, names, unmapped };
 }

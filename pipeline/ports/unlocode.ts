@@ -25,7 +25,11 @@ export interface UnlocodeEntry {
 
 export interface UnlocodeResult {
   rows: number;
+  /** Entries with the port function. */
   ports: UnlocodeEntry[];
+  /** Every readable entry, whatever its function (airports, rail and road terminals…): a code named as a port by
+   * the World Port Index or PortWatch, or a place that shares its name with a nearby port, is one of them. */
+  entries: UnlocodeEntry[];
   repairedRows: number;
   /** Rows that could not be read even after repair. */
   rejectedRows: number;
@@ -102,7 +106,7 @@ export function readUnlocodeRow(f: string[]): UnlocodeEntry | undefined {
 export function parseUnlocodeCsv(text: string, file = "unlocode.csv"): UnlocodeResult {
   const csv = readCsv(text, file, { fieldCount: "any" });
   const rejected = [...csv.rejected];
-  const out: UnlocodeResult = { rows: csv.rejected.length, ports: [], repairedRows: 0, rejectedRows: csv.rejected.length, rejected };
+  const out: UnlocodeResult = { rows: csv.rejected.length, ports: [], entries: [], repairedRows: 0, rejectedRows: csv.rejected.length, rejected };
   for (const row of csv.rows) {
     out.rows++;
     const e = readUnlocodeRow(row.fields);
@@ -112,6 +116,7 @@ export function parseUnlocodeCsv(text: string, file = "unlocode.csv"): UnlocodeR
       continue;
     }
     if (e.repaired) out.repairedRows++;
+    out.entries.push(e);
     if (isPortFunction(e.function)) out.ports.push(e);
   }
   return out;
@@ -119,7 +124,7 @@ export function parseUnlocodeCsv(text: string, file = "unlocode.csv"): UnlocodeR
 
 /** Every country file of a directory (DATA_DIR/ports/unlocode). */
 export function readUnlocodeDir(dir: string): UnlocodeResult {
-  const all: UnlocodeResult = { rows: 0, ports: [], repairedRows: 0, rejectedRows: 0, rejected: [] };
+  const all: UnlocodeResult = { rows: 0, ports: [], entries: [], repairedRows: 0, rejectedRows: 0, rejected: [] };
   for (const file of readdirSync(dir).filter((f) => f.endsWith(".csv")).sort()) {
     const r = parseUnlocodeCsv(readFileSync(join(dir, file), "utf8"), join(dir, file));
     all.rows += r.rows;
@@ -127,6 +132,7 @@ export function readUnlocodeDir(dir: string): UnlocodeResult {
     all.rejectedRows += r.rejectedRows;
     all.rejected.push(...r.rejected);
     for (const p of r.ports) all.ports.push(p);
+    for (const e of r.entries) all.entries.push(e);
   }
   return all;
 }

@@ -8,12 +8,12 @@ import { sha256Bytes, type FileChecksum } from "../../formats/manifest.ts";
 import { parseAisCsv } from "../ports/ais.ts";
 import { crossReference } from "../ports/cross-reference.ts";
 import { parseGdacsFloodDb, parseGdacsGeojson, type HazardEvent } from "../ports/gdacs.ts";
-import { isoOfDay, parsePortwatchDaily, parsePortwatchPorts, parseTankerByCountry } from "../ports/portwatch.ts";
+import { isoOfDay, parsePortwatchDaily, parsePortwatchPorts, parseTankerByCountry, tankerSeriesByIso3 } from "../ports/portwatch.ts";
 import { readUnlocodeDir } from "../ports/unlocode.ts";
 import { parseWpiCsv } from "../ports/wpi.ts";
 import { publishSnapshot } from "./publish-snapshot.ts";
 import type { CsvRejection } from "../feeds/csv.ts";
-import { PORTS_SNAPSHOT, PORTS_SOURCES } from "../../formats/ports-snapshot.ts";
+import { PORTS_SNAPSHOT, PORTS_SOURCES, type PortsDocument } from "../../formats/ports-snapshot.ts";
 
 export { PORTS_SNAPSHOT, PORTS_SOURCES };
 
@@ -55,7 +55,7 @@ export function buildPortsFiles(dataDir: string): PortsSnapshotFiles {
   rejected.push(...wpi.rejected);
   const pwPortsFile = join(portsDir, "portwatch", "PortWatch_ports_database.csv");
   const pwPorts = parsePortwatchPorts(read(pwPortsFile), relative(dataDir, pwPortsFile), rejected);
-  const { ports, qc: xqc } = crossReference(unlocode.ports, wpi.ports, pwPorts);
+  const { ports, aliases, otherEntries, qc: xqc } = crossReference(unlocode.entries, wpi.ports, pwPorts);
 
   const series: DaySeriesEntry[] = [];
   const dailyDir = join(portsDir, "portwatch", "daily");
@@ -70,9 +70,12 @@ export function buildPortsFiles(dataDir: string): PortsSnapshotFiles {
     lastActivityDay = Math.max(lastActivityDay, s.firstDay + total.length - 1);
     series.push(s);
   }
+  // The tanker file names countries as PortWatch's port list does: its (country, ISO3) pairs key the series by ISO3.
+  const iso3ByName = new Map(pwPorts.map((p) => [p.country, p.iso3]));
   const tankersFile = join(portsDir, "portwatch", "portwatch_tanker_daily_by_country.csv");
-  const tankers = parseTankerByCountry(read(tankersFile), relative(dataDir, tankersFile), rejected);
-  for (const t of tankers) series.push(t);
+  const tankerNames = parseTankerByCountry(read(tankersFile), relative(dataDir, tankersFile), rejected);
+  const tankers = tankerSeriesByIso3(tankerNames, (name) => iso3ByName.get(name));
+  for (const t of tankers.series) series.push(t);
 
   const aisFile = join(portsDir, "ais", "ais_sample.csv");
   const ais = parseAisCsv(read(aisFile), relative(dataDir, aisFile));
@@ -103,13 +106,18 @@ export function buildPortsFiles(dataDir: string): PortsSnapshotFiles {
   const qc = {
     unlocode: { rows: unlocode.rows, ports: unlocode.ports.length, repairedRows: unlocode.repairedRows, rejectedRows: unlocode.rejectedRows },
     wpi: { ports: wpi.ports.length, badCodes: wpi.badCodes },
-    portwatch: { ports: pwPorts.length, dailyCoverage, tankerCountries: tankers.length },
+    portwatch: { ports: pwPorts.length, dailyCoverage, tankerCountryNames: tankerNames.length, tankerCountries: tankers.series.length, tankerUnmapped: tankers.unmapped },
     crossReference: {
+      ports: xqc.ports,
+      namedBy: xqc.namedBy,
       withWpi: xqc.withWpi,
       withPortwatch: xqc.withPortwatch,
-      portwatchUnmatched: xqc.portwatchUnmatched.length,
+      portwatchByStep: xqc.portwatchByStep,
+      portwatchWithoutCode: xqc.portwatchWithoutCode.length,
+      portwatchCodeTaken: xqc.portwatchCodeTaken,
       locodeCorrections: xqc.locodeCorrections,
       coordinateFlags: xqc.coordinateFlags.length,
+      aliases: xqc.aliases,
     },
     ais: { rows: ais.rows, fixes: ais.fixes.length, sampleTime: Number.isFinite(aisTime) ? new Date(aisTime).toISOString() : null },
     hazards: { events: hazards.length, floodDbRejected: floodDb.rejected, liveFeedAsOf: Number.isFinite(hazardAsOf) ? new Date(hazardAsOf).toISOString() : null },
@@ -120,13 +128,13 @@ export function buildPortsFiles(dataDir: string): PortsSnapshotFiles {
     wpi: wpi.ports.length,
     portwatchPorts: pwPorts.length,
     ...Object.fromEntries(series.filter((s) => !s.key.startsWith("country:")).map((s) => [`daily:${s.key}`, daysWithData(s)])),
-    tankerDays: tankers.reduce((n, t) => n + daysWithData(t), 0),
+    tankerDays: tankers.series.reduce((n, t) => n + daysWithData(t), 0),
     ais: ais.fixes.length,
     gdacsLiveEvents: liveEvents,
     gdacsFloodDb: floodDb.events.length,
   };
   const files: Record<string, Uint8Array | string> = {
-    "ports.json": JSON.stringify({ ports }),
+    "ports.json": JSON.stringify({ ports, aliases, otherEntries, tankerCountries: tankers.names } satisfies PortsDocument),
     "port-calls.dseries": writeDaySeries(series),
     "ais.json": JSON.stringify({ sampleTime: qc.ais.sampleTime, fixes: ais.fixes.map((f) => [f.lng, f.lat, f.navStatus, f.sogKnots, f.mmsi]) }),
     "hazards.json": JSON.stringify({ liveFeedAsOf: qc.hazards.liveFeedAsOf, events: hazards }),

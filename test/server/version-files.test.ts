@@ -63,13 +63,14 @@ describe("snapshot versions", () => {
 
   it("a port-call series with a negative count or bytes after the last series is refused", async () => {
     const series = (v: number) => writeDaySeries([{ key: "port1", firstDay: 20000, columns: { portcalls: Float32Array.of(3, v) } }]);
-    const ports = JSON.stringify({ ports: [{ code: "THBKK", name: "Bangkok", country: "TH", lat: 13.7, lng: 100.6 }] });
+    const doc = (ports: object[]) => JSON.stringify({ ports, aliases: [], otherEntries: {}, tankerCountries: {} });
+    const ports = doc([{ code: "THBKK", name: "Bangkok", country: "TH", iso3: "THA", lat: 13.7, lng: 100.6, portwatch: [] }]);
     expect(await versionWith({ "port-calls.dseries": series(2), "ports.json": ports })).toEqual([]);
     expect(await versionWith({ "port-calls.dseries": series(-1), "ports.json": ports })).toEqual(["port-calls.dseries: port1.portcalls: value 1 is negative (-1)"]);
     const longer = new Uint8Array(series(2).length + 4);
     longer.set(series(2));
     expect(await versionWith({ "port-calls.dseries": longer, "ports.json": ports })).toEqual(["port-calls.dseries: day series file has 4 bytes after the last series"]);
-    expect(await versionWith({ "ports.json": JSON.stringify({ ports: [{ code: "X", name: "X", country: "TH", lat: 91, lng: 0 }] }) })).toEqual([
+    expect(await versionWith({ "ports.json": doc([{ code: "X", name: "X", country: "TH", iso3: "THA", lat: 91, lng: 0, portwatch: [] }]) })).toEqual([
       expect.stringMatching(/^ports\.json: ports\.0\.lat: /),
     ]);
   });

@@ -6,8 +6,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { dataDir } from "../../lib/config.ts";
 import { parseAisCsv } from "../../pipeline/ports/ais.ts";
 import { crossReference, type PortRecord } from "../../pipeline/ports/cross-reference.ts";
+import type { PortAlias } from "../../formats/ports-snapshot.ts";
 import { parseGdacsFloodDb, parseGdacsGeojson } from "../../pipeline/ports/gdacs.ts";
-import { isoOfDay, parsePortwatchDaily, parsePortwatchPorts, parseTankerByCountry } from "../../pipeline/ports/portwatch.ts";
+import { dayOf, isoOfDay, parsePortwatchDaily, parsePortwatchPorts, parseTankerByCountry, tankerSeriesByIso3 } from "../../pipeline/ports/portwatch.ts";
 import { parseUnlocodeCsv, readUnlocodeDir, readUnlocodeRow } from "../../pipeline/ports/unlocode.ts";
 import { normalizeWpiCode, parseWpiCsv } from "../../pipeline/ports/wpi.ts";
 import type { CsvRejection } from "../../pipeline/feeds/csv.ts";
@@ -56,11 +57,33 @@ describe("World Port Index and PortWatch", () => {
     expect(sgn.columns.portcalls.length - nan).toBe(1701);
   });
 
-  it("reads the country tanker series", () => {
+  it("reads the country tanker series and keys it by ISO3, adding PortWatch's second name of a country on its days", () => {
     const t = parseTankerByCountry(text("portwatch/portwatch_tanker_daily_by_country.csv"));
-    const albania = t.find((s) => s.key === "country:Albania");
+    expect(t).toHaveLength(183);
+    const albania = t.find((s) => s.key === "Albania");
     expect(isoOfDay(albania!.firstDay)).toBe("2024-01-01");
     expect([albania!.columns.tanker_calls[0], albania!.columns.tanker_calls[1]]).toEqual([0, 1]);
+    const names = new Map(parsePortwatchPorts(text("portwatch/PortWatch_ports_database.csv")).map((p) => [p.country, p.iso3]));
+    const byIso3 = tankerSeriesByIso3(t, (n) => names.get(n));
+    expect(byIso3.unmapped).toEqual([]);
+    expect(byIso3.series).toHaveLength(180); // 183 names; GBR, TUR and KOR each have two
+    expect(byIso3.names.GBR).toEqual(["United Kingdom", "Great Britain"]);
+    const gbr = byIso3.series.find((s) => s.key === "country:GBR")!;
+    const at = (iso: string) => gbr.columns.tanker_calls[dayOf(iso) - gbr.firstDay];
+    // United Kingdom 2026-02-06: 23, 2026-02-07: 23; Great Britain (from 2026-02-05): 0, 1
+    expect([at("2026-02-06"), at("2026-02-07")]).toEqual([23, 24]);
+  });
+
+  it("PortWatch's yearly vessel_count_total is the mean yearly port calls 2019–2024: within 5% of the daily series", () => {
+    const pw = new Map(parsePortwatchPorts(text("portwatch/PortWatch_ports_database.csv")).map((p) => [p.portid, p]));
+    for (const file of ["Laem_Chabang_TH", "Map_Ta_Phut_TH", "Port_Klang_MY"]) {
+      const s = parsePortwatchDaily(text(`portwatch/daily/${file}_daily_portcalls.csv`));
+      let sum = 0;
+      for (let d = dayOf("2019-01-01"); d <= dayOf("2024-12-31"); d++) sum += s.columns.portcalls[d - s.firstDay];
+      const ratio = sum / 6 / pw.get(s.key)!.vesselCounts.total;
+      expect(ratio, file).toBeGreaterThan(0.95);
+      expect(ratio, file).toBeLessThan(1.05);
+    }
   });
 });
 
@@ -86,29 +109,64 @@ describe("malformed rows (issue 9)", () => {
 
 describe("cross-reference", () => {
   let ports: PortRecord[];
+  let aliases: PortAlias[];
+  let otherEntries: Record<string, [string, string]>;
   let qc: ReturnType<typeof crossReference>["qc"];
   beforeAll(() => {
     const u = readUnlocodeDir(join(D, "unlocode"));
     expect(u.ports).toHaveLength(17589);
-    ({ ports, qc } = crossReference(u.ports, parseWpiCsv(text("wpi/WPI.csv")).ports, parsePortwatchPorts(text("portwatch/PortWatch_ports_database.csv"))));
-  });
+    expect(u.entries).toHaveLength(116026);
+    ({ ports, aliases, otherEntries, qc } = crossReference(u.entries, parseWpiCsv(text("wpi/WPI.csv")).ports, parsePortwatchPorts(text("portwatch/PortWatch_ports_database.csv"))));
+  }, 60000);
   const byCode = (c: string) => ports.find((p) => p.code === c)!;
+
+  it("a code is a port when UN/LOCODE, the WPI or PortWatch names it as one", () => {
+    expect(qc.namedBy.unlocode).toBe(17513);
+    expect(byCode("SGSIN").namedBy).toEqual(["unlocode", "portwatch"]);
+    // WPI "Chrome" USHYM: UN/LOCODE files it as a road terminal, the WPI names it a port.
+    expect(byCode("USHYM")).toMatchObject({ name: "Chrome", namedBy: ["wpi"], unlocode: { name: "Chrome", function: "--3-----" }, coordSource: "wpi" });
+    // A PortWatch port that no list gives a code answers by coordinates only.
+    expect(ports.find((p) => p.portwatch[0]?.portid === "fso161")).toMatchObject({ code: null, name: "Singapore - Offshore Oil Terminal 1", iso3: "SGP" });
+  });
 
   it("corrects PortWatch's Laem Chabang code TH SRI to THLCH and leaves Si Racha without PortWatch", () => {
     expect(qc.locodeCorrections).toContainEqual({ portid: "port1197", name: "Laem Chabang", published: "TH SRI", matched: "THLCH", by: "name" });
-    expect(byCode("THLCH").portwatch).toMatchObject({ portid: "port1197", locodePublished: "TH SRI", shareCountryExport: 62.37 });
+    expect(byCode("THLCH").portwatch).toMatchObject([{ portid: "port1197", locodePublished: "TH SRI", shareCountryExport: 62.37 }]);
     expect(byCode("THLCH").flags).toContain("portwatch_locode_corrected_from_THSRI");
-    expect(byCode("THSRI").portwatch).toBeNull();
+    expect(byCode("THSRI").portwatch).toEqual([]);
+  });
+
+  it("picks the same-name port near the PortWatch port (Portland, OR is tagged with Portland, Maine's USPWM)", () => {
+    expect(qc.locodeCorrections).toContainEqual({ portid: "port993", name: "Portland, OR", published: "US PWM", matched: "USPDX", by: "name" });
+    expect(byCode("USPDX").portwatch.map((a) => a.name)).toEqual(["Portland, OR"]);
+    expect(byCode("USPWM").portwatch.map((a) => a.name)).toEqual(["Portland, ME"]);
   });
 
   it("matches PortWatch ports without a LOCODE (Saigon via the WPI alternate name, Port Klang by name)", () => {
-    expect(byCode("VNSGN").portwatch).toMatchObject({ portid: "port1291", matchedBy: "wpi-name" });
-    expect(byCode("MYPKG").portwatch).toMatchObject({ portid: "port960", matchedBy: "name" });
-    expect(byCode("THMAT").portwatch).toMatchObject({ portid: "port701", matchedBy: "name" });
+    expect(byCode("VNSGN").portwatch).toMatchObject([{ portid: "port1291", matchedBy: "wpi-name" }]);
+    expect(byCode("MYPKG").portwatch).toMatchObject([{ portid: "port960", matchedBy: "name" }]);
+    expect(byCode("THMAT").portwatch).toMatchObject([{ portid: "port701", matchedBy: "name" }]);
   });
 
-  it("flags THHOP's coordinates (Taiwan) and does not use them", () => {
+  it("keeps PortWatch's terminals of one port together and shares a joined port between its codes", () => {
+    expect(byCode("CNSGH").portwatch.map((a) => [a.portid, a.name])).toEqual([
+      ["port1188", "Shanghai (Pudong)"],
+      ["port2027", "Shanghai (Yangshan)"],
+    ]);
+    expect(byCode("USLAX").portwatch).toMatchObject([{ portid: "port664", matchedBy: "name-part", sharedWith: ["USLGB"] }]);
+    expect(byCode("USLGB").portwatch).toMatchObject([{ portid: "port664", sharedWith: ["USLAX"] }]);
+  });
+
+  it("lets a place without the port function stand for the port of its name nearby (CNSHA → CNSGH)", () => {
+    expect(aliases.find((a) => a.code === "CNSHA")).toEqual({ code: "CNSHA", name: "Shanghai Hongqiao International Apt", function: "---4----", port: "CNSGH", distanceKm: 3.63 });
+    expect(otherEntries.CNSHA).toBeUndefined();
+    expect(otherEntries.THCAN).toEqual(["Amnat Charoen", "--3-----"]);
+  });
+
+  it("flags THHOP's coordinates (Taiwan) and NGAPP's inland geocode, keeps Duisburg's inland coordinates", () => {
     expect(byCode("THHOP")).toMatchObject({ lat: null, lng: null, coordSource: null, flags: ["unlocode_coordinates_outside_country"] });
+    expect(byCode("NGAPP")).toMatchObject({ lat: null, coordSource: null, flags: ["unlocode_geocode_outside_port_area"] });
+    expect(byCode("DEDUI")).toMatchObject({ lat: 51.46666666666667, lng: 6.75, coordSource: "unlocode", flags: [] });
     expect(byCode("THLCH")).toMatchObject({ lat: 13.083333, lng: 100.883333, coordSource: "wpi" });
   });
 });

@@ -1,74 +1,19 @@
 // End to end: the ports snapshot built from the real mirror, published to a temp ARTIFACTS_DIR, followed by an
-// ArtifactStore, served by the real app. Every queryType, portCode vs coordinates, 400 and 404, hot reload.
-import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+// ArtifactStore, served by the real app (fixture.ts). Every queryType on the Thai and Malaysian ports with daily
+// series, portCode vs coordinates, 400 and 404, hot reload. Ports worldwide: world.test.ts.
+import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dataDir } from "../../lib/config.ts";
-import { publishSnapshot } from "../../pipeline/snapshots/publish-snapshot.ts";
-import { buildPortsFiles, PORTS_SNAPSHOT, PORTS_SOURCES, type PortsSnapshotFiles } from "../../pipeline/snapshots/ports.ts";
-import { createApp } from "../../server/app.ts";
-import { FileKeyStore, generateKey, hashKey, writeKeyFile } from "../../server/auth/key-store.ts";
-import type { ArtifactStore } from "../../server/data/artifact-store.ts";
-import { createRateLimiter } from "../../server/limits/rate-limit.ts";
-import { listen, type RunningServer } from "../../server/serve.ts";
-import { openSupplyChainService, type PortsSnapshot } from "../../server/services/supply-chain-service.ts";
-import { FakeDroughtService } from "../server/fake-service.ts";
-import { postJson, silent } from "../server/helpers.ts";
+import { startSupplyChainServer, type SupplyChainServer } from "./fixture.ts";
 
-let dir: string;
-let built: PortsSnapshotFiles;
-let store: ArtifactStore<PortsSnapshot>;
-let running: RunningServer;
-let base: string;
-const key = generateKey();
-
-const publish = (day: number) =>
-  publishSnapshot({
-    artifactsDir: join(dir, "artifacts"),
-    name: PORTS_SNAPSHOT,
-    files: built.files,
-    asOf: built.asOf,
-    sources: PORTS_SOURCES,
-    inputs: built.inputs,
-    qc: built.qc,
-    report: "report.json",
-    now: new Date(Date.UTC(2026, 7, day)),
-  });
-
+let server: SupplyChainServer;
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "supply-chain-"));
-  built = buildPortsFiles(dataDir());
-  await publish(15);
-  const opened = await openSupplyChainService(join(dir, "artifacts"), silent);
-  store = opened.store;
-  store.stop(); // the test drives reloads itself
-  const keyFile = join(dir, "keys.json");
-  writeKeyFile(keyFile, { keys: [{ id: "k1", hash: hashKey(key), plan: "free", status: "active", createdAt: "2024-01-01T00:00:00.000Z" }] });
-  const app = createApp({
-    drought: new FakeDroughtService(),
-    keys: new FileKeyStore(keyFile, { checkIntervalMs: 0 }),
-    limiter: createRateLimiter({ plans: { free: { points: 10000, duration: 60 } } }),
-    logger: silent,
-    ready: () => true,
-    supplyChain: opened.service,
-  });
-  running = await listen(app, { port: 0, host: "127.0.0.1", logger: silent });
-  base = `http://127.0.0.1:${running.port}`;
-}, 60000);
+  server = await startSupplyChainServer();
+}, 120000);
+afterAll(() => server?.close());
 
-afterAll(async () => {
-  await running?.shutdown();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the test reads response JSON by path
-type Json = any;
-
-async function query(body: unknown) {
-  const res = await postJson(base, "/api/supply-chain/query", body, key);
-  return { status: res.status, json: (await res.json()) as { success: boolean; data: Record<string, Json>; error: { code: string; message: string; details: Json } } };
-}
+const query = (body: unknown) => server.query(body);
+const NO_AIS = "no AIS fixes within 30 km of the port in the AIS sample (2018-07-06) that lie nearer to it than to another PortWatch port";
 
 describe("POST /api/supply-chain/query", () => {
   it("congestion for Laem Chabang: numbers from the PortWatch series, inputs listed, as-of time", async () => {
@@ -80,6 +25,7 @@ describe("POST /api/supply-chain/query", () => {
     expect(d.asOf).toBe("2026-08-14T23:59:59.000Z");
     expect(d.details.activity).toEqual({
       seriesId: "port1197",
+      firstDay: "2019-01-01",
       latestDay: "2026-08-14",
       windowDays: 30,
       meanDailyCalls: 19.27,
@@ -90,10 +36,7 @@ describe("POST /api/supply-chain/query", () => {
       percentile: 69.4,
     });
     expect(d.details.inputs).toMatchObject({ portwatchDaily: true, countryTankerSeries: true, worldPortIndex: true, ais: false });
-    expect(d.details.missing).toEqual([
-      "avgDwellDays: no AIS fixes within 30 km of the port in the AIS sample",
-      "etaDelayHours: no AIS fixes within 30 km of the port in the AIS sample",
-    ]);
+    expect(d.details.missing).toEqual([`avgDwellDays: ${NO_AIS}`, `etaDelayHours: ${NO_AIS}`]);
     expect(d.details.congestion.congestionIndex).toBe(69.4);
     expect(d.details.keyFindings).toContain("PortWatch lists this port as TH SRI; matched to THLCH by name.");
     expect(d.summary).toBe("Laem Chabang (THLCH): congestion index 69.4; disruption risk low; 2 fields without data.");
@@ -110,32 +53,42 @@ describe("POST /api/supply-chain/query", () => {
     expect(json.data.details.congestion).toBeUndefined();
   });
 
-  it("cargo_delay for Port Klang: Little's law from the AIS sample and the 2019 arrival rate", async () => {
+  it("cargo_delay for Port Klang: Little's law from the AIS sample and the 2019 arrival rate; no anchored vessel → null", async () => {
     const { json } = await query({ portCode: "MYPKG", queryType: "cargo_delay" });
     const d = json.data;
     expect(d.details.inputs.ais).toBe(true);
-    const { moored, anchored, arrivalsPerDay, arrivalWindow } = d.details.delay;
-    expect(arrivalWindow).toBe("2019-06-21..2019-07-21");
-    expect(d.avgDwellDays).toBe(Math.round((moored / arrivalsPerDay) * 100) / 100);
-    expect(d.etaDelayHours).toBe(Math.round(((anchored * 24) / arrivalsPerDay) * 10) / 10);
-    expect(d.avgDwellDays).toBeGreaterThan(0);
+    // ais_sample.csv: MMSIs 533180037 and 636016928 moored (status 5) nearest to port960; none at anchor.
+    expect(d.details.delay).toMatchObject({ moored: 2, anchored: 0, vessels: 4, arrivalWindow: "2019-06-21..2019-07-21", arrivalsPerDay: 31.9 });
+    expect(d.avgDwellDays).toBe(Math.round((2 / 31.903225806451612) * 100) / 100); // mean calls of port960 2019-06-21..07-21
+    expect(d.etaDelayHours).toBeNull();
+    expect(d.details.missing).toEqual(["etaDelayHours: no vessel at anchor at the port in the AIS sample (2018-07-06); a zero from a partial one-minute sample is no lower bound"]);
   });
 
   it("trade_risk for Phuket: no activity series, a nearby GDACS flood → medium, null fields explained", async () => {
     const { json } = await query({ portCode: "THPKT", queryType: "trade_risk" });
     const d = json.data;
-    expect(d).toMatchObject({ congestionIndex: null, vesselCount: null, avgDwellDays: null, etaDelayHours: null, disruptionRisk: "medium" });
+    expect(d).toMatchObject({ congestionIndex: null, avgDwellDays: null, etaDelayHours: null, disruptionRisk: "medium" });
     expect(d.details.disruption).toMatchObject({ hazardPoints: 1, anomalyPoints: 0, points: 1 });
     expect(d.details.disruption.hazardsActive[0]).toMatchObject({ id: "FL-1103881", kind: "flood", alertLevel: "Green", distanceKm: 64.8 });
     expect(d.details.inputs.portwatchDaily).toBe(false);
-    expect(d.details.missing).toContain("congestionIndex: no PortWatch daily port calls for this port");
+    expect(d.details.missing[0]).toMatch(/^congestionIndex: no PortWatch daily port calls for this port/);
     expect(d.details.trade).toMatchObject({ shareCountryImport: 0.05, shareCountryExport: 0.97 });
+    expect(d.vesselCount).toBe(1); // PortWatch yearly average 76 calls × 7 / 365.25 = 1.46
   });
 
-  it("a coordinate selects the nearest port within 50 km; portCode wins when both are sent", async () => {
+  it("a coordinate selects the nearest port within 50 km (its own or its PortWatch position); portCode wins when both are sent", async () => {
     const near = await query({ lat: 13.09, lng: 100.9, queryType: "congestion" });
     expect(near.json.data.port.code).toBe("THLCH");
-    expect(near.json.data.details.resolution).toEqual({ by: "coordinates", distanceKm: 1.95, coordinatesIgnored: false, radiusKm: 50 });
+    expect(near.json.data.details.resolution).toEqual({
+      by: "coordinates",
+      requestedCode: null,
+      alias: null,
+      distanceKm: 0.14, // to PortWatch's Laem Chabang at 13.0887337 N 100.8999916 E (the WPI point is 1.95 km away)
+      coordinatesIgnored: false,
+      radiusKm: 50,
+      rule: "nearest port with PortWatch records in the nearest port's country",
+      nearerPortWithoutRecords: null,
+    });
     const both = await query({ lat: 13.09, lng: 100.9, portCode: "THMAT", queryType: "congestion" });
     expect(both.json.data.port.code).toBe("THMAT");
     expect(both.json.data.details.resolution).toMatchObject({ by: "portCode", coordinatesIgnored: true });
@@ -144,11 +97,11 @@ describe("POST /api/supply-chain/query", () => {
   it("answers 404 for an unknown code, a code without the port function and a point far from ports", async () => {
     const unknown = await query({ portCode: "THZZZ", queryType: "congestion" });
     expect(unknown.status).toBe(404);
-    expect(unknown.json.error).toMatchObject({ code: "NOT_FOUND", message: "Unknown port THZZZ: not a UN/LOCODE entry with the port function" });
+    expect(unknown.json.error).toMatchObject({ code: "NOT_FOUND", message: "Unknown port THZZZ: UN/LOCODE, the World Port Index and PortWatch name no port with this code" });
     expect((await query({ portCode: "THCAN", queryType: "congestion" })).status).toBe(404); // Amnat Charoen, inland
     const sea = await query({ lat: 0, lng: -140, queryType: "congestion" });
     expect(sea.status).toBe(404);
-    expect(sea.json.error.message).toBe("No port within 50 km of this location");
+    expect(sea.json.error.message).toBe("No port within 50 km of this location (ports of UN/LOCODE, the World Port Index and PortWatch, worldwide)");
   });
 
   it("answers 400 for missing or invalid fields", async () => {
@@ -170,14 +123,14 @@ describe("POST /api/supply-chain/query", () => {
 
   it("hot reload: a new snapshot is served; a corrupted one is refused and the previous keeps serving", async () => {
     const first = (await query({ portCode: "THLCH", queryType: "congestion" })).json.data.dataVersion;
-    const second = await publish(16);
-    expect(await store.reload()).toBe("loaded");
+    const second = await server.publish(16);
+    expect(await server.store.reload()).toBe("loaded");
     const after = (await query({ portCode: "THLCH", queryType: "congestion" })).json.data;
     expect(after.dataVersion).toBe(second.version);
     expect(after.dataVersion).not.toBe(first);
-    const third = await publish(17);
+    const third = await server.publish(17);
     appendFileSync(join(third.dir, "ports.json"), " ");
-    expect(await store.reload()).toBe("refused");
+    expect(await server.store.reload()).toBe("refused");
     const still = (await query({ portCode: "THLCH", queryType: "congestion" })).json.data;
     expect(still.dataVersion).toBe(second.version);
     expect(still.congestionIndex).toBe(69.4);

@@ -10,6 +10,7 @@ import {
   windowMean,
   windowSum,
 } from "../../lib/ports/activity.ts";
+import { unlocodeFunctionNames } from "../../lib/ports/unlocode-function.ts";
 import { supplyChainBody } from "../../server/schemas-supply-chain.ts";
 
 describe("window statistics", () => {
@@ -89,5 +90,15 @@ describe("request schema", () => {
     const r = supplyChainBody.safeParse({ lat: 13, queryType: "congestion" });
     expect(r.success).toBe(false);
     expect(r.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([["lng", "required when portCode is omitted"]]);
+  });
+});
+
+describe("UN/LOCODE function classifier", () => {
+  it("names each function a classifier marks", () => {
+    expect(unlocodeFunctionNames("12345---")).toEqual(["port", "rail terminal", "road terminal", "airport", "postal exchange office"]);
+    expect(unlocodeFunctionNames("---4----")).toEqual(["airport"]);
+    expect(unlocodeFunctionNames("-----67B")).toEqual(["multimodal function", "fixed transport function", "border crossing"]);
+    expect(unlocodeFunctionNames("0-------")).toEqual(["function not known"]);
+    expect(unlocodeFunctionNames("--------")).toEqual([]);
   });
 });
