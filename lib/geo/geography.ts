@@ -80,6 +80,7 @@ export interface GeographyOptions {
 }
 
 const NAMES_WITHOUT_ISO: Record<string, string> = { XKX: "Kosovo" };
+const THAILAND_AND_NEIGHBOURS = new Set(["THA", "MMR", "LAO", "KHM", "MYS"]);
 
 function checkPoint(lat: number, lng: number): number {
   if (!Number.isFinite(lat) || !Number.isFinite(lng) || lat < -90 || lat > 90) {
@@ -109,18 +110,24 @@ export function buildGeography(options: GeographyOptions = {}): Geography {
   const codes = [...new Set(units.map((u) => u.iso3).filter((c): c is string => c !== null))].sort();
 
   // The province boundaries are finer than Natural Earth's: inside a province the point is Thai land even where
-  // Natural Earth puts it just offshore or across the border.
-  const provinceAt = (lat: number, lng: number): number => (provinces ? provinces.provinceAt(lat, lng) : -1);
+  // Natural Earth puts it just offshore or across the border. Border strips are a few km wide, so only points
+  // Natural Earth puts in Thailand, a neighbour or the sea can be in a province (others skip the search).
+  const mayBeThai = new Uint8Array(units.length + 1); // index u + 1; 0 = sea
+  mayBeThai[0] = 1;
+  units.forEach((u, i) => (mayBeThai[i + 1] = u.iso3 !== null && THAILAND_AND_NEIGHBOURS.has(u.iso3) ? 1 : 0));
+  /** Province index or -1, given the Natural Earth unit u (-1 at sea). */
+  const provinceAt = (lat: number, lng: number, u: number): number =>
+    provinces && mayBeThai[u + 1] === 1 ? provinces.provinceAt(lat, lng) : -1;
 
   const locate = (lat: number, lng: number): Location => {
     const x = checkPoint(lat, lng);
     const coastDistance = coastDistanceKm(coast, lat, x);
-    const p = provinceAt(lat, x);
+    const u = locator.unitAt(lat, x);
+    const p = provinceAt(lat, x, u);
     if (p >= 0) {
       const { nameEn, code } = provinces!.provinces[p];
       return { country: "THA", land: true, coastDistanceKm: coastDistance, province: nameEn, provinceCode: code };
     }
-    const u = locator.unitAt(lat, x);
     if (u < 0) return { country: null, land: false, coastDistanceKm: coastDistance };
     const unit = units[u];
     return unit.special
@@ -130,8 +137,8 @@ export function buildGeography(options: GeographyOptions = {}): Geography {
 
   const countryAt = (lat: number, lng: number): string | null => {
     const x = checkPoint(lat, lng);
-    if (provinceAt(lat, x) >= 0) return "THA";
     const u = locator.unitAt(lat, x);
+    if (provinceAt(lat, x, u) >= 0) return "THA";
     return u >= 0 ? units[u].iso3 : null;
   };
 
@@ -153,7 +160,8 @@ export function buildGeography(options: GeographyOptions = {}): Geography {
     countryAt,
     isLand: (lat, lng) => {
       const x = checkPoint(lat, lng);
-      return provinceAt(lat, x) >= 0 || locator.unitAt(lat, x) >= 0;
+      const u = locator.unitAt(lat, x);
+      return u >= 0 || provinceAt(lat, x, u) >= 0;
     },
     coastDistanceKm: (lat, lng) => coastDistanceKm(coast, lat, checkPoint(lat, lng)),
     countryName: (iso3) => NAMES_WITHOUT_ISO[iso3] ?? countries.getName(iso3, "en"),

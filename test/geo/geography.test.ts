@@ -187,6 +187,17 @@ describe("Thai provinces through the caller's province index", () => {
     expect(geoTh.countryAt(5.771, 101.2494)).toBe("THA");
     expect(geoTh.isLand(5.771, 101.2494)).toBe(true);
   });
+  it("the province search runs only where Natural Earth says Thailand, a neighbour or sea", () => {
+    const asked: string[] = [];
+    const everywhere: ThaiProvinces = { provinceAt: (lat, lng) => (asked.push(`${lat},${lng}`), 0), provinces: [{ code: "TH-99", nameEn: "Test" }] };
+    const g = buildGeography({ provinces: everywhere, scale: "50m" });
+    expect(g.countryAt(35.68, 139.69)).toBe("JPN"); // Tokyo: not asked
+    expect(g.countryAt(51.92, 4.48)).toBe("NLD");
+    expect(asked).toEqual([]);
+    expect(g.locate(6.4, 100.4)).toMatchObject({ country: "THA", province: "Test" }); // Malaysia by Natural Earth: asked
+    expect(g.countryAt(10, 101.5)).toBe("THA"); // sea: asked
+    expect(asked).toEqual(["6.4,100.4", "10,101.5"]);
+  });
   it("a Chon Buri shore point Natural Earth leaves in the sea is Thai land", () => {
     expect(geo.isLand(12.7016, 100.7664)).toBe(false);
     expect(geoTh.locate(12.7016, 100.7664)).toMatchObject({ country: "THA", land: true, province: "Chon Buri" });
