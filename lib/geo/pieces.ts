@@ -29,7 +29,6 @@ export interface Pieces {
   index: Flatbush;
 }
 
-
 /** Crossing of edge a–b with the vertical line x = X, computed from the western endpoint so both directions agree. */
 function crossX(ax: number, ay: number, bx: number, by: number, X: number): number {
   if (ax > bx) return crossX(bx, by, ax, ay, X);
