@@ -15,6 +15,7 @@ const BENCHES: [title: string, file: string, args: string[]][] = [
   ["Feed risk scores (issue 5)", "feeds.bench.ts", []],
   ["Outbreak radar (issue 6)", "outbreak.bench.ts", []],
   ["Supply chain (issue 6)", "supply-chain.bench.ts", []],
+  ["Where a point is, lib/geo (issue 10)", "geo.bench.ts", []],
 ];
 
 const only = process.argv.slice(2);
