@@ -8,7 +8,7 @@ import { ProvinceIndexReader, writeProvinceIndex } from "../formats/province-ind
 import { buildGeography, type Geography } from "../lib/geo/geography.ts";
 import type { NaturalEarthScale } from "../lib/geo/natural-earth.ts";
 import { loadProvinces } from "../pipeline/provinces/boundaries.ts";
-import { flattenRings } from "../pipeline/provinces/rings.ts";
+import { flattenRings } from "../lib/geo/province-rings.ts";
 import { rng } from "./random.ts";
 
 setFlagsFromString("--expose-gc");

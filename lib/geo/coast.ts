@@ -7,7 +7,7 @@ import Flatbush from "flatbush";
 import { around, within } from "geoflatbush";
 import { boundsOf } from "./bounds.ts";
 import { polylineDistanceKm } from "./sphere.ts";
-import { POLE_ARTEFACT_DEG } from "./rings.ts";
+import { POLE_ARTEFACT_DEG } from "./planar-rings.ts";
 
 /** Edges per chunk: fewer chunks (faster tree searches) against more edges measured per chunk (measured: 16–64 alike). */
 export const COAST_CHUNK_EDGES = 32;

@@ -6,7 +6,7 @@ import countries from "i18n-iso-countries";
 import { buildCoastline, coastDistanceKm, type Coastline } from "./coast.ts";
 import { loadNaturalEarth, type CountryUnit, type NaturalEarthCountries, type NaturalEarthScale } from "./natural-earth.ts";
 import { PieceLocator, buildPieces, type Pieces } from "./pieces.ts";
-import { planarRings, type FlatRing } from "./rings.ts";
+import { planarRings, type FlatRing } from "./planar-rings.ts";
 import { wrapLongitude } from "./sphere.ts";
 
 const require = createRequire(import.meta.url);

@@ -11,7 +11,7 @@
 // rings, and crossings are computed from the same endpoint order, so neighbouring pieces meet without gaps.
 import Flatbush from "flatbush";
 import { boundsOf, type Box } from "./bounds.ts";
-import type { FlatRing } from "./rings.ts";
+import type { FlatRing } from "./planar-rings.ts";
 
 export const MAX_PIECE_VERTICES = 32;
 // Pieces smaller than this (deg², about 0.01 m²) are the zero-area runs Sutherland–Hodgman leaves along clip lines.

@@ -7,7 +7,7 @@ import { loadNaturalEarth, type NaturalEarthCountries } from "../../lib/geo/natu
 import { EARTH_RADIUS_KM, haversineKm } from "../../lib/geo/sphere.ts";
 import { ProvinceIndexReader, writeProvinceIndex } from "../../formats/province-index.ts";
 import { loadProvinces } from "../../pipeline/provinces/boundaries.ts";
-import { flattenRings } from "../../pipeline/provinces/rings.ts";
+import { flattenRings } from "../../lib/geo/province-rings.ts";
 
 const geo = buildGeography();
 

@@ -2,7 +2,7 @@
 // into pieces (checked against the unclipped ring), and rings that cross the antimeridian or wind round a pole.
 import { describe, expect, it } from "vitest";
 import { PieceLocator, buildPieces, clipRing, pointInRing, MAX_PIECE_VERTICES } from "../../lib/geo/pieces.ts";
-import { planarRings, type FlatRing } from "../../lib/geo/rings.ts";
+import { planarRings, type FlatRing } from "../../lib/geo/planar-rings.ts";
 import { rng } from "../../bench/random.ts";
 
 /** A locator over units given as GeoJSON-like polygons ([lng, lat] rings). */
