@@ -1,11 +1,15 @@
 // Reads a JSON request body: Content-Type must be application/json (charset utf-8 if given) → else 415;
-// at most `limit` bytes → else 413; valid JSON → else 400; no prototype-pollution keys → else 400.
+// at most `limit` bytes → else 413; nested at most MAX_JSON_DEPTH levels → else 400; valid JSON → else 400;
+// no prototype-pollution keys → else 400.
 // We read the body ourselves (not express.json) so every one of these failures has our error envelope.
 import type { Request } from "express";
 import { ApiError, ValidationError } from "../errors.ts";
+import { jsonDeeperThan } from "./json-depth.ts";
 import { findForbiddenKey } from "./validate.ts";
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
+/** Deepest accepted nesting of objects/arrays in a JSON body; the API's own bodies need 3. */
+export const MAX_JSON_DEPTH = 32;
 /** Past this many bytes we stop draining an oversized body and just close the connection. */
 const DRAIN_CAP_FACTOR = 16;
 
@@ -62,6 +66,9 @@ export async function readJsonBody(req: Request, limit = DEFAULT_BODY_LIMIT): Pr
   const raw = await readRaw(req, limit);
   const text = raw.toString("utf8");
   if (text.trim() === "") throw new ValidationError("Request body is empty; a JSON object is required", { reason: "empty_body" });
+  if (jsonDeeperThan(raw, MAX_JSON_DEPTH)) {
+    throw new ValidationError(`Request body is nested deeper than ${MAX_JSON_DEPTH} levels`, { reason: "too_deep", maxDepth: MAX_JSON_DEPTH });
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
