@@ -1,7 +1,8 @@
 // The express app. Request order (docs/api.md "Check order"):
 //   CORS preflight → routing (404 NOT_FOUND / 405 METHOD_NOT_ALLOWED) → auth (401) → rate limit (429)
 //   → content type (415) → body size (413) → JSON (400) → validation (400) → service (404 / 200).
-// Every response carries X-Data-Version and the CORS headers; authenticated ones also carry RateLimit-*.
+// Every response carries X-Data-Version, the CORS headers and the security headers (http/security-headers.ts);
+// authenticated ones also carry RateLimit-*.
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import type { Logger } from "../lib/log.ts";
 import type { KeyStore } from "./auth/key-store.ts";
@@ -9,6 +10,7 @@ import { renderDocsPage } from "./docs-page.ts";
 import { ApiError } from "./errors.ts";
 import { DEFAULT_BODY_LIMIT } from "./http/body.ts";
 import { sendError, sendJson } from "./http/respond.ts";
+import { applySecurityHeaders, FRAME_ANCESTORS_NONE } from "./http/security-headers.ts";
 import type { RateDecision, RateLimiter } from "./limits/rate-limit.ts";
 import { createMetrics } from "./metrics.ts";
 import { buildOpenApi } from "./openapi.ts";
@@ -101,6 +103,7 @@ export function createApp(deps: AppDeps) {
 
   // Common headers, request log line and metrics.
   app.use((req, res, next) => {
+    applySecurityHeaders(res);
     const started = process.hrtime.bigint();
     let version = "none";
     try {
@@ -179,7 +182,7 @@ export function createApp(deps: AppDeps) {
   app.get("/docs", (_req, res) => {
     docsCache ??= renderDocsPage(openApi() as Parameters<typeof renderDocsPage>[0]);
     res.setHeader("Content-Type", "text/html; charset=utf-8");
-    res.setHeader("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'");
+    res.setHeader("Content-Security-Policy", `default-src 'none'; style-src 'unsafe-inline'; ${FRAME_ANCESTORS_NONE}`);
     res.end(docsCache);
   });
   app.get("/api/ping", (req, res) => sendJson(req, res, 200, { success: true, data: { pong: true } }));

@@ -1,9 +1,10 @@
-// Hostile requests through a running server (issue 9, "Requests"): deeply nested JSON.
+// Hostile requests through a running server (issue 9, "Requests"): deeply nested JSON, security headers.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { get, postJson, startTestServer, type TestServer } from "./helpers.ts";
 
 const MIB = 1024 * 1024;
 const MAX_JSON_DEPTH = 32; // docs/api.md "Limits"
+const VALID_SCORE = { lat: 13, lng: 100, riskType: "drought" };
 
 /** `{"a":{"a":…1…}}` nested `depth` objects deep. */
 function nestedObjects(depth: number): string {
@@ -50,5 +51,30 @@ describe("JSON nesting depth", () => {
     expect((await over.json()).error.details.reason).toBe("too_deep");
     const inString = await postJson(s.base, "/api/risk-map/score", `{"lat":13,"lng":100,"riskType":"\\"${"[{".repeat(5000)}"}`, s.key);
     expect((await inString.json()).error.message).toMatch(/^riskType: /);
+  });
+});
+
+describe("security headers", () => {
+  it("every response has X-Content-Type-Options: nosniff and a CSP with frame-ancestors 'none'", async () => {
+    const answers = [
+      await get(s.base, "/healthz", undefined),
+      await get(s.base, "/openapi.json", undefined),
+      await get(s.base, "/nope", undefined),
+      await get(s.base, "/api/ping", undefined),
+      await get(s.base, "/api/ping", s.key),
+      await postJson(s.base, "/api/risk-map/score", VALID_SCORE, s.key, { "content-type": "text/plain" }),
+      await fetch(`${s.base}/api/ping`, { method: "OPTIONS" }),
+    ];
+    for (const res of answers) {
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("content-security-policy")).toBe("frame-ancestors 'none'");
+    }
+  });
+
+  it("/docs keeps its own policy and forbids framing too", async () => {
+    const res = await get(s.base, "/docs", undefined);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
   });
 });
