@@ -2,7 +2,8 @@
 //   CORS preflight → routing (404 NOT_FOUND / 405 METHOD_NOT_ALLOWED) → auth (401) → rate limit (429)
 //   → content type (415) → body size (413) → JSON (400) → validation (400) → service (404 / 200).
 // Every response carries X-Data-Version, the CORS headers and the security headers (http/security-headers.ts);
-// authenticated ones also carry RateLimit-*.
+// authenticated ones also carry RateLimit-*. Failures before routing (malformed HTTP, timeouts) are answered by
+// the server's clientError listener (http/client-error.ts), bodies are read by http/body.ts.
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import type { Logger } from "../lib/log.ts";
 import type { KeyStore } from "./auth/key-store.ts";
@@ -124,6 +125,11 @@ export function createApp(deps: AppDeps) {
         "request",
       );
     });
+    if (req.httpVersion === "1.1" && req.headers.host === undefined) {
+      // RFC 9112 3.2: a 400 for an HTTP/1.1 request without Host (serve.ts turns off Node's empty-bodied one).
+      res.setHeader("Connection", "close");
+      throw new ApiError("BAD_REQUEST", "HTTP/1.1 requests need a Host header");
+    }
     next();
   });
 

@@ -1,6 +1,8 @@
-// Hostile requests through a running server (issue 9, "Requests"): deeply nested JSON, security headers.
+// Hostile requests through a running server (issue 9, "Requests"): deeply nested JSON, malformed HTTP answered by
+// Node itself, slow bodies and headers, security headers.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { get, postJson, startTestServer, type TestServer } from "./helpers.ts";
+import { envelopeOf, rawExchange } from "./raw-http.ts";
 
 const MIB = 1024 * 1024;
 const MAX_JSON_DEPTH = 32; // docs/api.md "Limits"
@@ -12,11 +14,14 @@ function nestedObjects(depth: number): string {
 }
 
 let s: TestServer; // 1 MiB body limit so that deep bodies are not simply too large
+let short: TestServer; // short timeouts
 beforeAll(async () => {
   s = await startTestServer({ bodyLimit: MIB });
+  short = await startTestServer({ timeouts: { requestTimeoutMs: 1000, headersTimeoutMs: 500 } });
 });
 afterAll(async () => {
   await s.close();
+  await short.close();
 });
 
 describe("JSON nesting depth", () => {
@@ -51,6 +56,60 @@ describe("JSON nesting depth", () => {
     expect((await over.json()).error.details.reason).toBe("too_deep");
     const inString = await postJson(s.base, "/api/risk-map/score", `{"lat":13,"lng":100,"riskType":"\\"${"[{".repeat(5000)}"}`, s.key);
     expect((await inString.json()).error.message).toMatch(/^riskType: /);
+  });
+});
+
+describe("malformed HTTP that Node answers itself", () => {
+  const expectEnvelope = (a: Awaited<ReturnType<typeof rawExchange>>, status: number, code: string) => {
+    expect(a.status).toBe(status);
+    expect(envelopeOf(a)?.code).toBe(code);
+    expect(a.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(a.headers["content-length"]).toBe(String(Buffer.byteLength(a.body)));
+    expect(a.headers["connection"]).toBe("close");
+    expect(a.headers["x-content-type-options"]).toBe("nosniff");
+    expect(a.closedByServer).toBe(true);
+  };
+
+  it("a malformed request line or header is 400 BAD_REQUEST in the envelope, then the connection closes", async () => {
+    const line = await rawExchange(s.running.port, ["NOT AN HTTP REQUEST\r\n\r\n"], { timeoutMs: 5000 });
+    expectEnvelope(line, 400, "BAD_REQUEST");
+    expect(envelopeOf(line)).toEqual({ code: "BAD_REQUEST", message: "Malformed HTTP request", details: { reason: expect.any(String) } });
+    const header = await rawExchange(s.running.port, ["GET /healthz HTTP/1.1\r\nHost: x\r\nNo colon here\r\n\r\n"], { timeoutMs: 5000 });
+    expectEnvelope(header, 400, "BAD_REQUEST");
+  });
+
+  it("an HTTP/1.1 request without Host is 400 BAD_REQUEST in the envelope", async () => {
+    const a = await rawExchange(s.running.port, ["GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n"], { timeoutMs: 5000 });
+    expectEnvelope(a, 400, "BAD_REQUEST");
+    expect(envelopeOf(a)).toEqual({ code: "BAD_REQUEST", message: "HTTP/1.1 requests need a Host header", details: {} });
+  });
+
+  it("headers over 16 KB are 431 HEADERS_TOO_LARGE in the envelope", async () => {
+    const a = await rawExchange(s.running.port, [`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`], { timeoutMs: 5000 });
+    expectEnvelope(a, 431, "HEADERS_TOO_LARGE");
+  });
+});
+
+describe("timeouts", () => {
+  const head = (length: number) => `POST /api/risk-map/score HTTP/1.1\r\nHost: x\r\nX-API-Key: ${short.key}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+
+  it("a body sent one byte at a time past the request timeout is 408 REQUEST_TIMEOUT and the connection closes", async () => {
+    const body = JSON.stringify(VALID_SCORE);
+    const a = await rawExchange(short.running.port, [head(body.length), ...body], { gapMs: 200, timeoutMs: 8000 });
+    expect(a.status).toBe(408);
+    expect(envelopeOf(a)?.code).toBe("REQUEST_TIMEOUT");
+    expect(a.closedByServer).toBe(true);
+  });
+
+  it("headers sent one byte at a time past the headers timeout are 408 and the connection closes", async () => {
+    const a = await rawExchange(short.running.port, [..."GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Slow: aaaaaaaaaaaaaaaaaaaa\r\n\r\n"], { gapMs: 100, timeoutMs: 8000 });
+    expect(a.status).toBe(408);
+    expect(envelopeOf(a)?.code).toBe("REQUEST_TIMEOUT");
+    expect(a.closedByServer).toBe(true);
+  });
+
+  it("a normal request on the short-timeout server still works", async () => {
+    expect((await postJson(short.base, "/api/risk-map/score", VALID_SCORE, short.key)).status).toBe(200);
   });
 });
 
