@@ -8,7 +8,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import type { Logger } from "../lib/log.ts";
 import type { KeyStore } from "./auth/key-store.ts";
 import { renderDocsPage } from "./docs-page.ts";
-import { ApiError } from "./errors.ts";
+import { ApiError, ClientAbortedError } from "./errors.ts";
 import { DEFAULT_BODY_LIMIT } from "./http/body.ts";
 import { sendError, sendJson } from "./http/respond.ts";
 import { applySecurityHeaders, FRAME_ANCESTORS_NONE } from "./http/security-headers.ts";
@@ -115,15 +115,25 @@ export function createApp(deps: AppDeps) {
     res.setHeader("X-Data-Version", version);
     res.setHeader("Access-Control-Allow-Origin", "*");
     res.setHeader("Access-Control-Expose-Headers", EXPOSED_HEADERS);
+    const elapsedSeconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+    // req.path has no query string, so nothing secret in it; the key itself is never logged, only its id.
+    const logFields = (seconds: number) => ({
+      method: req.method,
+      path: req.path,
+      route: (res.locals.route as string | undefined) ?? "unmatched",
+      durationMs: Math.round(seconds * 1e4) / 10,
+      keyId: res.locals.keyId as string | undefined,
+    });
     res.on("finish", () => {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = (res.locals.route as string | undefined) ?? "unmatched";
-      metrics.observe(req.method, route, res.statusCode, seconds);
-      // req.path has no query string, so nothing secret in it; the key itself is never logged, only its id.
-      logger.info(
-        { method: req.method, path: req.path, route, status: res.statusCode, durationMs: Math.round(seconds * 1e4) / 10, keyId: res.locals.keyId },
-        "request",
-      );
+      const seconds = elapsedSeconds();
+      const line = logFields(seconds);
+      metrics.observe(req.method, line.route, res.statusCode, seconds);
+      logger.info({ ...line, status: res.statusCode }, "request");
+    });
+    // Connection closed before our answer was sent (client gone, or closed on a request timeout): no status,
+    // not a server error, not in the status metrics.
+    res.on("close", () => {
+      if (!res.writableFinished) logger.info(logFields(elapsedSeconds()), "request aborted");
     });
     if (req.httpVersion === "1.1" && req.headers.host === undefined) {
       // RFC 9112 3.2: a 400 for an HTTP/1.1 request without Host (serve.ts turns off Node's empty-bodied one).
@@ -208,7 +218,8 @@ export function createApp(deps: AppDeps) {
 
   // One error envelope for everything; never HTML, never a stack.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    if (res.headersSent) {
+    if (res.headersSent || err instanceof ClientAbortedError) {
+      // Nobody to answer (the "close" listener above logs an aborted request), or an answer already under way.
       res.destroy();
       return;
     }

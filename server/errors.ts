@@ -60,6 +60,17 @@ export class ValidationError extends ApiError {
   }
 }
 
+/**
+ * The client went away (or its connection was closed on a timeout) before its request body arrived: there is
+ * nobody to answer, and it is not a server error.
+ */
+export class ClientAbortedError extends Error {
+  constructor() {
+    super("client closed the connection before the request body was complete");
+    this.name = "ClientAbortedError";
+  }
+}
+
 export interface ErrorEnvelope {
   success: false;
   error: { code: ErrorCode; message: string; details: Record<string, unknown> };

@@ -3,7 +3,7 @@
 // no prototype-pollution keys → else 400.
 // We read the body ourselves (not express.json) so every one of these failures has our error envelope.
 import type { Request } from "express";
-import { ApiError, ValidationError } from "../errors.ts";
+import { ApiError, ClientAbortedError, ValidationError } from "../errors.ts";
 import { jsonDeeperThan } from "./json-depth.ts";
 import { findForbiddenKey } from "./validate.ts";
 
@@ -57,7 +57,11 @@ function readRaw(req: Request, limit: number): Promise<Buffer> {
       chunks.push(chunk);
     });
     req.on("end", () => (over ? reject(tooLarge(limit)) : resolve(Buffer.concat(chunks, size))));
-    req.on("error", reject);
+    // A connection closed mid-body (by the client, or by the server on a request timeout) ends here.
+    req.on("error", () => reject(new ClientAbortedError()));
+    req.on("close", () => {
+      if (!req.complete) reject(new ClientAbortedError());
+    });
   });
 }
 

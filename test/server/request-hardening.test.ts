@@ -1,5 +1,6 @@
 // Hostile requests through a running server (issue 9, "Requests"): deeply nested JSON, malformed HTTP answered by
-// Node itself, slow bodies and headers, security headers.
+// Node itself, slow bodies and headers, clients that disconnect mid-body, security headers.
+import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { get, postJson, startTestServer, type TestServer } from "./helpers.ts";
 import { envelopeOf, rawExchange } from "./raw-http.ts";
@@ -7,6 +8,10 @@ import { envelopeOf, rawExchange } from "./raw-http.ts";
 const MIB = 1024 * 1024;
 const MAX_JSON_DEPTH = 32; // docs/api.md "Limits"
 const VALID_SCORE = { lat: 13, lng: 100, riskType: "drought" };
+
+const logLines: string[] = [];
+const logger = pino({ level: "debug" }, { write: (line: string) => void logLines.push(line) });
+const logged = () => logLines.map((l) => JSON.parse(l) as { level: number; msg: string; err?: unknown; [k: string]: unknown });
 
 /** `{"a":{"a":…1…}}` nested `depth` objects deep. */
 function nestedObjects(depth: number): string {
@@ -16,7 +21,7 @@ function nestedObjects(depth: number): string {
 let s: TestServer; // 1 MiB body limit so that deep bodies are not simply too large
 let short: TestServer; // short timeouts
 beforeAll(async () => {
-  s = await startTestServer({ bodyLimit: MIB });
+  s = await startTestServer({ bodyLimit: MIB, logger });
   short = await startTestServer({ timeouts: { requestTimeoutMs: 1000, headersTimeoutMs: 500 } });
 });
 afterAll(async () => {
@@ -110,6 +115,23 @@ describe("timeouts", () => {
 
   it("a normal request on the short-timeout server still works", async () => {
     expect((await postJson(short.base, "/api/risk-map/score", VALID_SCORE, short.key)).status).toBe(200);
+  });
+});
+
+describe("client that disconnects mid-body", () => {
+  it("is logged as an aborted request below error level, without a stack, and not counted as 5xx", async () => {
+    const head = `POST /api/risk-map/score HTTP/1.1\r\nHost: x\r\nX-API-Key: ${s.key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`;
+    await rawExchange(s.running.port, [head, '{"lat": 13, '], { gapMs: 50, abortAfterMs: 100, timeoutMs: 5000 });
+    const deadline = Date.now() + 5000;
+    while (!logged().some((l) => l.msg === "request aborted" || l.level >= 50) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const lines = logged();
+    expect(lines.filter((l) => l.level >= 50)).toEqual([]);
+    const aborted = lines.filter((l) => l.msg === "request aborted");
+    expect(aborted).toHaveLength(1);
+    expect(aborted[0]).toMatchObject({ level: 30, method: "POST", path: "/api/risk-map/score", route: "/api/risk-map/score" });
+    expect(aborted[0].err).toBeUndefined();
+    const metrics = await (await get(s.base, "/metrics", undefined)).text();
+    expect(metrics).not.toMatch(/http_requests_total\{[^}]*status="5\d\d"/);
   });
 });
 
