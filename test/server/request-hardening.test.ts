@@ -1,5 +1,6 @@
 // Hostile requests through a running server (issue 9, "Requests"): deeply nested JSON, malformed HTTP answered by
-// Node itself, slow bodies and headers, clients that disconnect mid-body, security headers.
+// Node itself, slow bodies and headers, clients that disconnect mid-body, security headers, compressed bodies.
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { get, postJson, startTestServer, type TestServer } from "./helpers.ts";
@@ -157,5 +158,72 @@ describe("security headers", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+});
+
+describe("Content-Encoding of request bodies", () => {
+  const plain = Buffer.from(JSON.stringify(VALID_SCORE));
+  const post = (body: Buffer, encoding: string) =>
+    fetch(`${s.base}/api/risk-map/score`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "content-encoding": encoding, "x-api-key": s.key },
+      body: new Uint8Array(body),
+    });
+
+  it("gzip, deflate and br bodies are decoded and answered like the plain body", async () => {
+    const expected = await (await postJson(s.base, "/api/risk-map/score", VALID_SCORE, s.key)).json();
+    expect(expected.success).toBe(true);
+    for (const [encoding, body] of [
+      ["gzip", gzipSync(plain)],
+      ["GZIP", gzipSync(plain)],
+      ["x-gzip", gzipSync(plain)],
+      ["deflate", deflateSync(plain)],
+      ["br", brotliCompressSync(plain)],
+      ["identity", plain],
+    ] as const) {
+      const res = await post(body, encoding);
+      expect([encoding, res.status]).toEqual([encoding, 200]);
+      expect(await res.json()).toEqual(expected);
+    }
+  });
+
+  it("an unknown or stacked encoding is 415 UNSUPPORTED_MEDIA_TYPE", async () => {
+    for (const encoding of ["compress", "zstd", "gzip, br"]) {
+      const res = await post(plain, encoding);
+      expect(res.status).toBe(415);
+      expect(await res.json()).toEqual({
+        success: false,
+        error: {
+          code: "UNSUPPORTED_MEDIA_TYPE",
+          message: "Content-Encoding must be one of gzip, deflate, br (or none)",
+          details: { received: encoding, supported: ["gzip", "deflate", "br", "identity"] },
+        },
+      });
+    }
+  });
+
+  it("a gzip bomb (small on the wire, 64 MiB decoded) is 413 on its decoded size", async () => {
+    const bomb = gzipSync(Buffer.concat([Buffer.from('{"lat":"'), Buffer.alloc(64 * MIB, 0x30), Buffer.from('"}')]), { level: 9 });
+    expect(bomb.length).toBeLessThan(MIB);
+    for (const encoding of ["gzip"]) {
+      const res = await post(bomb, encoding);
+      expect(res.status).toBe(413);
+      expect(await res.json()).toEqual({
+        success: false,
+        error: { code: "PAYLOAD_TOO_LARGE", message: `Decoded request body exceeds ${MIB} bytes`, details: { limitBytes: MIB } },
+      });
+    }
+  });
+
+  it("a corrupt or truncated gzip body is 400 with reason corrupt_encoding", async () => {
+    const gz = gzipSync(plain);
+    for (const body of [gz.subarray(0, gz.length - 6), Buffer.from("not gzip at all"), Buffer.concat([gz.subarray(0, 12), Buffer.alloc(20, 0xff)])]) {
+      const res = await post(body, "gzip");
+      expect(res.status).toBe(400);
+      const err = (await res.json()).error;
+      expect(err.code).toBe("VALIDATION_ERROR");
+      expect(err.message).toBe("Request body is not valid gzip data");
+      expect(err.details.reason).toBe("corrupt_encoding");
+    }
   });
 });
