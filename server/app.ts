@@ -227,6 +227,11 @@ export function createApp(deps: AppDeps) {
       sendError(req, res, err);
       return;
     }
+    if (err instanceof Error && (err as Error & { status?: unknown }).status === 400) {
+      // Express's own 400s (http-errors), e.g. a path parameter that is not valid percent-encoding.
+      sendError(req, res, new ApiError("BAD_REQUEST", "Malformed request", { reason: err.message }));
+      return;
+    }
     logger.error({ err, method: req.method, path: req.path }, "unhandled error");
     sendError(req, res, new ApiError("INTERNAL_ERROR", "Unexpected server error"));
   });
