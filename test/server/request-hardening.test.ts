@@ -227,3 +227,16 @@ describe("Content-Encoding of request bodies", () => {
     }
   });
 });
+
+describe("documentation of the limits", () => {
+  it("/openapi.json lists 408 and 431 on every route, and the body limits on POST routes", async () => {
+    const doc = await (await get(s.base, "/openapi.json", undefined)).json();
+    for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, unknown>; description?: string }>>)) {
+      if (!path.startsWith("/api/") || path === "/api/ping") continue;
+      for (const [method, op] of Object.entries(methods)) {
+        expect([path, method, "408" in op.responses, "431" in op.responses]).toEqual([path, method, true, true]);
+        if (method === "post") expect(op.description).toContain(`JSON body of at most ${MIB} bytes (also once decoded), nested at most ${MAX_JSON_DEPTH} levels`);
+      }
+    }
+  });
+});
