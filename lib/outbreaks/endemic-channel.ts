@@ -13,9 +13,15 @@ export type OutbreakStatus = (typeof OUTBREAK_STATUSES)[number];
 export const TRENDS = ["increasing", "stable", "decreasing", "unknown"] as const;
 export type Trend = (typeof TRENDS)[number];
 
-/** Years of history in a seasonal channel, windows in a recent one, and the fewest that make a channel. */
+/**
+ * Baseline windows a channel takes: the same window in the 5 most recent previous years that have it (seasonal), or
+ * the 8 most recent windows just before that have it (recent); a window with a missing period is skipped, and the
+ * search goes back at most LOOKBACK_FACTOR times as far (10 years, 16 windows). The fewest that make a channel:
+ * MIN_BASELINE.
+ */
 export const SEASONAL_YEARS = 5;
 export const RECENT_WINDOWS = 8;
+export const LOOKBACK_FACTOR = 2;
 export const MIN_BASELINE = 3;
 /** A window more than 20 % above (below) the one before is increasing (decreasing). */
 export const TREND_RATIO = 1.2;
@@ -55,7 +61,12 @@ export interface Channel {
   /** Baseline windows used (finite sums). */
   n: number;
   baseline: BaselineKind;
+  /** Last period of each baseline window used, most recent first. */
+  ends: number[];
 }
+
+/** What status and score need of a channel. */
+export type ChannelQuantiles = Pick<Channel, "median" | "p75" | "p90" | "n">;
 
 /** Lag between baseline windows: one year for a seasonal channel, one window for a recent one. */
 function baselineLag(resolution: Resolution, kind: BaselineKind, length: number): number {
@@ -63,7 +74,10 @@ function baselineLag(resolution: Resolution, kind: BaselineKind, length: number)
   return resolution === "month" ? 12 : resolution === "day" ? 365 : 1;
 }
 
-/** Endemic channel of the window of `length` periods ending at `end`: the same window 1..K lags back. */
+/**
+ * Endemic channel of the window of `length` periods ending at `end`: the same window 1, 2, … lags back, skipping
+ * windows with a missing period, until K windows are found or K·LOOKBACK_FACTOR lags are searched.
+ */
 export function endemicChannel(
   s: { start: number; values: ArrayLike<number>; resolution: Resolution; baseline: BaselineKind },
   end: number,
@@ -72,15 +86,20 @@ export function endemicChannel(
   const lag = baselineLag(s.resolution, s.baseline, length);
   const k = s.baseline === "recent" ? RECENT_WINDOWS : SEASONAL_YEARS;
   const sums: number[] = [];
-  for (let i = 1; i <= k; i++) {
-    const v = windowSum(s.start, s.values, end - i * lag, length);
-    if (!Number.isNaN(v)) sums.push(v);
+  const ends: number[] = [];
+  for (let i = 1; i <= k * LOOKBACK_FACTOR && sums.length < k; i++) {
+    const e = end - i * lag;
+    if (e - length + 1 < s.start) break;
+    const v = windowSum(s.start, s.values, e, length);
+    if (Number.isNaN(v)) continue;
+    sums.push(v);
+    ends.push(e);
   }
   const sorted = Float64Array.from(sums).sort();
-  return { median: quantileSorted(sorted, 0.5), p75: quantileSorted(sorted, 0.75), p90: quantileSorted(sorted, 0.9), n: sorted.length, baseline: s.baseline };
+  return { median: quantileSorted(sorted, 0.5), p75: quantileSorted(sorted, 0.75), p90: quantileSorted(sorted, 0.9), n: sorted.length, baseline: s.baseline, ends };
 }
 
-export function outbreakStatus(current: number, ch: Channel): OutbreakStatus {
+export function outbreakStatus(current: number, ch: ChannelQuantiles): OutbreakStatus {
   if (ch.n < MIN_BASELINE || Number.isNaN(current)) return "insufficient_history";
   if (current > ch.p90) return "alert";
   if (current > ch.p75) return "warning";
@@ -92,7 +111,7 @@ export function outbreakStatus(current: number, ch: Channel): OutbreakStatus {
  * 0–100, piecewise linear along the channel so the score bands match the status and the risk-level table:
  * 0 → 0, median → 30, p75 → 60, p90 → 80, and 80..100 as the count goes from p90 to twice p90 (at least p90 + 1).
  */
-export function outbreakScore(current: number, ch: Channel): number {
+export function outbreakScore(current: number, ch: ChannelQuantiles): number {
   if (ch.n < MIN_BASELINE || Number.isNaN(current)) return 0;
   const seg = (x: number, a: number, b: number, lo: number, hi: number) => (b > a ? lo + ((hi - lo) * (x - a)) / (b - a) : hi);
   let score: number;

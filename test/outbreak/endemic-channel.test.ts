@@ -52,11 +52,43 @@ describe("endemic channel, status and score", () => {
   it("builds the channel from the same month of the 5 previous years", () => {
     const s = monthly([10, 20, 30, 40, 50, 45], 30);
     const ch = endemicChannel(s, monthIndex(2022, 12), 1);
-    expect(ch).toEqual({ median: 30, p75: 40, p90: 46, n: 5, baseline: "seasonal" });
+    expect(ch).toEqual({ median: 30, p75: 40, p90: 46, n: 5, baseline: "seasonal", ends: [2021, 2020, 2019, 2018, 2017].map((y) => monthIndex(y, 12)) });
+  });
+
+  it("skips baseline windows with a missing period and looks back over the 5 most recent years that have one, at most 10", () => {
+    // Decembers 2010..2022: 2021, 2020 and 2018 missing; 2012 and earlier only beyond ten years.
+    const start = monthIndex(2010, 1);
+    const values = new Float64Array(13 * 12).fill(1);
+    const dec = (y: number) => (y - 2010) * 12 + 11;
+    [2010, 2011, 2012, 2013, 2014, 2015, 2016, 2017, 2019, 2022].forEach((y, i) => (values[dec(y)] = 10 * (i + 1)));
+    for (const y of [2018, 2020, 2021]) values[dec(y)] = NaN;
+    const s = { start, values, resolution: "month" as const, baseline: "seasonal" as const };
+    const ch = endemicChannel(s, monthIndex(2022, 12), 1);
+    // 2019 (90), 2017 (80), 2016 (70), 2015 (60), 2014 (50): five years with data within 2021..2012.
+    expect(ch.ends).toEqual([2019, 2017, 2016, 2015, 2014].map((y) => monthIndex(y, 12)));
+    expect([ch.n, ch.median, ch.p75, ch.p90]).toEqual([5, 70, 80, 86]);
+    // With 2013..2017 missing too, only 2019 and 2012 are left within ten years (2012 is the tenth year back).
+    for (const y of [2013, 2014, 2015, 2016, 2017]) values[dec(y)] = NaN;
+    const sparse = endemicChannel(s, monthIndex(2022, 12), 1);
+    expect(sparse.ends).toEqual([monthIndex(2019, 12), monthIndex(2012, 12)]);
+    expect(outbreakStatus(100, sparse)).toBe("insufficient_history");
+    // A 3-month window is skipped when any of its months is missing.
+    values[dec(2019) - 1] = NaN;
+    expect(endemicChannel(s, monthIndex(2022, 12), 3).ends).toEqual([monthIndex(2012, 12)]);
+  });
+
+  it("a recent baseline skips windows with a gap and stops at 16 windows back or the start of the series", () => {
+    const start = dayIndex("2021-01-01");
+    const values = new Float64Array(20).fill(2);
+    values[17] = NaN; // the window just before the latest
+    const ch = endemicChannel({ start, values, resolution: "day", baseline: "recent" }, start + 19, 1);
+    expect(ch.ends).toEqual([18, 16, 15, 14, 13, 12, 11, 10].map((i) => start + i));
+    const short = endemicChannel({ start, values: values.subarray(0, 4), resolution: "day", baseline: "recent" }, start + 3, 2);
+    expect([short.n, short.ends]).toEqual([1, [start + 1]]);
   });
 
   it("classifies normal ≤ median < watch ≤ p75 < warning ≤ p90 < alert, with scores 30/60/80 at the edges", () => {
-    const ch = { median: 30, p75: 40, p90: 46, n: 5, baseline: "seasonal" as const };
+    const ch = { median: 30, p75: 40, p90: 46, n: 5 };
     const cases: [number, string, number][] = [
       [0, "normal", 0],
       [15, "normal", 15],
@@ -77,9 +109,9 @@ describe("endemic channel, status and score", () => {
   });
 
   it("needs 3 baseline windows; a flat zero channel scores a case above it as alert", () => {
-    expect(outbreakStatus(5, { median: 1, p75: 1, p90: 1, n: 2, baseline: "seasonal" })).toBe("insufficient_history");
-    expect(outbreakScore(5, { median: 1, p75: 1, p90: 1, n: 2, baseline: "seasonal" })).toBe(0);
-    const zero = { median: 0, p75: 0, p90: 0, n: 5, baseline: "seasonal" as const };
+    expect(outbreakStatus(5, { median: 1, p75: 1, p90: 1, n: 2 })).toBe("insufficient_history");
+    expect(outbreakScore(5, { median: 1, p75: 1, p90: 1, n: 2 })).toBe(0);
+    const zero = { median: 0, p75: 0, p90: 0, n: 5 };
     expect([outbreakStatus(0, zero), outbreakScore(0, zero)]).toEqual(["normal", 0]);
     expect([outbreakStatus(1, zero), outbreakScore(1, zero)]).toEqual(["alert", 100]);
   });
@@ -112,7 +144,7 @@ describe("assess", () => {
     const a = assess(monthly([10, 20, 30, 40, 50, 45], 30), "90d");
     expect(a.current).toBe(10 + 30 + 45);
     // previous years Oct+Nov+Dec = 10+11+Dec: 31, 41, 51, 61, 71 → median 51, p75 61, p90 67
-    expect(a.channel).toEqual({ median: 51, p75: 61, p90: 67, n: 5, baseline: "seasonal" });
+    expect(a.channel).toEqual({ median: 51, p75: 61, p90: 67, n: 5, baseline: "seasonal", ends: [2021, 2020, 2019, 2018, 2017].map((y) => monthIndex(y, 12)) });
     expect(a.status).toBe("alert");
     expect(a.previous).toBe(7 + 8 + 9);
     expect(a.window).toEqual({ from: "2022-10-01", to: "2022-12-31" });
@@ -124,7 +156,8 @@ describe("assess", () => {
     for (let i = 56; i < 63; i++) values[i] = 3; // ...then a week of 21
     const a = assess({ start, values, resolution: "day", baseline: "recent" }, "7d");
     expect(a.current).toBe(21);
-    expect(a.channel).toEqual({ median: 7, p75: 7, p90: 7, n: 8, baseline: "recent" });
+    expect(a.channel).toMatchObject({ median: 7, p75: 7, p90: 7, n: 8, baseline: "recent" });
+    expect(a.channel.ends).toEqual([55, 48, 41, 34, 27, 20, 13, 6].map((i) => start + i));
     expect(a.status).toBe("alert");
     expect(a.trend).toBe("increasing");
     expect(a.window).toEqual({ from: "2021-02-26", to: "2021-03-04" });

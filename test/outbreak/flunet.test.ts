@@ -89,14 +89,18 @@ describe("FluNet series on the real files", () => {
 });
 
 describe("endemic channel of the latest month (lib/outbreaks/endemic-channel.ts)", () => {
-  it("Thailand 2024-03: 102 cases of influenza A against 2023-03 54, 2020-03 61, 2019-03 80 (2021, 2022 missing) → alert", () => {
+  it("Thailand 2024-03: 102 influenza A against the five most recent Marches with data, 2023 54, 2020 61, 2019 80, 2018 36, 2017 2 (2021, 2022 missing) → alert", () => {
     const a = assess(find("THA", "A"), "30d");
     expect(a.window).toEqual({ from: "2024-03-01", to: "2024-03-31" });
-    expect([a.current, a.previous, a.channel.n, a.channel.median, a.channel.p75, a.channel.p90]).toEqual([102, 80, 3, 61, 70.5, 76.2]);
-    expect([a.status, a.score, a.trend]).toEqual(["alert", 86.8, "increasing"]);
-    // 90d: 2024-01..03 = 109 + 80 + 102 = 291 against 182 (2023), 262 (2020), 213 (2019) → alert.
+    expect(months(a.channel.ends)).toEqual(["2023-03", "2020-03", "2019-03", "2018-03", "2017-03"]);
+    // sorted 2, 36, 54, 61, 80: median 54, p75 61, p90 61 + 0.6 · 19 = 72.4
+    expect([a.current, a.previous, a.channel.n, a.channel.median, a.channel.p75, a.channel.p90]).toEqual([102, 80, 5, 54, 61, 72.4]);
+    expect([a.status, a.score, a.trend]).toEqual(["alert", 88.2, "increasing"]);
+    // 90d: 2024-01..03 = 109 + 80 + 102 = 291 against 182 (2023), 262 (2020), 213 (2019), 118 (2018), 12 (2017);
+    // 2022 (6 + 0 + 0 masked) and 2021 are skipped.
     const q = assess(find("THA", "A"), "90d");
-    expect([q.current, q.channel.n, q.channel.median, q.channel.p90, q.status, q.score]).toEqual([291, 3, 213, 252.2, "alert", 83.1]);
+    expect(months(q.channel.ends)).toEqual(["2023-03", "2020-03", "2019-03", "2018-03", "2017-03"]);
+    expect([q.current, q.channel.n, q.channel.median, q.channel.p75, q.channel.p90, q.status, q.score]).toEqual([291, 5, 182, 213, 242.4, "alert", 84]);
   });
 
   it("the zeros would have entered the channel as two seasons of no influenza", () => {
@@ -104,14 +108,17 @@ describe("endemic channel of the latest month (lib/outbreaks/endemic-channel.ts)
     const raw = Float64Array.from(th.values);
     for (const m of th.zeroFilledMonths) raw[m - th.start] = 0;
     const a = assess({ ...th, values: raw }, "30d");
-    expect([a.channel.n, a.channel.median, a.score]).toEqual([5, 54, 88.2]);
+    expect(months(a.channel.ends)).toEqual(["2023-03", "2022-03", "2021-03", "2020-03", "2019-03"]);
+    expect([a.channel.n, a.channel.median, a.channel.p75]).toEqual([5, 54, 61]);
   });
 
-  it("Vietnam 2024-03: 79 (A 46 + B 33) has only 2023-03 (62) and 2019-03 (22) in its five-year window → insufficient_history", () => {
+  it("Vietnam 2024-03: 79 (A 46 + B 33) against 2023 62, 2019 22, 2018 18, 2017 23, 2016 27 — the 2020–2022 gap is skipped, so the channel exists", () => {
     const v = assess(find("VNM", "total"), "30d");
-    expect([v.current, v.previous, v.channel.n, v.channel.median]).toEqual([79, 38, 2, 42]);
-    expect([v.status, v.score, v.trend]).toEqual(["insufficient_history", 0, "increasing"]);
-    expect(assess(find("VNM", "A"), "30d").channel.n).toBe(2);
+    expect(months(v.channel.ends)).toEqual(["2023-03", "2019-03", "2018-03", "2017-03", "2016-03"]);
+    // sorted 18, 22, 23, 27, 62: median 23, p75 27, p90 27 + 0.6 · 35 = 48
+    expect([v.current, v.previous, v.channel.n, v.channel.median, v.channel.p75, v.channel.p90]).toEqual([79, 38, 5, 23, 27, 48]);
+    expect([v.status, v.score, v.trend]).toEqual(["alert", 92.9, "increasing"]);
+    expect(assess(find("VNM", "A"), "30d").channel.n).toBe(5);
   });
 });
 
