@@ -2,12 +2,13 @@
 // arrays (null = not reported) and come back as Float64Array with NaN; province-index.bin beside it is the
 // province-index format, in the order of `provinces`.
 import type { NewsItem } from "../lib/outbreaks/news.ts";
-import { SURVEILLED_DISEASES, type CaseSeries } from "../lib/outbreaks/series.ts";
+import { ADMIN_LEVELS, SURVEILLED_DISEASES, type CaseSeries } from "../lib/outbreaks/series.ts";
 
 /** Snapshot name: the folder under ARTIFACTS_DIR/snapshots/ and the manifest kind. */
 export const OUTBREAK_SNAPSHOT = "outbreaks";
 export const OUTBREAK_FORMAT = "outbreaks";
-export const OUTBREAK_FORMAT_VERSION = 1;
+/** 2: series of every country (country, level, subtype, maskedPeriods), news of every country (iso3). */
+export const OUTBREAK_FORMAT_VERSION = 2;
 export const OUTBREAK_DATA_FILE = "outbreaks.json";
 export const OUTBREAK_INDEX_FILE = "province-index.bin";
 
@@ -20,6 +21,7 @@ export interface OutbreakProvince {
 }
 
 export interface OutbreakData {
+  /** Thailand's 77 provinces (the only admin-1 areas with series). */
   provinces: OutbreakProvince[];
   series: CaseSeries[];
   news: NewsItem[];
@@ -41,6 +43,9 @@ export function writeOutbreakData(d: OutbreakData): string {
 const RESOLUTIONS = new Set(["month", "year", "day"]);
 const BASELINES = new Set(["seasonal", "recent"]);
 const DISEASES = new Set<string>(SURVEILLED_DISEASES);
+const LEVELS = new Set<string>(ADMIN_LEVELS);
+const ISO3 = /^[A-Z]{3}$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Parses and validates outbreaks.json; every error names the file and the offending entry. */
 export function readOutbreakData(text: string, source = OUTBREAK_DATA_FILE): OutbreakData {
@@ -61,14 +66,19 @@ export function readOutbreakData(text: string, source = OUTBREAK_DATA_FILE): Out
     if (typeof p?.code !== "string" || typeof p.nameEn !== "string" || !Number.isFinite(p.lat) || !Number.isFinite(p.lng)) {
       throw new Error(`${source}: province ${i} lacks code, nameEn, lat or lng`);
     }
-    if (Math.abs(p.lat) > 90 || Math.abs(p.lng) > 180) throw new Error(`${source}: province ${i} (${p.code}) centroid ${p.lat}, ${p.lng} is not on the globe`);
   });
   const series = (doc.series as Record<string, unknown>[]).map((s, i): CaseSeries => {
     const what = `${source}: series ${i} (${String(s?.disease)} ${String(s?.area)})`;
     if (!DISEASES.has(s?.disease as string)) throw new Error(`${what}: unknown disease`);
     if (!RESOLUTIONS.has(s.resolution as string)) throw new Error(`${what}: unknown resolution "${String(s.resolution)}"`);
     if (!BASELINES.has(s.baseline as string)) throw new Error(`${what}: unknown baseline "${String(s.baseline)}"`);
+    if (!LEVELS.has(s.level as string)) throw new Error(`${what}: unknown level "${String(s.level)}"`);
     if (typeof s.area !== "string" || typeof s.source !== "string" || !Number.isInteger(s.start)) throw new Error(`${what}: area, source and integer start are required`);
+    if (typeof s.country !== "string" || !ISO3.test(s.country)) throw new Error(`${what}: country must be an ISO alpha-3 code`);
+    if (s.subtype !== undefined && typeof s.subtype !== "string") throw new Error(`${what}: subtype must be a string`);
+    if (s.maskedPeriods !== undefined && !(Array.isArray(s.maskedPeriods) && s.maskedPeriods.every(Number.isInteger))) {
+      throw new Error(`${what}: maskedPeriods must be integer periods`);
+    }
     if (!Array.isArray(s.values)) throw new Error(`${what}: values must be an array`);
     const values = new Float64Array(s.values.length);
     s.values.forEach((v: unknown, j: number) => {
@@ -76,7 +86,26 @@ export function readOutbreakData(text: string, source = OUTBREAK_DATA_FILE): Out
       if (v !== null && (typeof v !== "number" || !Number.isFinite(v))) throw new Error(`${what}: value ${j} is not a number or null`);
       values[j] = v === null ? NaN : v;
     });
-    return { disease: s.disease as CaseSeries["disease"], area: s.area, resolution: s.resolution as CaseSeries["resolution"], start: s.start as number, values, baseline: s.baseline as CaseSeries["baseline"], source: s.source };
+    const out: CaseSeries = {
+      disease: s.disease as CaseSeries["disease"],
+      area: s.area,
+      country: s.country,
+      level: s.level as CaseSeries["level"],
+      resolution: s.resolution as CaseSeries["resolution"],
+      start: s.start as number,
+      values,
+      baseline: s.baseline as CaseSeries["baseline"],
+      source: s.source,
+    };
+    if (s.subtype !== undefined) out.subtype = s.subtype as string;
+    if (s.maskedPeriods !== undefined) out.maskedPeriods = s.maskedPeriods as number[];
+    return out;
   });
-  return { provinces, series, news: doc.news as NewsItem[], newsAsOf: doc.newsAsOf };
+  const news = doc.news as NewsItem[];
+  news.forEach((n, i) => {
+    if (typeof n?.id !== "string" || typeof n.date !== "string" || !DATE.test(n.date) || typeof n.iso3 !== "string" || typeof n.link !== "string") {
+      throw new Error(`${source}: news item ${i} lacks id, date (YYYY-MM-DD), iso3 or link`);
+    }
+  });
+  return { provinces, series, news, newsAsOf: doc.newsAsOf };
 }

@@ -9,6 +9,8 @@ export interface NewsItem {
   disease: NewsDisease;
   /** Disease as named in the dataset ("Influenza due to identified zoonotic or pandemic influenza virus"). */
   diseaseName: string;
+  /** Country as the dataset names it, and its ISO alpha-3 code. */
   country: string;
+  iso3: string;
   link: string;
 }

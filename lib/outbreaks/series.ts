@@ -3,16 +3,25 @@
 // 1970-01-01.
 
 export type Resolution = "month" | "year" | "day";
-/** Diseases with a surveillance series in the data (influenza has none: news only). */
-export const SURVEILLED_DISEASES = ["dengue", "covid", "cholera", "malaria"] as const;
+/** Diseases that have a case-count series somewhere in the data (influenza: FluNet, Thailand and Vietnam). */
+export const SURVEILLED_DISEASES = ["dengue", "covid", "cholera", "malaria", "influenza"] as const;
 export type SurveilledDisease = (typeof SURVEILLED_DISEASES)[number];
 /** Baseline of the endemic channel: the same period of previous years, or the windows just before. */
 export type BaselineKind = "seasonal" | "recent";
 
+/** Spatial level of a series: a first-level subdivision (a Thai province) or the whole country. */
+export const ADMIN_LEVELS = ["admin-1", "national"] as const;
+export type AdminLevel = (typeof ADMIN_LEVELS)[number];
+
 export interface CaseSeries {
   disease: SurveilledDisease;
-  /** "TH-10" for a province, "THA" for the country. */
+  /** "TH-10" for a province (ISO 3166-2), "THA" for a country (ISO 3166-1 alpha-3). */
   area: string;
+  /** ISO 3166-1 alpha-3 of the country the area lies in (= area for a national series). */
+  country: string;
+  level: AdminLevel;
+  /** What is counted when the disease alone does not say it ("influenza A", "influenza A+B"). */
+  subtype?: string;
   resolution: Resolution;
   /** Period index of values[0]. */
   start: number;
@@ -20,6 +29,8 @@ export interface CaseSeries {
   baseline: BaselineKind;
   /** Short citation of the source. */
   source: string;
+  /** Periods the source gave a value for that the adapter treats as missing (FluNet's zero-filled reporting gaps). */
+  maskedPeriods?: number[];
 }
 
 const DAY_MS = 86_400_000;

@@ -154,7 +154,7 @@ export function influenzaSeries(area: string, type: "A" | "B", points: ReadonlyA
   const dense = denseSeries(points, what);
   const { values, masked } = maskZeroRuns(dense.values);
   return {
-    disease: "influenza", type, area, resolution: "month", start: dense.start, values, baseline: "seasonal", source: FLUNET_SOURCE,
+    disease: "influenza", type, area, country: area, level: "national", subtype: `influenza ${type}`, resolution: "month", start: dense.start, values, baseline: "seasonal", source: FLUNET_SOURCE,
     zeroFilledMonths: masked.map((k) => dense.start + k),
   };
 }
@@ -167,7 +167,7 @@ export function totalSeries(a: InfluenzaSeries, b: InfluenzaSeries): InfluenzaSe
   const values = new Float64Array(Math.max(0, end - start + 1));
   for (let m = start; m <= end; m++) values[m - start] = a.values[m - a.start] + b.values[m - b.start];
   const zeroFilled = [...new Set([...a.zeroFilledMonths, ...b.zeroFilledMonths])].filter((m) => m >= start && m <= end).sort((x, y) => x - y);
-  return { ...a, type: "total", start, values, zeroFilledMonths: zeroFilled };
+  return { ...a, type: "total", subtype: "influenza A+B", start, values, zeroFilledMonths: zeroFilled };
 }
 
 function monthlyPoints(t: FlunetTable, type: "A" | "B", source: string): [MonthIndex, number][] {

@@ -1,16 +1,19 @@
-// OpenDengue V1.3 extracts (Clarke et al. 2024, https://opendengue.org, CC BY 4.0) for Thailand: monthly cases per
-// province (Admin1 rows of the spatial extract, 1993-01..2022-12) and national monthly cases (Admin0 rows of the
-// temporal extract, to 2025-03). Province names are upper case with odd spellings; every one must match one of
-// the 77 provinces or the build fails.
+// OpenDengue V1.3 extracts (Clarke et al. 2024, https://opendengue.org, CC BY 4.0): a national series for every
+// country of the global national extract (129 countries; weeks, months and years, one source per period), and for
+// Thailand monthly cases per province (Admin1 rows of the SEARO spatial extract, 1993-01..2022-12), the only
+// country whose provinces the service can locate a point in. Thai province names are upper case with odd
+// spellings; every one must match one of the 77 provinces or the build fails. Rules: docs/methods/outbreaks.md.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { monthIndex } from "../../lib/months.ts";
+import { daysInMonth, formatMonth, monthIndex, yearOf, type MonthIndex } from "../../lib/months.ts";
 import { resolveProvince } from "../provinces/aliases.ts";
 import { parseCount, readCsvRecords, type CsvRejection } from "../feeds/csv.ts";
-import { denseSeries, type CaseSeries } from "../../lib/outbreaks/series.ts";
+import { endemicChannel, MIN_BASELINE } from "../../lib/outbreaks/endemic-channel.ts";
+import { dayIndex, denseSeries, formatDay, type CaseSeries, type Resolution } from "../../lib/outbreaks/series.ts";
 
 export const OPENDENGUE_DIR = join("health", "opendengue");
 export const OPENDENGUE_FILES = {
+  /** Global: every country's best national series (the regional national extracts are subsets of it). */
   national: "National_extract_V1_3.csv",
   spatial: "Spatial_extract_SEARO_V1_3.csv",
   temporal: "Temporal_extract_SEARO_V1_3.csv",
@@ -33,6 +36,8 @@ export const OPENDENGUE_SPELLINGS: Record<string, string> = {
 
 export interface DengueRow {
   adm0: string;
+  /** ISO 3166-1 alpha-3 (ISO_A0). */
+  iso3: string;
   adm1: string;
   sRes: string;
   tRes: string;
@@ -42,19 +47,20 @@ export interface DengueRow {
   uuid: string;
 }
 
-const COLUMNS = ["adm_0_name", "adm_1_name", "S_res", "T_res", "calendar_start_date", "calendar_end_date", "dengue_total", "UUID"];
+const COLUMNS = ["adm_0_name", "ISO_A0", "adm_1_name", "S_res", "T_res", "calendar_start_date", "calendar_end_date", "dengue_total", "UUID"];
 
 /**
- * The rows of one country (adm_0_name, upper case) from an extract. Names may hold line breaks inside quotes
- * ("ARUNACHAL\r\nPRADESH"), so records may span lines. Malformed rows go to `rejected`.
+ * The rows of one country (adm_0_name, upper case; null = every country) from an extract. Names may hold line
+ * breaks inside quotes ("ARUNACHAL\r\nPRADESH"), so records may span lines. Malformed rows go to `rejected`.
  */
-export function parseOpenDengue(text: string, source: string, country = "THAILAND", rejected: CsvRejection[] = []): DengueRow[] {
+export function parseOpenDengue(text: string, source: string, country: string | null = "THAILAND", rejected: CsvRejection[] = []): DengueRow[] {
   const csv = readCsvRecords(text, source, { required: COLUMNS, multiline: true });
   rejected.push(...csv.rejected);
   return csv.records
-    .filter((r) => r.adm_0_name === country)
+    .filter((r) => country === null || r.adm_0_name === country)
     .map((r) => ({
       adm0: r.adm_0_name,
+      iso3: r.ISO_A0,
       adm1: r.adm_1_name,
       sRes: r.S_res,
       tRes: r.T_res,
@@ -105,60 +111,235 @@ export function provinceDengueSeries(rows: readonly DengueRow[], index: Readonly
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([code, points]): CaseSeries => {
       const { start, values } = denseSeries(points, `OpenDengue ${code}`);
-      return { disease: "dengue", area: code, resolution: "month", start, values, baseline: "seasonal", source: OPENDENGUE_SOURCE };
+      return { disease: "dengue", area: code, country: "THA", level: "admin-1", resolution: "month", start, values, baseline: "seasonal", source: OPENDENGUE_SOURCE };
     });
   return { series, matches, unmatched: [...unmatched].sort(), rows: used };
 }
 
-/** National monthly series from Admin0/Month rows; a month reported by two sources keeps the first row. */
-export function nationalDengueSeries(rows: readonly DengueRow[]): { series: CaseSeries; duplicates: number } {
-  const seen = new Map<number, number>();
-  let duplicates = 0;
-  for (const r of rows) {
-    if (r.sRes !== "Admin0" || r.tRes !== "Month") continue;
+/** Weekday of a UTC day number, 0 = Sunday (day 0, 1970-01-01, was a Thursday). */
+function weekday(day: number): number {
+  return (((day + 4) % 7) + 7) % 7;
+}
+
+/** Days of month m that fall on weekday wd. */
+function weekdaysIn(m: MonthIndex, wd: number): number {
+  const offset = (wd - weekday(dayIndex(`${formatMonth(m)}-01`)) + 7) % 7;
+  return Math.floor((daysInMonth(m) - 1 - offset) / 7) + 1;
+}
+
+/** Why a row's dates do not make one whole week, month or year; undefined when they do. */
+function periodFault(r: DengueRow): string | undefined {
+  const start = dayIndex(r.start);
+  const end = dayIndex(r.end);
+  if (r.tRes === "Week") return end - start === 6 ? undefined : `a week must span 7 days, ${r.start}..${r.end} does not`;
+  if (r.tRes === "Month") {
     const m = monthOfDate(r.start);
-    if (seen.has(m)) duplicates++;
-    else seen.set(m, r.cases);
+    return r.start.slice(8, 10) === "01" && r.end === `${formatMonth(m)}-${String(daysInMonth(m)).padStart(2, "0")}` ? undefined : `${r.start}..${r.end} is not one calendar month`;
   }
-  const { start, values } = denseSeries([...seen.entries()], "OpenDengue national");
-  return {
-    series: { disease: "dengue", area: "THA", resolution: "month", start, values, baseline: "seasonal", source: OPENDENGUE_SOURCE },
-    duplicates,
-  };
+  if (r.tRes === "Year") return r.start.endsWith("-01-01") && r.end === `${r.start.slice(0, 4)}-12-31` ? undefined : `${r.start}..${r.end} is not one calendar year`;
+  return `unknown temporal resolution "${r.tRes}"`;
 }
 
-export interface OpenDengueThailand {
+/**
+ * Whole weeks → calendar months: a week goes whole to the month of its middle day (start + 3; the Wednesday of
+ * OpenDengue's Sunday-to-Saturday epidemiological weeks, the Thursday of an ISO week), so a week is never split. A
+ * month is complete, and kept, only when every week whose middle day falls in it is reported.
+ */
+export function weeksToMonths(weeks: ReadonlyArray<{ start: string; cases: number }>): Map<MonthIndex, number> {
+  const acc = new Map<MonthIndex, { sum: number; n: number; wd: number }>();
+  for (const w of weeks) {
+    if (Number.isNaN(w.cases)) continue;
+    const mid = dayIndex(w.start) + 3;
+    const iso = formatDay(mid);
+    const m = monthIndex(Number(iso.slice(0, 4)), Number(iso.slice(5, 7)));
+    const a = acc.get(m);
+    if (a === undefined) acc.set(m, { sum: w.cases, n: 1, wd: weekday(mid) });
+    else if (a.wd !== weekday(mid)) a.n = -Infinity; // weeks starting on different weekdays: not comparable, left out
+    else {
+      a.sum += w.cases;
+      a.n++;
+    }
+  }
+  const out = new Map<MonthIndex, number>();
+  for (const [m, a] of acc) if (a.n === weekdaysIn(m, a.wd)) out.set(m, a.sum);
+  return out;
+}
+
+export interface NationalChoice {
+  /** Resolution served, and why. */
+  chosen: Resolution;
+  reason: string;
+  month: { from: string; to: string; periods: number; years: number; latestBaselines: number } | null;
+  year: { from: string; to: string; periods: number; years: number; latestBaselines: number } | null;
+}
+
+export interface NationalDengue {
+  /** One series per country (ISO3), sorted by code. */
+  series: CaseSeries[];
+  choices: Record<string, NationalChoice>;
+  /** Rows whose dates are not one week, month or year (file:line not kept: row content instead). */
+  faults: string[];
+  /** Periods reported twice at one resolution (first row kept). */
+  duplicates: number;
+}
+
+function reportedYears(s: { start: number; values: Float64Array; resolution: Resolution }): number {
+  const years = new Set<number>();
+  s.values.forEach((v, i) => {
+    if (!Number.isNaN(v)) years.add(s.resolution === "month" ? yearOf(s.start + i) : s.start + i);
+  });
+  return years.size;
+}
+
+/** Baseline windows the endemic channel finds for the series' latest period (the 30-day answer). */
+function latestBaselines(s: CaseSeries): number {
+  return endemicChannel(s, s.start + lastReportedIndex(s.values), 1).n;
+}
+
+function lastReportedIndex(values: Float64Array): number {
+  for (let i = values.length - 1; i >= 0; i--) if (!Number.isNaN(values[i])) return i;
+  return -1;
+}
+
+/**
+ * One national series per country from the Admin0 rows of the national extract:
+ *  - monthly: Month rows, plus the months completed by Week rows (weeksToMonths) where no Month row exists;
+ *  - yearly: Year rows, plus the years whose 12 months are all in the monthly series where no Year row exists;
+ *  - served: of the two, those whose latest period has an endemic channel (at least MIN_BASELINE comparable baseline
+ *    periods with data, lib/outbreaks/endemic-channel.ts), else both; of these the one whose last reported period ends
+ *    later; on the same end, the monthly one (it resolves the seasons).
+ */
+export function nationalDengueSeries(rows: readonly DengueRow[]): NationalDengue {
+  const byCountry = new Map<string, DengueRow[]>();
+  const faults: string[] = [];
+  for (const r of rows) {
+    if (r.sRes !== "Admin0") continue;
+    const fault = periodFault(r);
+    if (fault !== undefined) {
+      faults.push(`${r.iso3} ${r.uuid}: ${fault}`);
+      continue;
+    }
+    let list = byCountry.get(r.iso3);
+    if (list === undefined) byCountry.set(r.iso3, (list = []));
+    list.push(r);
+  }
+  let duplicates = 0;
+  const series: CaseSeries[] = [];
+  const choices: Record<string, NationalChoice> = {};
+  for (const iso3 of [...byCountry.keys()].sort()) {
+    const list = byCountry.get(iso3)!;
+    const months = new Map<MonthIndex, number>();
+    const years = new Map<number, number>();
+    for (const r of list) {
+      if (Number.isNaN(r.cases)) continue;
+      if (r.tRes === "Month") {
+        const m = monthOfDate(r.start);
+        if (months.has(m)) duplicates++;
+        else months.set(m, r.cases);
+      } else if (r.tRes === "Year") {
+        const y = Number(r.start.slice(0, 4));
+        if (years.has(y)) duplicates++;
+        else years.set(y, r.cases);
+      }
+    }
+    for (const [m, v] of weeksToMonths(list.filter((r) => r.tRes === "Week"))) if (!months.has(m)) months.set(m, v);
+    const perYear = new Map<number, { sum: number; n: number }>();
+    for (const [m, v] of months) {
+      const a = perYear.get(yearOf(m)) ?? { sum: 0, n: 0 };
+      a.sum += v;
+      a.n++;
+      perYear.set(yearOf(m), a);
+    }
+    for (const [y, a] of perYear) if (a.n === 12 && !years.has(y)) years.set(y, a.sum);
+    const make = (resolution: "month" | "year", points: Map<number, number>): CaseSeries | undefined => {
+      if (points.size === 0) return undefined;
+      const { start, values } = denseSeries([...points.entries()], `OpenDengue ${iso3} ${resolution}`);
+      return { disease: "dengue", area: iso3, country: iso3, level: "national", resolution, start, values, baseline: "seasonal", source: OPENDENGUE_SOURCE };
+    };
+    const monthly = make("month", months);
+    const yearly = make("year", years);
+    const endDate = (s: CaseSeries) => {
+      const last = s.start + lastReportedIndex(s.values);
+      return s.resolution === "month" ? `${formatMonth(last)}-${String(daysInMonth(last)).padStart(2, "0")}` : `${last}-12-31`;
+    };
+    const describe = (s: CaseSeries | undefined) =>
+      s === undefined
+        ? null
+        : {
+            from: s.resolution === "month" ? `${formatMonth(s.start)}-01` : `${s.start}-01-01`,
+            to: endDate(s),
+            periods: s.values.filter((v) => !Number.isNaN(v)).length,
+            years: reportedYears(s),
+            latestBaselines: latestBaselines(s),
+          };
+    const candidates = [monthly, yearly].filter((s): s is CaseSeries => s !== undefined);
+    if (candidates.length === 0) continue;
+    const usable = candidates.filter((s) => latestBaselines(s) >= MIN_BASELINE);
+    const pool = usable.length > 0 ? usable : candidates;
+    // pool is in [monthly, yearly] order: a later end wins, a tie keeps the monthly series.
+    const best = pool.reduce((a, b) => (endDate(b) > endDate(a) ? b : a));
+    const other = candidates.find((s) => s !== best);
+    const reason =
+      other === undefined
+        ? `only ${best.resolution}ly data`
+        : !usable.includes(other) && usable.includes(best)
+          ? `the ${other.resolution}ly series has ${latestBaselines(other)} baseline periods for its latest period (fewer than ${MIN_BASELINE})`
+          : endDate(best) > endDate(other)
+            ? `reaches ${endDate(best)}, the ${other.resolution}ly series ${endDate(other)}`
+            : `ends with the ${other.resolution}ly series on ${endDate(best)}; months resolve the seasons`;
+    series.push(best);
+    choices[iso3] = { chosen: best.resolution, reason, month: describe(monthly), year: describe(yearly) };
+  }
+  return { series, choices, faults, duplicates };
+}
+
+export interface OpenDengue {
+  /** Thai provinces (admin-1). */
   provinces: ProvinceDengue;
-  national: CaseSeries;
-  /** Thailand rows per extract, and admin-1 rows of the temporal extract that differ from the spatial extract. */
-  qc: { spatialRows: number; temporalRows: number; nationalRows: number; temporalAdmin1Mismatches: number; nationalDuplicateMonths: number };
+  /** Every country of the national extract, Thailand included. */
+  national: NationalDengue;
+  qc: {
+    /** Thailand rows of the spatial and temporal extracts; all rows of the national extract. */
+    spatialRows: number;
+    temporalRows: number;
+    nationalRows: number;
+    nationalCountries: number;
+    /** Thai admin-1 rows of the temporal extract that differ from the spatial extract. */
+    temporalAdmin1Mismatches: number;
+    nationalDuplicatePeriods: number;
+    nationalRowFaults: number;
+  };
 }
 
-/** Reads the three extracts for Thailand: admin-1 from the spatial extract (checked against the temporal one), national from the temporal and national extracts. */
-export function readOpenDengueThailand(dir: string, index: ReadonlyMap<string, string>, rejected: CsvRejection[] = []): OpenDengueThailand {
-  const read = (f: string) => {
+/**
+ * Reads the extracts: Thai admin-1 from the spatial extract (checked against the temporal one), every country's
+ * national series from the global national extract.
+ */
+export function readOpenDengue(dir: string, index: ReadonlyMap<string, string>, rejected: CsvRejection[] = []): OpenDengue {
+  const read = (f: string, country: string | null) => {
     const path = join(dir, OPENDENGUE_DIR, f);
-    return parseOpenDengue(readFileSync(path, "utf8"), path, "THAILAND", rejected);
+    return parseOpenDengue(readFileSync(path, "utf8"), path, country, rejected);
   };
-  const spatial = read(OPENDENGUE_FILES.spatial);
-  const temporal = read(OPENDENGUE_FILES.temporal);
-  const national = read(OPENDENGUE_FILES.national);
+  const spatial = read(OPENDENGUE_FILES.spatial, "THAILAND");
+  const temporal = read(OPENDENGUE_FILES.temporal, "THAILAND");
+  const nationalRows = read(OPENDENGUE_FILES.national, null);
   const provinces = provinceDengueSeries(spatial, index);
   const key = (r: DengueRow) => `${r.adm1}|${r.start}|${r.tRes}`;
   const spatialAdmin1 = new Map(spatial.filter((r) => r.sRes === "Admin1").map((r) => [key(r), r.cases]));
   let mismatches = 0;
   for (const r of temporal) if (r.sRes === "Admin1" && spatialAdmin1.get(key(r)) !== r.cases) mismatches++;
-  // The temporal extract carries the monthly national series; the national extract adds months it lacks.
-  const nat = nationalDengueSeries([...temporal, ...national]);
+  const national = nationalDengueSeries(nationalRows);
   return {
     provinces,
-    national: nat.series,
+    national,
     qc: {
       spatialRows: spatial.length,
       temporalRows: temporal.length,
-      nationalRows: national.length,
+      nationalRows: nationalRows.length,
+      nationalCountries: national.series.length,
       temporalAdmin1Mismatches: mismatches,
-      nationalDuplicateMonths: nat.duplicates,
+      nationalDuplicatePeriods: national.duplicates,
+      nationalRowFaults: national.faults.length,
     },
   };
 }

@@ -20,7 +20,7 @@ export const COVID_FEED = "OWID_COVID_THA";
 
 export function covidSeries(text: string, source: string, iso3 = "THA", rejected: CsvRejection[] = []): CaseSeries {
   const { start, values } = denseSeries(parseOwidCovid(text, source, rejected), source);
-  return { disease: "covid", area: iso3, resolution: "day", start, values, baseline: "recent", source: COVID_SOURCE };
+  return { disease: "covid", area: iso3, country: iso3, level: "national", resolution: "day", start, values, baseline: "recent", source: COVID_SOURCE };
 }
 
 /**

@@ -1,28 +1,87 @@
-// WHO GHO cholera: reported cases, deaths and case fatality per country and year (1949–2016).
+// WHO GHO cholera: reported cases, deaths and case fatality per country and year (1949–2016), for every country
+// the file names. Countries are named in WHO's style ("Viet Nam", "Iran (Islamic Republic of)"); names map to ISO
+// alpha-3 through the feeds' country names (i18n-iso-countries plus aliases) and WHO_SPELLINGS below. A name that
+// maps to no code stops the build, except the former states in FORMER_STATES, which no point lies in today.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseCount, readCsvRecords, type CsvRejection } from "../feeds/csv.ts";
+import { countryNameToIso3 } from "../feeds/country-check.ts";
 import { denseSeries, type CaseSeries } from "../../lib/outbreaks/series.ts";
 
 export const CHOLERA_FILE = join("health", "who-cholera", "who_gho_cholera_1949_2016.csv");
 export const CHOLERA_SOURCE = "WHO Global Health Observatory, reported cholera cases by country";
 const CASES = "Number of reported cases of cholera";
 
-/** (year, cases) of one country (name as in the file, e.g. "Thailand"); years not reported are absent. */
-export function parseCholera(text: string, source: string, country: string, rejected: CsvRejection[] = []): [number, number][] {
-  const out: [number, number][] = [];
+/** WHO's formal names that the general country-name table does not know. */
+export const WHO_SPELLINGS: Record<string, string> = {
+  "Bolivia (Plurinational State of)": "BOL",
+  "Cabo Verde": "CPV",
+  "Democratic People's Republic of Korea": "PRK",
+  "Iran (Islamic Republic of)": "IRN",
+  "Micronesia (Federated States of)": "FSM",
+  "Republic of Moldova": "MDA",
+  "Venezuela (Bolivarian Republic of)": "VEN",
+};
+
+/** States that no longer exist: their rows are left out (listed in the build report), not given to a successor. */
+export const FORMER_STATES = new Set(["The former state union Serbia and Montenegro"]);
+
+/** (year, cases) per country name as in the file; years not reported are absent. */
+export function parseCholeraByName(text: string, source: string, rejected: CsvRejection[] = []): Map<string, [number, number][]> {
+  const out = new Map<string, [number, number][]>();
   const csv = readCsvRecords(text, source, { required: ["Country", "Year", CASES] });
   rejected.push(...csv.rejected);
   for (const r of csv.records) {
-    if (r.Country !== country) continue;
     const cases = parseCount(r[CASES]);
-    if (!Number.isNaN(cases)) out.push([Number(r.Year), cases]);
+    const year = Number(r.Year);
+    if (Number.isNaN(cases) || !Number.isInteger(year)) continue;
+    let list = out.get(r.Country);
+    if (list === undefined) out.set(r.Country, (list = []));
+    list.push([year, cases]);
   }
-  return out.sort((a, b) => a[0] - b[0]);
+  for (const list of out.values()) list.sort((a, b) => a[0] - b[0]);
+  return out;
 }
 
-export function readCholera(dir: string, country = "Thailand", iso3 = "THA", rejected: CsvRejection[] = []): CaseSeries {
+/** (year, cases) of one country (name as in the file, e.g. "Thailand"). */
+export function parseCholera(text: string, source: string, country: string, rejected: CsvRejection[] = []): [number, number][] {
+  return parseCholeraByName(text, source, rejected).get(country) ?? [];
+}
+
+/** ISO alpha-3 of a WHO country name, or undefined. */
+export function choleraCountryCode(name: string): string | undefined {
+  return WHO_SPELLINGS[name] ?? countryNameToIso3(name);
+}
+
+export interface Cholera {
+  series: CaseSeries[];
+  /** Names and the code each matched. */
+  matches: Record<string, string>;
+  /** Former states left out. */
+  leftOut: string[];
+}
+
+/** Yearly reported-case series of every country in the file, sorted by code; throws on a name without a code. */
+export function readCholera(dir: string, rejected: CsvRejection[] = []): Cholera {
   const path = join(dir, CHOLERA_FILE);
-  const { start, values } = denseSeries(parseCholera(readFileSync(path, "utf8"), path, country, rejected), path);
-  return { disease: "cholera", area: iso3, resolution: "year", start, values, baseline: "seasonal", source: CHOLERA_SOURCE };
+  const byName = parseCholeraByName(readFileSync(path, "utf8"), path, rejected);
+  const matches: Record<string, string> = {};
+  const leftOut: string[] = [];
+  const unmatched: string[] = [];
+  for (const name of byName.keys()) {
+    if (FORMER_STATES.has(name)) leftOut.push(name);
+    else {
+      const code = choleraCountryCode(name);
+      if (code === undefined) unmatched.push(name);
+      else matches[name] = code;
+    }
+  }
+  if (unmatched.length > 0) throw new Error(`${path}: country names without an ISO code: ${unmatched.sort().join(", ")}`);
+  const byCode = new Map<string, [number, number][]>();
+  for (const [name, code] of Object.entries(matches)) byCode.set(code, [...(byCode.get(code) ?? []), ...byName.get(name)!]);
+  const series = [...byCode.keys()].sort().map((iso3): CaseSeries => {
+    const { start, values } = denseSeries(byCode.get(iso3)!, `${path} ${iso3}`);
+    return { disease: "cholera", area: iso3, country: iso3, level: "national", resolution: "year", start, values, baseline: "seasonal", source: CHOLERA_SOURCE };
+  });
+  return { series, matches, leftOut: leftOut.sort() };
 }

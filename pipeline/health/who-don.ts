@@ -1,6 +1,7 @@
 // WHO Disease Outbreak News as a dataset (Torres Munguía et al. 2022, Sci Data 9:683, MIT): outbreaks_*.csv lists
 // country-year-disease rows with the DON ids; dons_raw_*.csv gives each DON's publication date and link. The
-// radar keeps the items about one country and tags them with the diseases it answers for (by ICD-10 code).
+// radar keeps the items about every country (ISO alpha-3 of the dataset) and tags them with the diseases it
+// answers for (by ICD-10 code).
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readCsvRecords, type CsvRejection } from "../feeds/csv.ts";
@@ -28,34 +29,45 @@ function readDonsRaw(rawCsv: string, source: string, required: string[], rejecte
   return csv.records;
 }
 
-/**
- * The DON items about one country (ISO alpha-3), newest first; rows whose DON id has no dated item are skipped.
- * Malformed rows of either file go to `rejected`.
- */
-export function parseDonItems(outbreaksCsv: string, rawCsv: string, iso3: string, sources = ["outbreaks", "dons_raw"], rejected: CsvRejection[] = []): NewsItem[] {
-  const raw = new Map<string, { date: string; link: string }>();
-  for (const r of readDonsRaw(rawCsv, sources[1], ["Date", "Link", "ID"], rejected)) raw.set(r.ID, { date: r.Date.slice(0, 10), link: r.Link });
+/** dons_raw → DON id → publication date and link; and the newest date (the as-of date of the news). */
+function donIndex(rawCsv: string, source: string, rejected: CsvRejection[]): { byId: Map<string, { date: string; link: string }>; newest: string } {
+  const byId = new Map<string, { date: string; link: string }>();
+  let newest = "";
+  for (const r of readDonsRaw(rawCsv, source, ["Date", "Link", "ID"], rejected)) {
+    const date = r.Date.slice(0, 10);
+    byId.set(r.ID, { date, link: r.Link });
+    if (date > newest) newest = date;
+  }
+  return { byId, newest };
+}
+
+/** Codes of the dataset that differ from the ISO codes lib/geo answers with: Kosovo is XXK there, XKX here. */
+export const DON_CODES: Record<string, string> = { XXK: "XKX" };
+
+function joinItems(outbreaksCsv: string, raw: Map<string, { date: string; link: string }>, iso3: string | undefined, source: string, rejected: CsvRejection[]): NewsItem[] {
   const items = new Map<string, NewsItem>();
-  const outbreaks = readCsvRecords(outbreaksCsv, sources[0], { required: ["Country", "iso3", "icd103c", "Disease", "DONs"] });
+  const outbreaks = readCsvRecords(outbreaksCsv, source, { required: ["Country", "iso3", "icd103c", "Disease", "DONs"] });
   rejected.push(...outbreaks.rejected);
   for (const r of outbreaks.records) {
-    if (r.iso3 !== iso3) continue;
+    const code = DON_CODES[r.iso3] ?? r.iso3;
+    if (iso3 !== undefined && code !== iso3) continue;
     const disease = newsDisease(r.icd103c, r.Disease);
     for (const id of r.DONs.split(",").map((s) => s.trim())) {
       const item = raw.get(id);
       if (item === undefined) continue; // e.g. "Coronavirus dashboard"
-      items.set(`${id}|${disease}`, { id, date: item.date, disease, diseaseName: r.Disease, country: r.Country, link: item.link });
+      items.set(`${id}|${code}|${disease}`, { id, date: item.date, disease, diseaseName: r.Disease, country: r.Country, iso3: code, link: item.link });
     }
   }
-  return [...items.values()].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : a.id < b.id ? 1 : -1));
+  // Newest first; within a date by id (descending), then country code.
+  return [...items.values()].sort((a, b) => (a.date !== b.date ? (a.date < b.date ? 1 : -1) : a.id !== b.id ? (a.id < b.id ? 1 : -1) : a.iso3 < b.iso3 ? -1 : a.iso3 > b.iso3 ? 1 : 0));
 }
 
-/** Newest publication date in dons_raw (the as-of date of the news). */
-export function newestDonDate(rawCsv: string, source = "dons_raw"): string {
-  let newest = "";
-  // Its rejections are the ones parseDonItems reports for the same text.
-  for (const r of readDonsRaw(rawCsv, source, ["Date"], [])) if (r.Date.slice(0, 10) > newest) newest = r.Date.slice(0, 10);
-  return newest;
+/**
+ * The DON items about one country (ISO alpha-3; undefined = every country), newest first; rows whose DON id has no
+ * dated item are skipped. Malformed rows of either file go to `rejected`.
+ */
+export function parseDonItems(outbreaksCsv: string, rawCsv: string, iso3?: string, sources = ["outbreaks", "dons_raw"], rejected: CsvRejection[] = []): NewsItem[] {
+  return joinItems(outbreaksCsv, donIndex(rawCsv, sources[1], rejected).byId, iso3, sources[0], rejected);
 }
 
 /** File names of the dated dataset release in the directory (outbreaks_<ddmmyyyy>.csv, dons_raw_<ddmmyyyy>.csv). */
@@ -67,9 +79,10 @@ export function donFiles(dir: string): { outbreaks: string; raw: string } {
   return { outbreaks: join(DON_DIR, outbreaks), raw: join(DON_DIR, raw) };
 }
 
-export function readDonNews(dir: string, iso3 = "THA", rejected: CsvRejection[] = []): { items: NewsItem[]; asOf: string; files: string[] } {
+/** Every country's DON items (dons_raw read once), the as-of date and the files read. */
+export function readDonNews(dir: string, rejected: CsvRejection[] = []): { items: NewsItem[]; asOf: string; files: string[] } {
   const f = donFiles(dir);
-  const rawText = readFileSync(join(dir, f.raw), "utf8");
-  const items = parseDonItems(readFileSync(join(dir, f.outbreaks), "utf8"), rawText, iso3, [f.outbreaks, f.raw], rejected);
-  return { items, asOf: newestDonDate(rawText, f.raw), files: [f.outbreaks, f.raw] };
+  const raw = donIndex(readFileSync(join(dir, f.raw), "utf8"), f.raw, rejected);
+  const items = joinItems(readFileSync(join(dir, f.outbreaks), "utf8"), raw.byId, undefined, f.outbreaks, rejected);
+  return { items, asOf: raw.newest, files: [f.outbreaks, f.raw] };
 }

@@ -1,4 +1,5 @@
-// The outbreak snapshot: every health adapter run over DATA_DIR/health, the 77 provinces (centroids and a
+// The outbreak snapshot: every health adapter run over DATA_DIR/health — series of every country the inputs
+// reach, Thai provinces for dengue, WHO DON items of every country — with the 77 provinces (centroids and a
 // point-to-province index), published with publishSnapshot() under ARTIFACTS_DIR/snapshots/outbreaks/. A build
 // whose data file equals the current one publishes nothing ("unchanged").
 import { createHash } from "node:crypto";
@@ -19,10 +20,11 @@ import { aliasIndex, buildAliases, loadAliasSources } from "../provinces/aliases
 import { loadProvinces, PROVINCES_FILE, type Province } from "../provinces/boundaries.ts";
 import { flattenRings } from "../../lib/geo/province-rings.ts";
 import { lastReported, periodDates } from "../../lib/outbreaks/endemic-channel.ts";
-import { OPENDENGUE_DIR, OPENDENGUE_FILES, OPENDENGUE_SOURCE, readOpenDengueThailand } from "../health/opendengue.ts";
+import { OPENDENGUE_DIR, OPENDENGUE_FILES, OPENDENGUE_SOURCE, readOpenDengue } from "../health/opendengue.ts";
 import { CHOLERA_FILE, CHOLERA_SOURCE, readCholera } from "../health/who-cholera.ts";
 import { MALARIA_DIR, MALARIA_CASES_FILE, MALARIA_SOURCE, readMalaria } from "../health/who-gho-malaria.ts";
 import { COVID_FILE, COVID_SOURCE, loadCovid } from "../health/owid-covid.ts";
+import { FLUNET_DIR, FLUNET_FILES, FLUNET_SOURCE, readFlunet, type InfluenzaSeries } from "../health/flunet.ts";
 import { DON_SOURCE, readDonNews } from "../health/who-don.ts";
 import type { CsvRejection } from "../feeds/csv.ts";
 import type { CaseSeries } from "../../lib/outbreaks/series.ts";
@@ -69,30 +71,52 @@ function reported(s: CaseSeries): number {
   return n;
 }
 
+/** Influenza series served per country: Thailand has only influenza A; Vietnam A + B. */
+export const INFLUENZA_SERVED: Record<string, InfluenzaSeries["type"]> = { THA: "A", VNM: "total" };
+
+/** An influenza series as a plain CaseSeries, its zero-filled months as masked periods. */
+function influenzaCaseSeries(s: InfluenzaSeries): CaseSeries {
+  const { disease, area, country, level, subtype, resolution, start, values, baseline, source } = s;
+  return { disease, area, country, level, subtype, resolution, start, values, baseline, source, maskedPeriods: s.zeroFilledMonths };
+}
+
+const span = (s: CaseSeries) => {
+  const d = periodDates(s.resolution, s.start, lastReported(s));
+  return `${d.from}..${d.to}`;
+};
+
 /**
- * Runs every adapter; throws (naming the file) when an input is missing or a province name does not match. The
- * COVID-19 series is downloaded when FEED_URL_OWID_COVID_THA is set (falls back to the data directory).
+ * Runs every adapter; throws (naming the file) when an input is missing, a province name does not match or a
+ * country name has no code. The COVID-19 series is downloaded when FEED_URL_OWID_COVID_THA is set (falls back to
+ * the data directory).
  */
 export async function collectOutbreakData(dataDir: string, env: NodeJS.ProcessEnv = process.env): Promise<CollectedOutbreaks> {
   const provinces = loadProvinces(join(dataDir, PROVINCES_FILE));
   const index = aliasIndex(buildAliases(loadAliasSources(provinces, dataDir)));
   const rejected: CsvRejection[] = [];
-  const dengue = readOpenDengueThailand(dataDir, index, rejected);
+  const dengue = readOpenDengue(dataDir, index, rejected);
   if (dengue.provinces.unmatched.length > 0) {
     throw new Error(`OpenDengue: province names without a match: ${dengue.provinces.unmatched.join(", ")}`);
   }
   const covered = new Set(dengue.provinces.series.map((s) => s.area));
   const missing = provinces.filter((p) => !covered.has(p.code)).map((p) => p.code);
   if (missing.length > 0) throw new Error(`OpenDengue: no dengue series for ${missing.join(", ")}`);
-  const news = readDonNews(dataDir, "THA", rejected);
+  const news = readDonNews(dataDir, rejected);
   const covid = await loadCovid(dataDir, env, rejected);
-  const malaria = readMalaria(dataDir, "THA", rejected);
-  const cholera = readCholera(dataDir, "Thailand", "THA", rejected);
-  const series = [...dengue.provinces.series, dengue.national, malaria, cholera, covid.series];
+  const malaria = readMalaria(dataDir, rejected);
+  const cholera = readCholera(dataDir, rejected);
+  const flunet = readFlunet(dataDir);
+  const influenza = Object.entries(INFLUENZA_SERVED).map(([iso3, type]) => {
+    const s = flunet.series.find((x) => x.area === iso3 && x.type === type);
+    if (s === undefined) throw new Error(`FluNet: no influenza ${type} series for ${iso3}`);
+    return influenzaCaseSeries(s);
+  });
+  const series = [...dengue.provinces.series, ...dengue.national.series, ...malaria, ...cholera.series, covid.series, ...influenza];
   const outProvinces: OutbreakProvince[] = provinces.map((p) => ({ code: p.code, nameEn: p.nameEn, ...provinceCentroid(p) }));
   const seriesEnds = Object.fromEntries(
     series.filter((s) => s.area === "THA" || s.area === "TH-10").map((s) => [`${s.disease} ${s.area}`, periodDates(s.resolution, lastReported(s), lastReported(s)).to]),
   );
+  const countries = (disease: string) => series.filter((s) => s.disease === disease && s.level === "national").map((s) => s.country);
   const report = {
     opendengue: {
       ...dengue.qc,
@@ -101,8 +125,22 @@ export async function collectOutbreakData(dataDir: string, env: NodeJS.ProcessEn
       provincesMatched: covered.size,
       matches: dengue.provinces.matches,
       provinceMonths: `${formatMonth(Math.min(...dengue.provinces.series.map((s) => s.start)))}..${formatMonth(Math.max(...dengue.provinces.series.map(lastReported)))}`,
+      national: dengue.national.choices,
+      nationalRowFaults: dengue.national.faults,
     },
-    news: { itemsAboutThailand: news.items.length, asOf: news.asOf },
+    malaria: { countries: malaria.length, spans: Object.fromEntries(malaria.map((s) => [s.country, span(s)])) },
+    cholera: { countries: cholera.series.length, leftOut: cholera.leftOut, matches: cholera.matches },
+    influenza: Object.fromEntries(influenza.map((s) => [s.country, { subtype: s.subtype, span: span(s), maskedMonths: (s.maskedPeriods ?? []).map(formatMonth) }])),
+    coverage: {
+      dengueNational: countries("dengue"),
+      dengueAdmin1: ["THA"],
+      malaria: countries("malaria"),
+      cholera: countries("cholera"),
+      covid: countries("covid"),
+      influenza: countries("influenza"),
+      newsCountries: new Set(news.items.map((n) => n.iso3)).size,
+    },
+    news: { items: news.items.length, itemsAboutThailand: news.items.filter((n) => n.iso3 === "THA").length, asOf: news.asOf },
     fetches: { [COVID_FILE]: { from: covid.fetch.from, attempts: covid.fetch.attempts, url: covid.fetch.url ?? null, error: covid.fetch.error ?? null } },
     seriesEnds,
     // Rows the CSV reader could not read, each with file:line and reason.
@@ -113,15 +151,17 @@ export async function collectOutbreakData(dataDir: string, env: NodeJS.ProcessEn
     opendengueTemporal: dengue.qc.temporalRows,
     opendengueNational: dengue.qc.nationalRows,
     donItems: news.items.length,
-    malariaYears: reported(malaria),
-    choleraYears: reported(cholera),
+    malariaYears: malaria.reduce((n, s) => n + reported(s), 0),
+    choleraYears: cholera.series.reduce((n, s) => n + reported(s), 0),
     covidDays: reported(covid.series),
+    influenzaMonths: influenza.reduce((n, s) => n + reported(s), 0),
   };
   const inputs = [
     ...Object.values(OPENDENGUE_FILES).map((f) => join(OPENDENGUE_DIR, f)),
     join(MALARIA_DIR, MALARIA_CASES_FILE),
     CHOLERA_FILE,
     COVID_FILE,
+    ...Object.values(FLUNET_FILES).map((f) => join(FLUNET_DIR, f)),
     ...news.files,
     PROVINCES_FILE,
   ];
@@ -129,7 +169,7 @@ export async function collectOutbreakData(dataDir: string, env: NodeJS.ProcessEn
   return { data: { provinces: outProvinces, series, news: news.items, newsAsOf: news.asOf }, provinces, inputs, downloaded, report, acceptedRows };
 }
 
-export const OUTBREAK_SOURCES = [OPENDENGUE_SOURCE, MALARIA_SOURCE, CHOLERA_SOURCE, COVID_SOURCE, DON_SOURCE];
+export const OUTBREAK_SOURCES = [OPENDENGUE_SOURCE, MALARIA_SOURCE, CHOLERA_SOURCE, COVID_SOURCE, FLUNET_SOURCE, DON_SOURCE];
 
 function checksum(bytes: Uint8Array): FileChecksum {
   return { bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") };
