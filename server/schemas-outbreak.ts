@@ -2,6 +2,7 @@
 // validates with them, the service's types are inferred from them, openapi.ts documents them.
 import { z } from "zod";
 import { OUTBREAK_STATUSES, TIMEFRAMES, TRENDS } from "../lib/outbreaks/endemic-channel.ts";
+import { ADMIN_LEVELS } from "../lib/outbreaks/series.ts";
 import { RISK_LEVELS } from "./schemas.ts";
 
 export const DISEASE_TYPES = ["dengue", "influenza", "covid", "cholera", "malaria", "general"] as const;
@@ -17,24 +18,38 @@ export const outbreakBody = z.strictObject({
   timeframe: z.enum(TIMEFRAMES).default("30d").describe("window counted back from the data's as-of date; monthly data: 7d and 30d = latest month, 90d = 3 months"),
 });
 
-const dateRange = z.object({ from: isoDate, to: isoDate });
-
 const channel = z
   .object({
     median: z.number(),
     p75: z.number(),
     p90: z.number(),
     baselineWindows: z.int(),
-    baseline: z.enum(["seasonal", "recent"]).describe("seasonal: same window in up to 5 previous years; recent: up to 8 windows just before"),
+    baseline: z
+      .enum(["seasonal", "recent"])
+      .describe("seasonal: the same window in the 5 most recent previous years that report it (at most 10 back); recent: the 8 most recent windows before it that report it (at most 16 back)"),
+    baselinePeriods: z.array(z.string()).describe("The baseline windows used, each as from..to, most recent first"),
   })
   .nullable();
+
+const dateRange = z.object({ from: isoDate, to: isoDate });
+
+const seriesCoverage = z.object({
+  disease: z.string(),
+  area: z.object({ code: z.string(), name: z.string() }),
+  adminLevel: z.enum(ADMIN_LEVELS),
+  source: z.string(),
+  subtype: z.string().nullable().describe("what is counted when the disease alone does not say it (influenza A, influenza A+B)"),
+  resolution: z.enum(["month", "year", "day"]),
+  period: dateRange.describe("first to last reported period of the series"),
+  maskedPeriods: z.array(z.string()).describe("periods the source reports as 0 that are treated as missing (FluNet's zero-filled gaps)"),
+});
 
 const newsItem = z.object({ id: z.string(), date: isoDate, disease: z.string(), title: z.string(), link: z.string(), source: z.string() });
 
 const diseaseResult = z.object({
   diseaseType: z.enum(DISEASE_TYPES),
   surveillance: z.enum(["series", "news_only"]),
-  area: z.object({ code: z.string(), name: z.string(), level: z.enum(["province", "country"]) }),
+  area: z.object({ code: z.string(), name: z.string(), level: z.enum(ADMIN_LEVELS) }),
   asOf: isoDate,
   window: dateRange.nullable(),
   previousWindow: dateRange.nullable(),
@@ -46,19 +61,40 @@ const diseaseResult = z.object({
   activeClusters: z.int().nullable(),
   caseEstimate: z.int().nullable(),
   channel,
+  coverage: seriesCoverage.nullable().describe("The count series this disease's answer used; null for news only"),
 });
+
+const coverage = z
+  .object({
+    country: z.string().describe("ISO 3166-1 alpha-3 of the country holding the point (lib/geo, Natural Earth 1:10m)"),
+    countryName: z.string(),
+    adminLevel: z.enum(ADMIN_LEVELS).describe("level of the answering (lead) series: admin-1 (a Thai province) or national; news only: national"),
+    province: z.object({ code: z.string(), name: z.string() }).nullable().describe("Thai province holding the point, if any"),
+    series: z.array(seriesCoverage).describe("the count series used, each with its period"),
+    news: z.object({ source: z.string(), items: z.int().describe("WHO DON items about the disease(s) in the country"), newest: isoDate.nullable(), asOf: isoDate }),
+    notCovered: z.array(z.string()).describe("general: diseases without a series or news for the country, and why"),
+    summary: z.string(),
+  })
+  .describe("What the answer rests on: the country, the admin level, the series and their periods");
 
 export const outbreakData = z.object({
   location: z.object({ lat: z.number(), lng: z.number() }),
-  province: z.object({ code: z.string(), name: z.string() }),
+  country: z.object({ code: z.string(), name: z.string() }).describe("country holding the point (ISO 3166-1 alpha-3)"),
+  province: z.object({ code: z.string(), name: z.string() }).nullable().describe("Thai province holding the point; null elsewhere"),
   diseaseType: z.enum(DISEASE_TYPES),
   timeframe: z.enum(TIMEFRAMES),
   asOf: isoDate.describe("date the answering data are current as of (general: the newest of its surveillance series)"),
   riskScore: z.number().min(0).max(100),
   riskLevel: z.enum(RISK_LEVELS),
-  outbreakStatus: z.enum(OUTBREAK_STATUSES).describe("normal ≤ median < watch ≤ p75 < warning ≤ p90 < alert; insufficient_history; news_only (influenza)"),
-  activeClusters: z.int().nullable().describe("provinces within clusterRadiusKm above their 75th percentile; null for news-only"),
-  caseEstimate: z.int().nullable().describe("cases in the window within clusterRadiusKm (country-level series: the country); null for news-only"),
+  outbreakStatus: z.enum(OUTBREAK_STATUSES).describe("normal ≤ median < watch ≤ p75 < warning ≤ p90 < alert; insufficient_history; news_only (no count series for the country)"),
+  activeClusters: z
+    .int()
+    .nullable()
+    .describe("admin-1: provinces within clusterRadiusKm above their 75th percentile; national: 1 when the country is, else 0; null with the reason in details.missing"),
+  caseEstimate: z
+    .int()
+    .nullable()
+    .describe("cases in the window: admin-1 within clusterRadiusKm, national the country; null with the reason in details.missing"),
   trend: z.enum(TRENDS),
   summary: z.string(),
   details: z.object({
@@ -66,6 +102,8 @@ export const outbreakData = z.object({
     keyFindings: z.array(z.string()),
     surveillance: z.enum(["series", "news_only"]),
     clusterRadiusKm: z.number(),
+    coverage,
+    missing: z.array(z.string()).describe("Fields that are null and why"),
     diseases: z.array(diseaseResult),
     news: z.array(newsItem),
   }),

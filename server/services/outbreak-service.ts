@@ -1,7 +1,9 @@
-// Outbreak radar answers from the outbreak snapshot: point → province (province-index.bin), then per disease the
-// endemic channel of the latest window (lib/outbreaks/endemic-channel.ts), clusters within CLUSTER_RADIUS_KM,
-// and WHO Disease Outbreak News items. Texts are assembled from those numbers and items only. A point outside
-// the 77 provinces is NotFoundError. Method: docs/methods/outbreaks.md.
+// Outbreak radar answers from the outbreak snapshot, worldwide. Where a point is comes from lib/geo (country, and the
+// Thai province through the snapshot's province index); per disease the answer rests on, in this order, the Thai
+// province series (dengue), the country's national series, the WHO Disease Outbreak News items about the disease in
+// the country (news only), or nothing: then 404 NOT_FOUND naming the coverage. Each count series is assessed
+// against its endemic channel (lib/outbreaks/endemic-channel.ts); texts are assembled from those numbers and the
+// news items only. Method: docs/methods/outbreaks.md.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { NotFoundError } from "../errors.ts";
@@ -9,9 +11,12 @@ import { log, type Logger } from "../../lib/log.ts";
 import type { Manifest } from "../../formats/manifest.ts";
 import { OUTBREAK_DATA_FILE, OUTBREAK_INDEX_FILE, OUTBREAK_SNAPSHOT, readOutbreakData, type OutbreakData as SnapshotData } from "../../formats/outbreak-snapshot.ts";
 import { ProvinceIndexReader } from "../../formats/province-index.ts";
-import { assess, lastReported, periodDates, riskLevelOf, type Assessment, type OutbreakStatus, type Timeframe } from "../../lib/outbreaks/endemic-channel.ts";
-import type { CaseSeries, SurveilledDisease } from "../../lib/outbreaks/series.ts";
+import { assess, lastReported, periodDates, riskLevelOf, windowPeriods, type Assessment, type OutbreakStatus, type Timeframe } from "../../lib/outbreaks/endemic-channel.ts";
+import { SURVEILLED_DISEASES, type AdminLevel, type CaseSeries, type SurveilledDisease } from "../../lib/outbreaks/series.ts";
 import { DON_SOURCE, type NewsItem } from "../../lib/outbreaks/news.ts";
+import { distanceKm } from "../../lib/geo/great-circle.ts";
+import { buildGeography, type Geography } from "../../lib/geo/geography.ts";
+import { overseasArea } from "../../lib/outbreaks/overseas.ts";
 import { snapshotRoot } from "../../formats/snapshot-layout.ts";
 import { ArtifactStore } from "../data/artifact-store.ts";
 import type { DiseaseResult, NewsItemOut, OutbreakBody, OutbreakData } from "../schemas-outbreak.ts";
@@ -21,19 +26,34 @@ export const CLUSTER_RADIUS_KM = 100;
 /** News-only score: the newest DON item about the disease in the country at most this many days before the news as-of date. */
 export const NEWS_RECENT_DAYS = 90;
 export const NEWS_YEAR_DAYS = 365;
+/** A sea point this close to the coast (the geography's tolerance) takes the country of land found around it. */
+const PROBE_BEARINGS = 16;
 const NEWS_SHOWN = 3;
 const ABOVE_THRESHOLD: ReadonlySet<OutbreakStatus> = new Set(["warning", "alert"]);
 const STATUS_RANK: Record<OutbreakStatus, number> = { news_only: 0, insufficient_history: 0, normal: 1, watch: 2, warning: 3, alert: 4 };
-const DISEASE_NAMES: Record<string, string> = { dengue: "Dengue", influenza: "Influenza", covid: "COVID-19", cholera: "Cholera", malaria: "Malaria" };
-const SURVEILLED: readonly SurveilledDisease[] = ["dengue", "malaria", "cholera", "covid"];
+const DISEASE_NAMES: Record<SurveilledDisease, string> = { dengue: "Dengue", influenza: "Influenza", covid: "COVID-19", cholera: "Cholera", malaria: "Malaria" };
+/** Order of the diseases in a general answer. */
+const GENERAL_ORDER: readonly SurveilledDisease[] = ["dengue", "malaria", "cholera", "covid", "influenza"];
+
+type SeriesCoverage = DiseaseResult["coverage"] & object;
 
 export interface OutbreakSnapshot {
   data: SnapshotData;
   index: ProvinceIndexReader;
-  /** "dengue TH-10" → series. */
+  /** "dengue TH-10", "malaria NGA" → series. */
   series: Map<string, CaseSeries>;
-  /** Assessments of every province's dengue series per timeframe, computed once per version. */
+  /** Province code → index into data.provinces. */
+  provinceIndex: Map<string, number>;
+  /** ISO alpha-3 → DON items about that country, newest first. */
+  newsByCountry: Map<string, NewsItem[]>;
+  /** Disease → sources and countries of its national series, for coverage statements. */
+  coverage: Map<SurveilledDisease, { sources: string[]; countries: string[] }>;
+  /** Assessments per "disease area timeframe", computed on first use per version. */
+  assessments: Map<string, Assessment>;
+  /** Assessments of every province's dengue series per timeframe. */
   provinceCache: Map<Timeframe, (Assessment | undefined)[]>;
+  /** Location-independent parts (national series, news only) per "disease country timeframe". */
+  partCache: Map<string, Part>;
 }
 
 export function openOutbreakSnapshot(dir: string, _manifest?: Manifest): OutbreakSnapshot {
@@ -43,7 +63,19 @@ export function openOutbreakSnapshot(dir: string, _manifest?: Manifest): Outbrea
     throw new Error(`${dir}: province index has ${index.nProvinces} provinces, ${OUTBREAK_DATA_FILE} ${data.provinces.length}`);
   }
   const series = new Map(data.series.map((s) => [`${s.disease} ${s.area}`, s]));
-  return { data, index, series, provinceCache: new Map() };
+  const newsByCountry = new Map<string, NewsItem[]>();
+  for (const n of data.news) {
+    let list = newsByCountry.get(n.iso3);
+    if (list === undefined) newsByCountry.set(n.iso3, (list = []));
+    list.push(n);
+  }
+  const coverage = new Map<SurveilledDisease, { sources: string[]; countries: string[] }>();
+  for (const d of SURVEILLED_DISEASES) {
+    const national = data.series.filter((s) => s.disease === d && s.level === "national");
+    coverage.set(d, { sources: [...new Set(national.map((s) => s.source))], countries: national.map((s) => s.country).sort() });
+  }
+  const provinceIndex = new Map(data.provinces.map((p, i) => [p.code, i]));
+  return { data, index, series, provinceIndex, newsByCountry, coverage, assessments: new Map(), provinceCache: new Map(), partCache: new Map() };
 }
 
 export interface OutbreakService {
@@ -51,14 +83,8 @@ export interface OutbreakService {
   dataVersion(): string;
 }
 
-/** Great-circle distance, km. */
-export function haversineKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
-  const r = Math.PI / 180;
-  const a = Math.sin(((lat2 - lat1) * r) / 2) ** 2 + Math.cos(lat1 * r) * Math.cos(lat2 * r) * Math.sin(((lng2 - lng1) * r) / 2) ** 2;
-  return 2 * 6371.0088 * Math.asin(Math.min(1, Math.sqrt(a)));
-}
-
-const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
+/** Whole number with thousands separators ("1,246"); faster than toLocaleString on the hot path. */
+const fmt = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 const daysBetween = (a: string, b: string) => Math.round((Date.parse(b) - Date.parse(a)) / 86_400_000);
 
 function windowLabel(a: Assessment, s: CaseSeries): string {
@@ -67,10 +93,31 @@ function windowLabel(a: Assessment, s: CaseSeries): string {
   return `${a.window.from}..${a.window.to}`;
 }
 
+function periodLabel(s: CaseSeries, p: number): string {
+  const d = periodDates(s.resolution, p, p);
+  return s.resolution === "month" ? d.from.slice(0, 7) : s.resolution === "year" ? d.from.slice(0, 4) : d.from;
+}
+
+/** The series' masked periods as runs ("2020-05..2020-08"). */
+function maskedRuns(s: CaseSeries): string[] {
+  const m = s.maskedPeriods ?? [];
+  const runs: string[] = [];
+  for (let i = 0; i < m.length; ) {
+    let j = i;
+    while (j + 1 < m.length && m[j + 1] === m[j] + 1) j++;
+    runs.push(i === j ? periodLabel(s, m[i]) : `${periodLabel(s, m[i])}..${periodLabel(s, m[j])}`);
+    i = j + 1;
+  }
+  return runs;
+}
+
 function channelText(a: Assessment, s: CaseSeries): string {
   const c = a.channel;
-  if (c.n < 3) return `fewer than 3 comparable baseline windows (${c.n}), so no endemic channel`;
-  const what = c.baseline === "seasonal" ? `the same ${s.resolution === "year" ? "period" : "calendar window"} in ${c.n} previous years` : `the ${c.n} windows just before`;
+  if (c.n < 3) return `fewer than 3 comparable baseline windows with data (${c.n}), so no endemic channel`;
+  const what =
+    c.baseline === "seasonal"
+      ? `the same ${s.resolution === "year" ? "period" : "calendar window"} in ${c.n} previous years (${c.ends.map((e) => periodLabel(s, e).slice(0, 4)).join(", ")})`
+      : `the ${c.n} windows just before`;
   return `endemic channel from ${what}: median ${fmt(c.median)}, 75th percentile ${fmt(c.p75)}, 90th percentile ${fmt(c.p90)}`;
 }
 
@@ -82,17 +129,43 @@ function newsFinding(n: NewsItemOut): string {
   return `${n.date}: WHO Disease Outbreak News ${n.id} on ${n.title}, ${n.link}`;
 }
 
+/** "OpenDengue V1.3 (…) has national series for 129 countries" / "… for 2 countries (THA, VNM)" / "the data hold no national … series". */
+function seriesCoverageText(snap: OutbreakSnapshot, d: SurveilledDisease): string {
+  const cov = snap.coverage.get(d)!;
+  if (cov.countries.length === 0) return `the data hold no national ${DISEASE_NAMES[d]} series`;
+  const list = cov.countries.length <= 5 ? ` (${cov.countries.join(", ")})` : "";
+  return `${cov.sources.join("; ")} ha${cov.sources.length === 1 ? "s" : "ve"} national series for ${cov.countries.length} countr${cov.countries.length === 1 ? "y" : "ies"}${list}`;
+}
+
 interface Part {
   result: DiseaseResult;
   findings: string[];
   intelligence: string;
   sources: string[];
   news: NewsItemOut[];
+  /** Series the numbers come from (the answering one first). */
+  series: SeriesCoverage[];
+  /** "caseEstimate: …" for every null figure. */
+  missing: string[];
+  newsCount: number;
+  newestNews: string | null;
+}
+
+/** Where a point is, for the radar: its country, the Thai province (index into the snapshot) or -1. */
+interface Place {
+  country: string;
+  countryName: string;
+  province: number;
+  /** Set when the point lies just off the coast and took the country of land found around it. */
+  nearCoast?: { distanceKm: number };
+  /** ISO code of the country Natural Earth draws the overseas area in (lib/outbreaks/overseas.ts). */
+  overseasOf?: string;
 }
 
 export class SnapshotOutbreakService implements OutbreakService {
   constructor(
     private readonly store: ArtifactStore<OutbreakSnapshot>,
+    private readonly geography: Geography,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -100,65 +173,152 @@ export class SnapshotOutbreakService implements OutbreakService {
     return this.store.versionOrNone();
   }
 
+  /** Country of land around a near-coast sea point: rings at half and the whole tolerance, majority of the first ring that meets land. */
+  private countryNear(lat: number, lng: number): { country: string; lat: number; lng: number } | undefined {
+    const tol = this.geography.coastalToleranceKm;
+    const kmPerDegLat = 111.195;
+    const cosLat = Math.max(0.01, Math.cos((lat * Math.PI) / 180));
+    for (const d of [tol / 2, tol]) {
+      const votes = new Map<string, { n: number; lat: number; lng: number }>();
+      for (let b = 0; b < PROBE_BEARINGS; b++) {
+        const t = (2 * Math.PI * b) / PROBE_BEARINGS;
+        const pLat = Math.max(-90, Math.min(90, lat + (d * Math.cos(t)) / kmPerDegLat));
+        const pLng = lng + (d * Math.sin(t)) / (kmPerDegLat * cosLat);
+        const c = this.geography.countryAt(pLat, pLng);
+        if (c === null) continue;
+        const v = votes.get(c);
+        if (v === undefined) votes.set(c, { n: 1, lat: pLat, lng: pLng });
+        else v.n++;
+      }
+      let best: [string, { n: number; lat: number; lng: number }] | undefined;
+      for (const e of votes) if (best === undefined || e[1].n > best[1].n) best = e;
+      if (best !== undefined) return { country: best[0], lat: best[1].lat, lng: best[1].lng };
+    }
+    return undefined;
+  }
+
+  private place(snap: OutbreakSnapshot, lat: number, lng: number): Place {
+    const geo = this.geography;
+    let country = geo.countryAt(lat, lng);
+    let at = { lat, lng };
+    let nearCoast: Place["nearCoast"];
+    if (country === null) {
+      if (geo.isLand(lat, lng)) {
+        throw new NotFoundError("No surveillance data for this location: the point is on land that no country's ISO code covers (contested, Natural Earth 1:10m)", { lat, lng });
+      }
+      const coast = Math.round(geo.coastDistanceKm(lat, lng) * 10) / 10;
+      const near = coast <= geo.coastalToleranceKm ? this.countryNear(lat, lng) : undefined;
+      if (near === undefined) {
+        const nearText = coast <= geo.coastalToleranceKm ? `, and no country's land lies within ${geo.coastalToleranceKm} km of it` : "";
+        throw new NotFoundError(
+          `No surveillance data at sea: the point lies in no country (Natural Earth 1:10m), ${coast} km from the nearest coast${nearText}; the outbreak radar answers for points in a country`,
+          { lat, lng, coastDistanceKm: coast, coverage: "land points of a country: series and news are per country" },
+        );
+      }
+      country = near.country;
+      at = near;
+      nearCoast = { distanceKm: coast };
+    }
+    const province = country === "THA" ? snap.index.provinceAt(at.lat, at.lng) : -1;
+    const overseas = overseasArea(country, lat, lng);
+    if (overseas !== undefined) return { country: overseas.code, countryName: overseas.name, province: -1, overseasOf: country, ...(nearCoast ? { nearCoast } : {}) };
+    return { country, countryName: geo.countryName(country) ?? country, province, ...(nearCoast ? { nearCoast } : {}) };
+  }
+
   query(q: OutbreakBody): OutbreakData {
     const snap = this.store.require().data;
-    const p = snap.index.provinceAt(q.lat, q.lng);
-    if (p < 0) {
-      throw new NotFoundError("No surveillance data for this location: the outbreak radar covers Thailand's 77 provinces", { lat: q.lat, lng: q.lng });
+    const place = this.place(snap, q.lat, q.lng);
+    const general = q.diseaseType === "general";
+    const diseases = general ? GENERAL_ORDER : [q.diseaseType as SurveilledDisease];
+    const parts: Part[] = [];
+    const notCovered: string[] = [];
+    for (const d of diseases) {
+      const part = this.part(snap, d, place, q);
+      if (typeof part === "string") {
+        if (!general) throw this.notCovered(snap, d, place, q, part);
+        notCovered.push(part);
+      } else parts.push(part);
     }
-    const province = snap.data.provinces[p];
-    const diseases = q.diseaseType === "general" ? [...SURVEILLED, "influenza" as const] : [q.diseaseType];
-    // general skips a disease the snapshot has no series for; a single disease without one is a 404.
-    const parts = diseases.flatMap((d) => {
-      if (d === "influenza") return [this.newsOnly(snap, d)];
-      try {
-        return [this.surveilled(snap, d, p, q)];
-      } catch (err) {
-        if (q.diseaseType === "general" && err instanceof NotFoundError) return [];
-        throw err;
-      }
-    });
+    if (parts.length === 0 || (general && parts.every((x) => x.result.surveillance === "news_only" && x.newsCount === 0))) {
+      throw new NotFoundError(`No surveillance data for ${place.countryName} (${place.country}): no count series and no WHO Disease Outbreak News item for any monitored disease`, {
+        lat: q.lat,
+        lng: q.lng,
+        country: place.country,
+        notCovered,
+      });
+    }
     const scored = parts.filter((x) => x.result.surveillance === "series");
-    if (scored.length === 0 && q.diseaseType === "general") {
-      throw new NotFoundError("No surveillance data for this location", { lat: q.lat, lng: q.lng });
-    }
-    // general: the worst surveilled disease leads (highest score, then status rank); counts add up over diseases.
-    const lead = q.diseaseType === "general"
-      ? scored.reduce((a, b) => (b.result.riskScore > a.result.riskScore || (b.result.riskScore === a.result.riskScore && STATUS_RANK[b.result.outbreakStatus] > STATUS_RANK[a.result.outbreakStatus]) ? b : a))
-      : parts[0];
-    const sum = (f: (r: DiseaseResult) => number | null) => {
-      const vals = parts.map((x) => f(x.result)).filter((v): v is number => v !== null);
-      return vals.length === 0 ? null : vals.reduce((a, b) => a + b, 0);
-    };
-    // general: the newest as-of among the surveillance series (each disease's own date is in details.diseases).
-    const asOf = (scored.length > 0 ? scored : parts).map((x) => x.result.asOf).sort().at(-1) as string;
+    const pool = scored.length > 0 ? scored : parts;
+    // general: the worst disease leads (highest score, then status rank); counts add up over diseases.
+    const lead = pool.reduce((a, b) =>
+      b.result.riskScore > a.result.riskScore || (b.result.riskScore === a.result.riskScore && STATUS_RANK[b.result.outbreakStatus] > STATUS_RANK[a.result.outbreakStatus]) ? b : a,
+    );
     const r = lead.result;
-    const name = q.diseaseType === "general" ? "All monitored diseases" : DISEASE_NAMES[q.diseaseType];
-    const summary =
-      q.diseaseType === "general"
-        ? `${name} near ${province.nameEn}: highest risk ${DISEASE_NAMES[r.diseaseType]} (${r.outbreakStatus}, score ${r.riskScore}); ` +
-          parts.filter((x) => x.result.surveillance === "series").map((x) => `${DISEASE_NAMES[x.result.diseaseType]} ${x.result.outbreakStatus} as of ${x.result.asOf}`).join(", ") +
-          "; influenza from outbreak news only."
-        : (lead.findings[0] ?? "");
-    const news = parts.flatMap((x) => x.news).sort((a, b) => (a.date < b.date ? 1 : -1)).slice(0, q.diseaseType === "general" ? 5 : NEWS_SHOWN);
+    const missing: string[] = [];
+    let activeClusters = r.activeClusters;
+    let caseEstimate = r.caseEstimate;
+    if (general) {
+      const sum = (f: (x: DiseaseResult) => number | null, field: string) => {
+        const vals = parts.map((x) => f(x.result)).filter((v): v is number => v !== null);
+        if (vals.length === 0) missing.push(`${field}: no disease at this point has a count for it`);
+        return vals.length === 0 ? null : vals.reduce((a, b) => a + b, 0);
+      };
+      activeClusters = sum((x) => x.activeClusters, "activeClusters");
+      caseEstimate = sum((x) => x.caseEstimate, "caseEstimate");
+      for (const x of parts) for (const m of x.missing) missing.push(`${x.result.diseaseType} ${m}`);
+    } else missing.push(...lead.missing);
+    // general: the newest as-of among the surveillance series (each disease's own date is in details.diseases).
+    const asOf = pool.map((x) => x.result.asOf).sort().at(-1) as string;
+    const province = place.province >= 0 ? snap.data.provinces[place.province] : undefined;
+    const where = province ? province.nameEn : place.countryName;
+    const summary = general
+      ? `All monitored diseases in ${where}: highest risk ${DISEASE_NAMES[r.diseaseType as SurveilledDisease]} (${r.outbreakStatus}, score ${r.riskScore}); ` +
+        parts.map((x) => `${DISEASE_NAMES[x.result.diseaseType as SurveilledDisease]} ${x.result.surveillance === "series" ? `${x.result.outbreakStatus} as of ${x.result.asOf}` : "from outbreak news only"}`).join(", ") +
+        (notCovered.length > 0 ? `; no data for ${notCovered.map((n) => n.split(":")[0]).join(", ")}.` : ".")
+      : (lead.findings[0] ?? "");
+    const news = parts.flatMap((x) => x.news).sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0)).slice(0, general ? 5 : NEWS_SHOWN);
+    const seriesUsed = parts.flatMap((x) => x.series);
+    const newsCount = parts.reduce((n, x) => n + x.newsCount, 0);
+    const newest = parts.map((x) => x.newestNews).filter((d): d is string => d !== null).sort().at(-1) ?? null;
+    const adminLevel: AdminLevel = r.area.level;
+    const coverageSummary =
+      `${place.countryName} (${place.country})` +
+      (place.overseasOf ? ` (drawn inside ${place.overseasOf} by Natural Earth; told apart by lib/outbreaks/overseas.ts)` : "") +
+      (place.nearCoast ? `, from land within ${this.geography.coastalToleranceKm} km of the point, ${place.nearCoast.distanceKm} km off the coast` : "") +
+      (province ? `, province ${province.nameEn}` : "") +
+      `: ` +
+      (seriesUsed.length > 0 ? seriesUsed.map((s) => `${s.disease} ${s.adminLevel} series ${s.area.name} ${s.period.from}..${s.period.to} (${s.source})`).join("; ") : "no count series") +
+      `; ${newsCount} WHO Disease Outbreak News item(s) up to ${snap.data.newsAsOf}.`;
     return {
       location: { lat: q.lat, lng: q.lng },
-      province: { code: province.code, name: province.nameEn },
+      country: { code: place.country, name: place.countryName },
+      province: province ? { code: province.code, name: province.nameEn } : null,
       diseaseType: q.diseaseType,
       timeframe: q.timeframe,
       asOf,
       riskScore: r.riskScore,
       riskLevel: riskLevelOf(r.riskScore),
       outbreakStatus: r.outbreakStatus,
-      activeClusters: q.diseaseType === "general" ? sum((x) => x.activeClusters) : r.activeClusters,
-      caseEstimate: q.diseaseType === "general" ? sum((x) => x.caseEstimate) : r.caseEstimate,
+      activeClusters,
+      caseEstimate,
       trend: r.trend,
       summary,
       details: {
         intelligence: parts.map((x) => x.intelligence).join(" "),
-        keyFindings: q.diseaseType === "general" ? parts.map((x) => x.findings[0]) : lead.findings,
-        surveillance: q.diseaseType === "influenza" ? "news_only" : "series",
+        keyFindings: general ? parts.map((x) => x.findings[0]) : lead.findings,
+        surveillance: general ? (scored.length > 0 ? "series" : "news_only") : r.surveillance,
         clusterRadiusKm: CLUSTER_RADIUS_KM,
+        coverage: {
+          country: place.country,
+          countryName: place.countryName,
+          adminLevel,
+          province: province ? { code: province.code, name: province.nameEn } : null,
+          series: seriesUsed,
+          news: { source: DON_SOURCE, items: newsCount, newest, asOf: snap.data.newsAsOf },
+          notCovered,
+          summary: coverageSummary,
+        },
+        missing,
         diseases: parts.map((x) => x.result),
         news,
       },
@@ -167,86 +327,157 @@ export class SnapshotOutbreakService implements OutbreakService {
     };
   }
 
-  private provinceAssessments(snap: OutbreakSnapshot, timeframe: Timeframe): (Assessment | undefined)[] {
+  /** 404 for one disease the country has neither a series nor news for; names what the data cover. */
+  private notCovered(snap: OutbreakSnapshot, d: SurveilledDisease, place: Place, q: OutbreakBody, reason: string): NotFoundError {
+    const cov = snap.coverage.get(d)!;
+    return new NotFoundError(`No ${DISEASE_NAMES[d]} data for ${place.countryName} (${place.country}): ${reason.slice(reason.indexOf(":") + 2)}`, {
+      lat: q.lat,
+      lng: q.lng,
+      country: place.country,
+      diseaseType: d,
+      coverage: { series: { sources: cov.sources, countries: cov.countries }, news: { source: DON_SOURCE, asOf: snap.data.newsAsOf, items: 0 } },
+    });
+  }
+
+  private assessed(snap: OutbreakSnapshot, s: CaseSeries, timeframe: Timeframe): Assessment {
+    const key = `${s.disease} ${s.area} ${timeframe}`;
+    let a = snap.assessments.get(key);
+    if (a === undefined) snap.assessments.set(key, (a = assess(s, timeframe)));
+    return a;
+  }
+
+  private provinceAssessments(snap: OutbreakSnapshot, disease: SurveilledDisease, timeframe: Timeframe): (Assessment | undefined)[] {
     let list = snap.provinceCache.get(timeframe);
     if (list === undefined) {
       list = snap.data.provinces.map((pr) => {
-        const s = snap.series.get(`dengue ${pr.code}`);
-        return s === undefined ? undefined : assess(s, timeframe);
+        const s = snap.series.get(`${disease} ${pr.code}`);
+        return s === undefined ? undefined : this.assessed(snap, s, timeframe);
       });
       snap.provinceCache.set(timeframe, list);
     }
     return list;
   }
 
-  private surveilled(snap: OutbreakSnapshot, disease: SurveilledDisease, p: number, q: OutbreakBody): Part {
-    const province = snap.data.provinces[p];
-    const provinceSeries = snap.series.get(`${disease} ${province.code}`);
-    const s = provinceSeries ?? snap.series.get(`${disease} THA`);
-    if (s === undefined) throw new NotFoundError(`No ${DISEASE_NAMES[disease]} surveillance data for this location`, { lat: q.lat, lng: q.lng });
-    const level = provinceSeries ? "province" : "country";
-    const areaName = provinceSeries ? province.nameEn : "Thailand";
-    const a = provinceSeries ? this.provinceAssessments(snap, q.timeframe)[p]! : assess(s, q.timeframe);
+  /** The part of one disease at a place, or a string "disease: why there is no data". */
+  private part(snap: OutbreakSnapshot, d: SurveilledDisease, place: Place, q: OutbreakBody): Part | string {
+    if (place.province >= 0) {
+      const s = snap.series.get(`${d} ${snap.data.provinces[place.province].code}`);
+      if (s !== undefined) return this.seriesPart(snap, s, place, q);
+    }
+    const key = `${d} ${place.country} ${q.timeframe}`;
+    const cached = snap.partCache.get(key);
+    if (cached !== undefined) return cached;
+    const national = snap.series.get(`${d} ${place.country}`);
+    let part: Part | undefined;
+    if (national !== undefined) part = this.seriesPart(snap, national, place, q);
+    else if ((snap.newsByCountry.get(place.country) ?? []).some((n) => n.disease === d)) part = this.newsOnly(snap, d, place);
+    if (part === undefined) {
+      const covered = snap.coverage.get(d)!.countries.length > 0;
+      return `${d}: ${seriesCoverageText(snap, d)}${covered ? ", not this one," : ""} and WHO Disease Outbreak News has no item about ${DISEASE_NAMES[d]} in ${place.countryName} up to ${snap.data.newsAsOf}`;
+    }
+    snap.partCache.set(key, part);
+    return part;
+  }
+
+  private seriesCoverage(s: CaseSeries, areaName: string): SeriesCoverage {
+    const first = s.values.findIndex((v) => !Number.isNaN(v));
+    return {
+      disease: s.disease,
+      area: { code: s.area, name: areaName },
+      adminLevel: s.level,
+      source: s.source,
+      subtype: s.subtype ?? null,
+      resolution: s.resolution,
+      period: periodDates(s.resolution, s.start + Math.max(0, first), lastReported(s)),
+      maskedPeriods: maskedRuns(s),
+    };
+  }
+
+  private seriesPart(snap: OutbreakSnapshot, s: CaseSeries, place: Place, q: OutbreakBody): Part {
+    const disease = s.disease;
+    const admin1 = s.level === "admin-1";
+    const p = place.province;
+    const areaName = admin1 ? snap.data.provinces[snap.provinceIndex.get(s.area) ?? p].nameEn : place.countryName;
+    const a = admin1 ? this.provinceAssessments(snap, disease, q.timeframe)[p]! : this.assessed(snap, s, q.timeframe);
     const asOf = periodDates(s.resolution, lastReported(s), lastReported(s)).to;
     const label = windowLabel(a, s);
-    const findings: string[] = [];
     const name = DISEASE_NAMES[disease];
+    const what = s.subtype ?? name;
+    const unit = s.subtype ? `${s.subtype} positives` : "cases";
+    const coverage = [this.seriesCoverage(s, areaName)];
+    const findings: string[] = [];
+    const missing: string[] = [];
     findings.push(
       Number.isNaN(a.current)
-        ? `${name} in ${areaName}: no reported count for ${label}.`
-        : `${name} in ${areaName}: ${fmt(a.current)} cases in ${label} (data as of ${asOf}), status ${a.status}: ${channelText(a, s)}.`,
+        ? `${name} in ${areaName}: no reported count for ${label} in ${s.source}.`
+        : `${name} in ${areaName}: ${fmt(a.current)} ${unit} in ${label} (data as of ${asOf}), status ${a.status}: ${channelText(a, s)}.`,
     );
     if (!Number.isNaN(a.previous)) {
-      findings.push(`Trend ${a.trend}: ${fmt(a.current)} cases in ${a.window.from}..${a.window.to} against ${fmt(a.previous)} in ${a.previousWindow.from}..${a.previousWindow.to}.`);
+      findings.push(`Trend ${a.trend}: ${fmt(a.current)} ${unit} in ${a.window.from}..${a.window.to} against ${fmt(a.previous)} in ${a.previousWindow.from}..${a.previousWindow.to}.`);
     }
-    let activeClusters: number;
-    let caseEstimate: number;
+    const masked = maskedRuns(s);
+    if (masked.length > 0) findings.push(`${s.source.split(",")[0]} reports 0 for ${masked.join(", ")}: reporting gaps, treated as missing (not zero ${what} cases).`);
+    let activeClusters: number | null;
+    let caseEstimate: number | null;
     let clusterText: string;
-    if (level === "province") {
-      const all = this.provinceAssessments(snap, q.timeframe);
+    if (admin1) {
+      const all = this.provinceAssessments(snap, disease, q.timeframe);
       let inRadius = 0;
       let cases = 0;
+      let counted = 0;
       const hot: string[] = [];
       snap.data.provinces.forEach((pr, i) => {
         const ai = all[i];
-        if (ai === undefined || (i !== p && haversineKm(q.lat, q.lng, pr.lat, pr.lng) > CLUSTER_RADIUS_KM)) return;
+        if (ai === undefined || (i !== p && distanceKm(q.lat, q.lng, pr.lat, pr.lng) > CLUSTER_RADIUS_KM)) return;
         inRadius++;
-        if (!Number.isNaN(ai.current)) cases += ai.current;
+        if (!Number.isNaN(ai.current)) {
+          cases += ai.current;
+          counted++;
+        }
         if (ABOVE_THRESHOLD.has(ai.status)) hot.push(`${pr.nameEn} (${fmt(ai.current)}, p75 ${fmt(ai.channel.p75)})`);
       });
       activeClusters = hot.length;
-      caseEstimate = Math.round(cases);
+      caseEstimate = counted === 0 ? null : Math.round(cases);
+      if (caseEstimate === null) missing.push(`caseEstimate: no province within ${CLUSTER_RADIUS_KM} km reports a count for ${label}`);
       clusterText =
         `Within ${CLUSTER_RADIUS_KM} km: ${inRadius} provinces with ${fmt(cases)} cases in ${label}; ` +
         (hot.length === 0 ? "none above its 75th percentile." : `${hot.length} above their 75th percentile: ${hot.join(", ")}.`);
       findings.push(clusterText);
-      const national = snap.series.get(`${disease} THA`);
+      const national = snap.series.get(`${disease} ${place.country}`);
       if (national !== undefined) {
-        const na = assess(national, q.timeframe);
+        const na = this.assessed(snap, national, q.timeframe);
         const nAsOf = periodDates(national.resolution, lastReported(national), lastReported(national)).to;
         findings.push(`Nationally ${fmt(na.current)} cases in ${windowLabel(na, national)} (as of ${nAsOf}), status ${na.status}, trend ${na.trend} (${national.source}).`);
+        coverage.push(this.seriesCoverage(national, place.countryName));
       }
     } else {
-      activeClusters = ABOVE_THRESHOLD.has(a.status) ? 1 : 0;
-      caseEstimate = Number.isNaN(a.current) ? 0 : Math.round(a.current);
-      clusterText = `Country-level series: the whole of Thailand is one area; ${activeClusters === 1 ? "it is above its 75th percentile" : "it is not above its 75th percentile"}.`;
+      caseEstimate = Number.isNaN(a.current) ? null : Math.round(a.current);
+      if (caseEstimate === null) missing.push(`caseEstimate: ${s.source} has no count for ${areaName} in ${label}`);
+      if (a.status === "insufficient_history") {
+        activeClusters = null;
+        missing.push(`activeClusters: fewer than 3 comparable baseline windows with data (${a.channel.n}), so no threshold to be above`);
+        clusterText = `National series: ${areaName} is one area, with no endemic channel to compare it with.`;
+      } else {
+        activeClusters = ABOVE_THRESHOLD.has(a.status) ? 1 : 0;
+        clusterText = `National series: ${areaName} is one area; ${activeClusters === 1 ? "it is above its 75th percentile" : "it is not above its 75th percentile"}.`;
+      }
       findings.push(clusterText);
     }
-    const items = snap.data.news.filter((n) => n.disease === disease);
+    const items = (snap.newsByCountry.get(place.country) ?? []).filter((n) => n.disease === disease);
     const news = newsOut(items);
     for (const n of news) findings.push(newsFinding(n));
-    if (news.length === 0) findings.push(`No WHO Disease Outbreak News item about ${name} in Thailand up to ${snap.data.newsAsOf}.`);
+    if (news.length === 0) findings.push(`No WHO Disease Outbreak News item about ${name} in ${place.countryName} up to ${snap.data.newsAsOf}.`);
     const intelligence =
-      `${name}: ${s.source} reports ${Number.isNaN(a.current) ? "no count" : fmt(a.current)} cases in ${areaName} for ${label} (as of ${asOf}); ` +
+      `${name}: ${s.source} reports ${Number.isNaN(a.current) ? "no count" : fmt(a.current)} ${unit} in ${areaName} for ${label} (as of ${asOf}); ` +
       `${channelText(a, s)}, so the status is ${a.status} (score ${a.score}). ` +
-      (Number.isNaN(a.previous) ? "" : `The window before had ${fmt(a.previous)} cases, so the trend is ${a.trend}. `) +
+      (Number.isNaN(a.previous) ? "" : `The window before had ${fmt(a.previous)}, so the trend is ${a.trend}. `) +
       clusterText +
       (news.length > 0 ? ` Latest WHO outbreak news: ${news.map((n) => `${n.id} (${n.date})`).join(", ")}.` : "");
     return {
       result: {
         diseaseType: disease,
         surveillance: "series",
-        area: { code: provinceSeries ? province.code : "THA", name: areaName, level },
+        area: { code: s.area, name: areaName, level: s.level },
         asOf,
         window: a.window,
         previousWindow: a.previousWindow,
@@ -257,34 +488,53 @@ export class SnapshotOutbreakService implements OutbreakService {
         trend: a.trend,
         activeClusters,
         caseEstimate,
-        channel: a.channel.n === 0 ? null : { median: a.channel.median, p75: a.channel.p75, p90: a.channel.p90, baselineWindows: a.channel.n, baseline: a.channel.baseline },
+        channel:
+          a.channel.n === 0
+            ? null
+            : {
+                median: a.channel.median,
+                p75: a.channel.p75,
+                p90: a.channel.p90,
+                baselineWindows: a.channel.n,
+                baseline: a.channel.baseline,
+                baselinePeriods: a.channel.ends.map((e) => {
+                  const w = periodDates(s.resolution, e - windowPeriods(s.resolution, q.timeframe) + 1, e);
+                  return `${w.from}..${w.to}`;
+                }),
+              },
+        coverage: coverage[0],
       },
       findings,
       intelligence,
       sources: [s.source, ...(news.length > 0 ? [DON_SOURCE] : [])],
       news,
+      series: coverage,
+      missing,
+      newsCount: items.length,
+      newestNews: items[0]?.date ?? null,
     };
   }
 
-  /** Influenza: no surveillance series exists in the data, only WHO Disease Outbreak News. */
-  private newsOnly(snap: OutbreakSnapshot, disease: "influenza"): Part {
-    const items = snap.data.news.filter((n) => n.disease === disease);
+  /** A disease without a count series for the country: WHO Disease Outbreak News only. */
+  private newsOnly(snap: OutbreakSnapshot, disease: SurveilledDisease, place: Place): Part {
+    const items = (snap.newsByCountry.get(place.country) ?? []).filter((n) => n.disease === disease);
     const news = newsOut(items);
     const newest = items[0];
+    const name = DISEASE_NAMES[disease];
     const age = newest === undefined ? Infinity : daysBetween(newest.date, snap.data.newsAsOf);
     const score = age <= NEWS_RECENT_DAYS ? 60 : age <= NEWS_YEAR_DAYS ? 30 : 0;
     const lastYear = items.filter((n) => daysBetween(n.date, snap.data.newsAsOf) <= NEWS_YEAR_DAYS).length;
     const first =
-      `Influenza: no surveillance case series exists in the data (no FluNet), so this answer draws on WHO Disease Outbreak News only; ` +
+      `${name}: no count series for ${place.countryName} in the data (${seriesCoverageText(snap, disease)}), so this answer draws on WHO Disease Outbreak News only; ` +
       (newest === undefined
-        ? `no item about influenza in Thailand up to ${snap.data.newsAsOf}.`
-        : `${items.length} items about influenza in Thailand up to ${snap.data.newsAsOf}, the newest ${newest.id} on ${newest.date} (${age} days before), ${lastYear} in the last ${NEWS_YEAR_DAYS} days.`);
-    const findings = [first, ...news.map(newsFinding)];
+        ? `no item about ${name} in ${place.countryName} up to ${snap.data.newsAsOf}.`
+        : `${items.length} item(s) about ${name} in ${place.countryName} up to ${snap.data.newsAsOf}, the newest ${newest.id} on ${newest.date} (${age} days before), ${lastYear} in the last ${NEWS_YEAR_DAYS} days.`);
+    const reason = `no ${name} count series for ${place.countryName}; WHO Disease Outbreak News only`;
     return {
       result: {
         diseaseType: disease,
         surveillance: "news_only",
-        area: { code: "THA", name: "Thailand", level: "country" },
+        area: { code: place.country, name: place.countryName, level: "national" },
         asOf: snap.data.newsAsOf,
         window: null,
         previousWindow: null,
@@ -296,24 +546,52 @@ export class SnapshotOutbreakService implements OutbreakService {
         activeClusters: null,
         caseEstimate: null,
         channel: null,
+        coverage: null,
       },
-      findings,
+      findings: [first, ...news.map(newsFinding)],
       intelligence: `${first} News-only score ${score}: 60 when the newest item is at most ${NEWS_RECENT_DAYS} days old, 30 within ${NEWS_YEAR_DAYS} days, else 0.`,
       sources: [DON_SOURCE],
       news,
+      series: [],
+      missing: [`caseEstimate: ${reason}`, `activeClusters: ${reason}`, "trend: no count series to compare windows of"],
+      newsCount: items.length,
+      newestNews: newest?.date ?? null,
     };
   }
 }
 
-/** Opens the outbreak snapshot store under ARTIFACTS_DIR/snapshots/outbreaks and its service. */
-export async function openOutbreakService(artifactsDir: string, logger: Logger = log): Promise<{ service: SnapshotOutbreakService; store: ArtifactStore<OutbreakSnapshot> }> {
+export interface OutbreakServiceOptions {
+  /** A geography the process already built (it must know the Thai provinces to answer at admin-1); built here when absent. */
+  geography?: Geography;
+}
+
+/**
+ * Opens the outbreak snapshot store under ARTIFACTS_DIR/snapshots/outbreaks and its service. Without a geography,
+ * one is built (Natural Earth 1:10m, about a second) whose Thai province lookup is the current snapshot's index.
+ */
+export async function openOutbreakService(
+  artifactsDir: string,
+  logger: Logger = log,
+  options: OutbreakServiceOptions = {},
+): Promise<{ service: SnapshotOutbreakService; store: ArtifactStore<OutbreakSnapshot> }> {
   const store = new ArtifactStore<OutbreakSnapshot>({
     root: snapshotRoot(artifactsDir, OUTBREAK_SNAPSHOT),
     open: openOutbreakSnapshot,
+    openedFiles: new Set([OUTBREAK_DATA_FILE]),
     logger,
     label: "outbreak snapshot",
   });
   await store.reload();
   store.start();
-  return { service: new SnapshotOutbreakService(store), store };
+  const geography =
+    options.geography ??
+    buildGeography({
+      provinces: {
+        provinceAt: (lat, lng) => store.current()?.data.index.provinceAt(lat, lng) ?? -1,
+        get provinces() {
+          return store.current()?.data.data.provinces ?? [];
+        },
+      },
+    });
+  return { service: new SnapshotOutbreakService(store, geography), store };
 }

@@ -28,7 +28,7 @@ function snapshot(lastDecember: number): OutbreakData {
   [10, 20, 30, 40, 50, lastDecember].forEach((v, y) => (values[y * 12 + 11] = v));
   return {
     provinces: provinces.map((p) => ({ code: p.code, nameEn: p.nameEn, ...provinceCentroid(p) })),
-    series: [{ disease: "dengue", area: "TH-10", resolution: "month", start: monthIndex(2017, 1), values, baseline: "seasonal", source: "test series" }],
+    series: [{ disease: "dengue", area: "TH-10", country: "THA", level: "admin-1", resolution: "month", start: monthIndex(2017, 1), values, baseline: "seasonal", source: "test series" }],
     news: [],
     newsAsOf: "2023-01-15",
   };
@@ -71,10 +71,13 @@ describe("outbreak snapshot lifecycle", () => {
     expect(back.series[0].values[3]).toBeNaN();
     expect(back.series[0].values[71]).toBe(45);
     expect(back.provinces).toHaveLength(77);
-    expect(() => readOutbreakData('{"format":"outbreaks","version":2}', "x.json")).toThrow('x.json: expected format "outbreaks" version 1');
+    expect(() => readOutbreakData('{"format":"outbreaks","version":1}', "x.json")).toThrow('x.json: expected format "outbreaks" version 2');
     const bad = JSON.parse(writeOutbreakData(d));
     bad.series[0].resolution = "week";
     expect(() => readOutbreakData(JSON.stringify(bad), "x.json")).toThrow('x.json: series 0 (dengue TH-10): unknown resolution "week"');
+    const noCountry = JSON.parse(writeOutbreakData(d));
+    noCountry.series[0].country = "Thailand";
+    expect(() => readOutbreakData(JSON.stringify(noCountry), "x.json")).toThrow("x.json: series 0 (dengue TH-10): country must be an ISO alpha-3 code");
   });
 
   it("serves the first version, hot-reloads a second, refuses a corrupted third", async () => {
@@ -96,13 +99,19 @@ describe("outbreak snapshot lifecycle", () => {
     expect(service.query(bangkok).outbreakStatus).toBe("alert");
   });
 
-  it("404 for a province without a series when the snapshot has no national series either", () => {
+  it("404 for a province without a series when the snapshot has no national series or news either", () => {
     expect(() => service.query({ ...bangkok, lat: 18.79, lng: 98.98 })).toThrow(NotFoundError);
-    expect(() => service.query({ ...bangkok, diseaseType: "malaria" })).toThrow("No Malaria surveillance data for this location");
-    // general answers with the diseases that have series (here dengue) and influenza news
+    expect(() => service.query({ ...bangkok, lat: 18.79, lng: 98.98 })).toThrow(
+      "No Dengue data for Thailand (THA): the data hold no national Dengue series and WHO Disease Outbreak News has no item about Dengue in Thailand up to 2023-01-15",
+    );
+    expect(() => service.query({ ...bangkok, diseaseType: "malaria" })).toThrow("No Malaria data for Thailand (THA): the data hold no national Malaria series and WHO Disease Outbreak News has no item");
+    // general answers with the diseases that have data (here dengue in Bangkok); the others are listed as not covered
     const general = service.query({ ...bangkok, diseaseType: "general" });
-    expect(general.details.diseases.map((d) => d.diseaseType)).toEqual(["dengue", "influenza"]);
+    expect(general.details.diseases.map((d) => d.diseaseType)).toEqual(["dengue"]);
+    expect(general.details.coverage.notCovered.map((n) => n.split(":")[0])).toEqual(["malaria", "cholera", "covid", "influenza"]);
     expect(general.caseEstimate).toBe(47);
-    expect(() => service.query({ ...bangkok, lat: 18.79, lng: 98.98, diseaseType: "general" })).toThrow("No surveillance data for this location");
+    expect(() => service.query({ ...bangkok, lat: 18.79, lng: 98.98, diseaseType: "general" })).toThrow(
+      "No surveillance data for Thailand (THA): no count series and no WHO Disease Outbreak News item for any monitored disease",
+    );
   });
 });

@@ -1,5 +1,6 @@
-// End to end: the outbreak snapshot built from the real data mirror, served over HTTP. Expected numbers were
-// computed by hand from the CSV files (Bangkok December counts 2017–2021: 448, 297, 765, 335, 90).
+// End to end: the outbreak snapshot built from the real data mirror, served over HTTP, at places on five continents.
+// Expected numbers were computed by hand from the CSV files (Bangkok December counts 2017–2021: 448, 297, 765, 335,
+// 90; the other rows are named where they are used).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -55,8 +56,18 @@ describe("POST /api/outbreak-radar/query on the real data", () => {
     expect(d.riskScore).toBe(87.4); // 80 + 20 * (873 - 638.2) / 638.2
     expect(d.riskLevel).toBe("critical");
     expect(d.trend).toBe("decreasing"); // 873 against 1246 in November
-    expect(d.details.diseases[0].channel).toEqual({ median: 335, p75: 448, p90: 638.2, baselineWindows: 5, baseline: "seasonal" });
+    expect(d.details.diseases[0].channel).toEqual({
+      median: 335, p75: 448, p90: 638.2, baselineWindows: 5, baseline: "seasonal",
+      baselinePeriods: ["2021-12-01..2021-12-31", "2020-12-01..2020-12-31", "2019-12-01..2019-12-31", "2018-12-01..2018-12-31", "2017-12-01..2017-12-31"],
+    });
     expect(d.details.diseases[0].casesInWindow).toBe(873);
+    expect(d.country).toEqual({ code: "THA", name: "Thailand" });
+    expect(d.details.coverage).toMatchObject({ country: "THA", adminLevel: "admin-1", province: { code: "TH-10", name: "Bangkok" } });
+    expect(d.details.coverage.series.map((x) => [x.area.code, x.adminLevel, x.resolution, x.period.from, x.period.to])).toEqual([
+      ["TH-10", "admin-1", "month", "1993-01-01", "2022-12-31"],
+      ["THA", "national", "month", "2009-01-01", "2025-03-31"],
+    ]);
+    expect(d.details.missing).toEqual([]);
     expect(d.activeClusters).toBe(8);
     expect(d.caseEstimate).toBe(1788);
     expect(d.details.clusterRadiusKm).toBe(100);
@@ -93,14 +104,15 @@ describe("POST /api/outbreak-radar/query on the real data", () => {
     const { body } = await query({ ...BANGKOK, diseaseType: "malaria" });
     const d = body.data;
     expect([d.asOf, d.outbreakStatus, d.trend, d.caseEstimate, d.activeClusters, d.riskScore]).toEqual(["2021-12-31", "normal", "decreasing", 3279, 0, 14.6]);
-    expect(d.details.diseases[0].channel).toEqual({ median: 6750, p75: 11440, p90: 15256, baselineWindows: 5, baseline: "seasonal" });
-    expect(d.details.diseases[0].area).toEqual({ code: "THA", name: "Thailand", level: "country" });
+    expect(d.details.diseases[0].channel).toMatchObject({ median: 6750, p75: 11440, p90: 15256, baselineWindows: 5, baseline: "seasonal" });
+    expect(d.details.diseases[0].area).toEqual({ code: "THA", name: "Thailand", level: "national" });
+    expect(d.details.coverage.adminLevel).toBe("national");
   });
 
   it("cholera: 2016 (52) against 2011–2015 (279, 29, 8, 12, 125); news DON2928 of 2025-08-29", async () => {
     const { body } = await query({ lat: 18.79, lng: 98.98, diseaseType: "cholera" }); // Chiang Mai
     const d = body.data;
-    expect(d.province.code).toBe("TH-50");
+    expect(d.province?.code).toBe("TH-50");
     expect([d.asOf, d.outbreakStatus, d.trend, d.caseEstimate]).toEqual(["2016-12-31", "watch", "decreasing", 52]);
     expect(d.details.diseases[0].channel?.median).toBe(29);
     expect(d.details.news[0].id).toBe("DON2928");
@@ -115,17 +127,32 @@ describe("POST /api/outbreak-radar/query on the real data", () => {
     expect(d.details.diseases[0].channel?.baseline).toBe("recent");
   });
 
-  it("influenza: news only, says so, no case numbers", async () => {
+  it("influenza in Thailand: FluNet A, 2024-03 against the five most recent Marches with data; the zero-filled months are missing, not zero", async () => {
     const { body } = await query({ ...BANGKOK, diseaseType: "influenza" });
     const d = body.data;
-    expect(d.outbreakStatus).toBe("news_only");
-    expect(d.details.surveillance).toBe("news_only");
-    expect([d.caseEstimate, d.activeClusters, d.trend]).toEqual([null, null, "unknown"]);
-    expect(d.asOf).toBe("2026-05-13");
-    expect(d.riskScore).toBe(30); // newest item DON2938 of 2025-12-10 is 154 days old
-    expect(d.summary).toContain("no surveillance case series exists in the data");
-    expect(d.summary).toContain("the newest DON2938 on 2025-12-10 (154 days before)");
-    expect(d.dataSources).toEqual(["WHO Disease Outbreak News dataset (Torres Munguía et al. 2022, Sci Data 9:683)"]);
+    // thailand_flu_A_month.csv: 2024-03 102; Marches 2023 54, 2022 0 and 2021 0 (masked), 2020 61, 2019 80, 2018 36, 2017 2
+    expect([d.asOf, d.outbreakStatus, d.riskScore, d.trend, d.caseEstimate, d.activeClusters]).toEqual(["2024-03-31", "alert", 88.2, "increasing", 102, 1]);
+    const r = d.details.diseases[0];
+    expect(r.channel?.baselinePeriods.map((p) => p.slice(0, 7))).toEqual(["2023-03", "2020-03", "2019-03", "2018-03", "2017-03"]);
+    expect([r.channel?.median, r.channel?.p75, r.channel?.p90]).toEqual([54, 61, 72.4]);
+    expect(r.coverage).toMatchObject({ subtype: "influenza A", adminLevel: "national", period: { from: "2009-01-01", to: "2024-03-31" } });
+    expect(r.coverage?.maskedPeriods).toEqual(["2020-05..2020-08", "2021-01..2021-12", "2022-02..2022-03"]);
+    expect(d.details.keyFindings).toContain(
+      "WHO FluNet laboratory-confirmed influenza reports 0 for 2020-05..2020-08, 2021-01..2021-12, 2022-02..2022-03: reporting gaps, treated as missing (not zero influenza A cases).",
+    );
+    expect(d.summary).toContain("102 influenza A positives in 2024-03");
+    expect(d.dataSources[0]).toContain("WHO FluNet");
+  });
+
+  it("influenza in Thailand, 90d: 2022-01..03 holds masked months, so that window is skipped, not counted as 6 cases", async () => {
+    const { body } = await query({ ...BANGKOK, diseaseType: "influenza", timeframe: "90d" });
+    const r = body.data.details.diseases[0];
+    expect(r.casesInWindow).toBe(109 + 80 + 102);
+    // 2023-01..03 182, 2020 262, 2019 213, 2018 118, 2017 12
+    expect(r.channel?.baselinePeriods).toEqual([
+      "2023-01-01..2023-03-31", "2020-01-01..2020-03-31", "2019-01-01..2019-03-31", "2018-01-01..2018-03-31", "2017-01-01..2017-03-31",
+    ]);
+    expect([r.channel?.median, r.channel?.p75, r.channel?.p90, body.data.riskScore]).toEqual([182, 213, 242.4, 84]);
   });
 
   it("general: the worst disease leads, clusters and cases add up over diseases", async () => {
@@ -133,21 +160,152 @@ describe("POST /api/outbreak-radar/query on the real data", () => {
     const d = body.data;
     expect(d.details.diseases.map((x: { diseaseType: string }) => x.diseaseType)).toEqual(["dengue", "malaria", "cholera", "covid", "influenza"]);
     expect([d.riskScore, d.outbreakStatus, d.trend]).toEqual([100, "alert", "increasing"]); // covid leads
-    expect(d.activeClusters).toBe(8 + 0 + 0 + 1);
-    expect(d.caseEstimate).toBe(1788 + 3279 + 52 + 319074);
-    expect(d.asOf).toBe("2022-12-31");
+    expect(d.activeClusters).toBe(8 + 0 + 0 + 1 + 1);
+    expect(d.caseEstimate).toBe(1788 + 3279 + 52 + 319074 + 102);
+    expect(d.asOf).toBe("2024-03-31");
     expect(d.details.keyFindings).toHaveLength(5);
+    expect(d.details.coverage.notCovered).toEqual([]);
+  });
+});
+
+describe("worldwide, on the real data", () => {
+  it("dengue in Hanoi: Vietnam's yearly series (its monthly 2025-03 has two earlier Marches only); 2024 = the 12 month rows", async () => {
+    const { status, body } = await query({ lat: 21.03, lng: 105.85, diseaseType: "dengue" });
+    expect(status).toBe(200);
+    const d = body.data;
+    expect([d.country, d.province]).toEqual([{ code: "VNM", name: "Vietnam" }, null]);
+    // National_extract_V1_3.csv: 2024 months sum to 108,433; Year rows 2022 367,729 (line 28454), 2021 68,268,
+    // 2020 137,470, 2019 320,702, 2018 131,447 (lines 28453..28450); 2023 has six months only and is skipped.
+    expect([d.asOf, d.caseEstimate, d.outbreakStatus, d.riskScore, d.riskLevel, d.activeClusters, d.trend]).toEqual(["2024-12-31", 108433, "normal", 23.7, "low", 0, "unknown"]);
+    expect(d.details.diseases[0].channel).toMatchObject({ median: 137470, p75: 320702, p90: 348918.2, baselineWindows: 5 });
+    expect(d.details.diseases[0].window).toEqual({ from: "2024-01-01", to: "2024-12-31" });
+    expect(d.details.coverage).toMatchObject({ country: "VNM", countryName: "Vietnam", adminLevel: "national", province: null, notCovered: [] });
+    expect(d.details.coverage.series).toEqual([
+      {
+        disease: "dengue", area: { code: "VNM", name: "Vietnam" }, adminLevel: "national", source: "OpenDengue V1.3 (Clarke et al. 2024, Sci Data 11:296, CC BY 4.0)",
+        subtype: null, resolution: "year", period: { from: "1960-01-01", to: "2024-12-31" }, maskedPeriods: [],
+      },
+    ]);
+    expect(d.details.news.map((n) => n.id)).toEqual(["DON2870", "DON0235"]);
+    expect(d.summary).toBe(
+      "Dengue in Vietnam: 108,433 cases in 2024 (data as of 2024-12-31), status normal: endemic channel from the same period in 5 previous years (2022, 2021, 2020, 2019, 2018): median 137,470, 75th percentile 320,702, 90th percentile 348,918.",
+    );
+  });
+
+  it("dengue in Jakarta: Indonesia monthly, 2024-10 (1,019) against the Octobers of 2019–2023", async () => {
+    const { body } = await query({ lat: -6.2, lng: 106.85, diseaseType: "dengue" });
+    const d = body.data;
+    // lines 12035..12095: Octobers 2019 4,376, 2020 2,419, 2021 6,092, 2022 10,135, 2023 8,339, 2024 1,019
+    expect([d.country.code, d.asOf, d.caseEstimate, d.outbreakStatus, d.riskScore]).toEqual(["IDN", "2024-10-31", 1019, "normal", 5]);
+    expect(d.details.diseases[0].channel).toMatchObject({ median: 6092, p75: 8339, p90: 9416.6 });
+    expect(d.details.coverage.series[0]).toMatchObject({ resolution: "month", period: { from: "2007-01-01", to: "2024-10-31" } });
+  });
+
+  it("dengue in Rio de Janeiro: Brazil yearly, 2024 (10,267,077, line 4832) is an alert", async () => {
+    const { body } = await query({ lat: -22.9, lng: -43.2, diseaseType: "dengue", timeframe: "90d" });
+    const d = body.data;
+    expect([d.country.code, d.asOf, d.caseEstimate, d.outbreakStatus, d.riskScore, d.activeClusters]).toEqual(["BRA", "2024-12-31", 10267077, "alert", 100, 1]);
+    expect(d.details.diseases[0].window).toEqual({ from: "2024-01-01", to: "2024-12-31" }); // yearly data: every timeframe is the year
+  });
+
+  it("malaria in Lagos: Nigeria 2021 (21,325,186) against 2016–2020 from the WHO GHO export", async () => {
+    const { body } = await query({ lat: 6.45, lng: 3.4, diseaseType: "malaria" });
+    const d = body.data;
+    // MALARIA_CONF_CASES.csv NGA: 2016 13,598,282, 2017 13,087,878, 2018 14,548,024, 2019 19,806,915, 2020 18,325,240
+    expect([d.country.code, d.asOf, d.caseEstimate, d.outbreakStatus, d.riskScore, d.trend]).toEqual(["NGA", "2021-12-31", 21325186, "alert", 82.2, "stable"]);
+    expect(d.details.diseases[0].channel).toMatchObject({ median: 14548024, p75: 18325240, p90: 19214245 });
+    expect(d.details.coverage.series[0].period).toEqual({ from: "2008-01-01", to: "2021-12-31" });
+    expect(d.dataSources).toEqual(["WHO Global Health Observatory, MALARIA_CONF_CASES (confirmed malaria cases)"]);
+  });
+
+  it("cholera in Kinshasa: DR Congo 2016 (28,093, line 581) above its 75th percentile", async () => {
+    const { body } = await query({ lat: -4.32, lng: 15.31, diseaseType: "cholera" });
+    const d = body.data;
+    expect([d.country.code, d.asOf, d.caseEstimate, d.outbreakStatus, d.riskScore, d.activeClusters]).toEqual(["COD", "2016-12-31", 28093, "warning", 65.7, 1]);
+    expect(d.details.diseases[0].channel).toMatchObject({ median: 22203, p75: 26944, baselineWindows: 5 });
+  });
+
+  it("influenza in Hanoi: FluNet A+B, the 2020–2022 gap skipped, so the channel uses 2023 and 2016–2019", async () => {
+    const { body } = await query({ lat: 21.03, lng: 105.85, diseaseType: "influenza" });
+    const d = body.data;
+    expect([d.asOf, d.caseEstimate, d.outbreakStatus, d.riskScore]).toEqual(["2024-03-31", 79, "alert", 92.9]);
+    expect(d.details.diseases[0].channel?.baselinePeriods.map((p) => p.slice(0, 4))).toEqual(["2023", "2019", "2018", "2017", "2016"]);
+    expect(d.details.diseases[0].coverage?.subtype).toBe("influenza A+B");
+  });
+
+  it("general in Paris: dengue (France 2024: 85) leads; cholera to 2015; influenza from news only; malaria and COVID-19 not covered", async () => {
+    const { body } = await query({ lat: 48.85, lng: 2.35, diseaseType: "general" });
+    const d = body.data;
+    expect(d.country).toEqual({ code: "FRA", name: "France" });
+    expect(d.details.diseases.map((x) => [x.diseaseType, x.surveillance, x.caseEstimate])).toEqual([
+      ["dengue", "series", 85],
+      ["cholera", "series", 1],
+      ["influenza", "news_only", null],
+    ]);
+    // OpenDengue FRANCE Year rows 2019 9, 2020 13, 2021 3, 2022 60, 2023 44 (lines 9602..9606): p90 53.6 → 80 + 20 · 31.4 / 53.6
+    expect([d.riskScore, d.outbreakStatus, d.caseEstimate, d.activeClusters]).toEqual([91.7, "alert", 85 + 1, 1 + 0]);
+    expect(d.details.coverage.notCovered.map((n) => n.split(":")[0])).toEqual(["malaria", "covid"]);
+    expect(d.details.missing).toEqual([
+      "influenza caseEstimate: no Influenza count series for France; WHO Disease Outbreak News only",
+      "influenza activeClusters: no Influenza count series for France; WHO Disease Outbreak News only",
+      "influenza trend: no count series to compare windows of",
+    ]);
+    expect(d.summary).toContain("no data for malaria, covid.");
+  });
+
+  it("influenza in Berlin: no FluNet series, so WHO outbreak news only, with the null figures explained", async () => {
+    const { body } = await query({ lat: 52.52, lng: 13.4, diseaseType: "influenza" });
+    const d = body.data;
+    expect([d.country.code, d.outbreakStatus, d.caseEstimate, d.activeClusters, d.trend, d.details.surveillance]).toEqual(["DEU", "news_only", null, null, "unknown", "news_only"]);
+    expect(d.details.missing[0]).toBe("caseEstimate: no Influenza count series for Germany; WHO Disease Outbreak News only");
+    expect(d.summary).toMatch(/^Influenza: no count series for Germany in the data \(WHO FluNet .* has national series for 2 countries \(THA, VNM\)\)/);
+    expect(d.details.coverage.series).toEqual([]);
+  });
+
+  it("overseas areas drawn inside France: Cayenne answers French Guiana, a point just off Fort-de-France Martinique", async () => {
+    const guf = (await query({ lat: 4.93, lng: -52.33, diseaseType: "dengue" })).body.data;
+    expect([guf.country.code, guf.caseEstimate, guf.outbreakStatus]).toEqual(["GUF", 16141, "alert"]); // line 9770
+    const mtq = (await query({ lat: 14.6, lng: -61.07, diseaseType: "dengue" })).body.data; // 0.7 km off the 1:10m coast
+    expect([mtq.country.code, mtq.caseEstimate]).toEqual(["MTQ", 7371]); // line 14631
+    expect(mtq.details.coverage.summary).toContain("from land within 2 km of the point, 0.7 km off the coast");
   });
 });
 
 describe("errors", () => {
-  it("404 NOT_FOUND outside the 77 provinces (sea, abroad)", async () => {
-    for (const p of [{ lat: 10, lng: 95 }, { lat: 48.85, lng: 2.35 }]) {
+  it("404 NOT_FOUND at sea, with the distance to the coast", async () => {
+    for (const [p, km] of [[{ lat: 10, lng: 95 }, 220.7], [{ lat: -30, lng: -120 }, 757.2]] as const) {
       const { status, body } = await query({ ...p, diseaseType: "dengue" });
       expect(status).toBe(404);
       expect(body.error.code).toBe("NOT_FOUND");
-      expect(body.error.message).toBe("No surveillance data for this location: the outbreak radar covers Thailand's 77 provinces");
+      expect(body.error.message).toBe(
+        `No surveillance data at sea: the point lies in no country (Natural Earth 1:10m), ${km} km from the nearest coast; the outbreak radar answers for points in a country`,
+      );
     }
+  });
+
+  it("404 NOT_FOUND just off a coast with no country's land within the tolerance (a Spratly reef, no ISO code)", async () => {
+    const { status, body } = await query({ lat: 10.38, lng: 114.36, diseaseType: "general" });
+    expect(status).toBe(404);
+    expect(body.error.message).toBe(
+      "No surveillance data at sea: the point lies in no country (Natural Earth 1:10m), 0.2 km from the nearest coast, and no country's land lies within 2 km of it; the outbreak radar answers for points in a country",
+    );
+  });
+
+  it("404 NOT_FOUND naming the coverage in a country without a series or news for the disease", async () => {
+    const { status, body } = await query({ lat: 52.52, lng: 13.4, diseaseType: "malaria" });
+    expect(status).toBe(404);
+    expect(body.error.message).toBe(
+      "No Malaria data for Germany (DEU): WHO Global Health Observatory, MALARIA_CONF_CASES (confirmed malaria cases) has national series for 108 countries, not this one, and WHO Disease Outbreak News has no item about Malaria in Germany up to 2026-05-13",
+    );
+    const details = (body.error as unknown as { details: { country: string; coverage: { series: { countries: string[] } } } }).details;
+    expect(details.country).toBe("DEU");
+    expect(details.coverage.series.countries).toHaveLength(108);
+    expect(details.coverage.series.countries).toContain("NGA");
+    const covid = await query({ lat: 21.03, lng: 105.85, diseaseType: "covid" });
+    expect([covid.status, covid.body.error.message.split(", not this one")[0]]).toEqual([
+      404,
+      "No COVID-19 data for Vietnam (VNM): Our World in Data COVID-19 dataset, Thailand daily new cases (CC BY 4.0) has national series for 1 country (THA)",
+    ]);
   });
 
   it("400 VALIDATION_ERROR for each rule, naming the field", async () => {
