@@ -66,6 +66,7 @@ export function readOutbreakData(text: string, source = OUTBREAK_DATA_FILE): Out
     if (typeof p?.code !== "string" || typeof p.nameEn !== "string" || !Number.isFinite(p.lat) || !Number.isFinite(p.lng)) {
       throw new Error(`${source}: province ${i} lacks code, nameEn, lat or lng`);
     }
+    if (Math.abs(p.lat) > 90 || Math.abs(p.lng) > 180) throw new Error(`${source}: province ${i} (${p.code}) centroid ${p.lat}, ${p.lng} is off the globe`);
   });
   const series = (doc.series as Record<string, unknown>[]).map((s, i): CaseSeries => {
     const what = `${source}: series ${i} (${String(s?.disease)} ${String(s?.area)})`;

@@ -288,7 +288,7 @@ export class SnapshotOutbreakService implements OutbreakService {
       (province ? `, province ${province.nameEn}` : "") +
       `: ` +
       (seriesUsed.length > 0 ? seriesUsed.map((s) => `${s.disease} ${s.adminLevel} series ${s.area.name} ${s.period.from}..${s.period.to} (${s.source})`).join("; ") : "no count series") +
-      `; ${newsCount} WHO Disease Outbreak News item(s) up to ${snap.data.newsAsOf}.`;
+      `; ${newsCount} WHO Disease Outbreak News item${newsCount === 1 ? "" : "s"} about ${general ? "these diseases" : DISEASE_NAMES[diseases[0]]} in ${place.countryName} up to ${snap.data.newsAsOf}.`;
     return {
       location: { lat: q.lat, lng: q.lng },
       country: { code: place.country, name: place.countryName },

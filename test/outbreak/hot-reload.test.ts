@@ -78,6 +78,12 @@ describe("outbreak snapshot lifecycle", () => {
     const noCountry = JSON.parse(writeOutbreakData(d));
     noCountry.series[0].country = "Thailand";
     expect(() => readOutbreakData(JSON.stringify(noCountry), "x.json")).toThrow("x.json: series 0 (dengue TH-10): country must be an ISO alpha-3 code");
+    const offGlobe = JSON.parse(writeOutbreakData(d));
+    offGlobe.provinces[0].lat = 113.7;
+    expect(() => readOutbreakData(JSON.stringify(offGlobe), "x.json")).toThrow("x.json: province 0 (TH-10) centroid 113.7, 100.");
+    const badNews = JSON.parse(writeOutbreakData(d));
+    badNews.news = [{ id: "DON1", date: "2020-01-01", link: "x" }];
+    expect(() => readOutbreakData(JSON.stringify(badNews), "x.json")).toThrow("x.json: news item 0 lacks id, date (YYYY-MM-DD), iso3 or link");
   });
 
   it("serves the first version, hot-reloads a second, refuses a corrupted third", async () => {
