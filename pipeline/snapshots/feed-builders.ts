@@ -6,7 +6,6 @@
 // of the fire files.
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { createHash } from "node:crypto";
 import { sha256Bytes, type FileChecksum } from "../../formats/manifest.ts";
 import type { SnapshotInput } from "./publish-snapshot.ts";
 import { EventIndex, writeEventIndex, type EventInput } from "../../formats/event-index.ts";
@@ -99,21 +98,10 @@ export class Inputs {
     this.checksums[rel] = { bytes: b.length, sha256: sha256Bytes(b) };
     return b;
   }
-  /**
-   * Texts of many files of one folder, recorded as one checksum under `rel/*` (SHA-256 over each name and its
-   * SHA-256, in name order): 1,591 tide-gauge files would otherwise fill the manifest.
-   */
+  /** Texts of files of one folder, each recorded with its checksum (as `text` does, without a download). */
   folder(rel: string, names: string[]): Map<string, string> {
     const out = new Map<string, string>();
-    const all = createHash("sha256");
-    let total = 0;
-    for (const name of [...names].sort()) {
-      const b = readFileSync(join(this.ctx.dataDir, rel, name));
-      total += b.length;
-      all.update(`${name}\0${sha256Bytes(b)}\n`);
-      out.set(name, b.toString("utf8"));
-    }
-    this.checksums[`${rel}/*`] = { bytes: total, sha256: all.digest("hex") };
+    for (const name of [...names].sort()) out.set(name, this.bytes(`${rel}/${name}`).toString("utf8"));
     return out;
   }
 }
@@ -262,7 +250,7 @@ export async function buildFlood(ctx: BuildContext): Promise<BuiltSnapshot> {
   const coverage = {
     bbox: WORLD,
     surface: "land" as const,
-    description: `land worldwide (Natural Earth 1:10m; open sea 404): ${records.map((r) => `${r.name} ${r.start.slice(0, 4)}–${r.end.slice(0, 4)}`).join(", ")}`,
+    description: `land worldwide (Natural Earth 1:${sharedGeography().scale}; open sea 404): ${records.map((r) => `${r.name} ${r.start.slice(0, 4)}–${r.end.slice(0, 4)}`).join(", ")}`,
   };
   const meta = eventMeta("flood", events, asOf, coverage, [
     "Dartmouth Flood Observatory Global Active Archive of Large Flood Events (Brakenridge)",
@@ -412,7 +400,7 @@ export async function buildSeaLevel(ctx: BuildContext): Promise<BuiltSnapshot> {
       surface: "coast",
       description: `land and coastal waters within ${p.radiusKm} km of one of ${gauges.length} PSMSL tide gauges with ≥ ${p.minYears} years of annual data (${firstYear}–${lastYear}); land beyond ${p.inlandKm} km from the coast scores 0`,
     },
-    dataSources: ["PSMSL annual RLR tide-gauge data (Holgate et al. 2013)", "Natural Earth 1:50m coastline (distance to the coast)"],
+    dataSources: ["PSMSL annual RLR tide-gauge data (Holgate et al. 2013)", `${sharedGeography().source.replace("admin-0 countries", "coastline")} (distance to the coast)`],
     params: { ...p },
     unit: "mm/yr",
   };
