@@ -1,14 +1,17 @@
 // The express app. Request order (docs/api.md "Check order"):
 //   CORS preflight → routing (404 NOT_FOUND / 405 METHOD_NOT_ALLOWED) → auth (401) → rate limit (429)
 //   → content type (415) → body size (413) → JSON (400) → validation (400) → service (404 / 200).
-// Every response carries X-Data-Version and the CORS headers; authenticated ones also carry RateLimit-*.
+// Every response carries X-Data-Version, the CORS headers and the security headers (http/security-headers.ts);
+// authenticated ones also carry RateLimit-*. Failures before routing (malformed HTTP, timeouts) are answered by
+// the server's clientError listener (http/client-error.ts), bodies are read by http/body.ts.
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import type { Logger } from "../lib/log.ts";
 import type { KeyStore } from "./auth/key-store.ts";
 import { renderDocsPage } from "./docs-page.ts";
-import { ApiError } from "./errors.ts";
+import { ApiError, ClientAbortedError } from "./errors.ts";
 import { DEFAULT_BODY_LIMIT } from "./http/body.ts";
 import { sendError, sendJson } from "./http/respond.ts";
+import { applySecurityHeaders, FRAME_ANCESTORS_NONE } from "./http/security-headers.ts";
 import type { RateDecision, RateLimiter } from "./limits/rate-limit.ts";
 import { createMetrics } from "./metrics.ts";
 import { buildOpenApi } from "./openapi.ts";
@@ -101,6 +104,7 @@ export function createApp(deps: AppDeps) {
 
   // Common headers, request log line and metrics.
   app.use((req, res, next) => {
+    applySecurityHeaders(res);
     const started = process.hrtime.bigint();
     let version = "none";
     try {
@@ -111,16 +115,31 @@ export function createApp(deps: AppDeps) {
     res.setHeader("X-Data-Version", version);
     res.setHeader("Access-Control-Allow-Origin", "*");
     res.setHeader("Access-Control-Expose-Headers", EXPOSED_HEADERS);
-    res.on("finish", () => {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = (res.locals.route as string | undefined) ?? "unmatched";
-      metrics.observe(req.method, route, res.statusCode, seconds);
-      // req.path has no query string, so nothing secret in it; the key itself is never logged, only its id.
-      logger.info(
-        { method: req.method, path: req.path, route, status: res.statusCode, durationMs: Math.round(seconds * 1e4) / 10, keyId: res.locals.keyId },
-        "request",
-      );
+    const elapsedSeconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+    // req.path has no query string, so nothing secret in it; the key itself is never logged, only its id.
+    const logFields = (seconds: number) => ({
+      method: req.method,
+      path: req.path,
+      route: (res.locals.route as string | undefined) ?? "unmatched",
+      durationMs: Math.round(seconds * 1e4) / 10,
+      keyId: res.locals.keyId as string | undefined,
     });
+    res.on("finish", () => {
+      const seconds = elapsedSeconds();
+      const line = logFields(seconds);
+      metrics.observe(req.method, line.route, res.statusCode, seconds);
+      logger.info({ ...line, status: res.statusCode }, "request");
+    });
+    // Connection closed before our answer was sent (client gone, or closed on a request timeout): no status,
+    // not a server error, not in the status metrics.
+    res.on("close", () => {
+      if (!res.writableFinished) logger.info(logFields(elapsedSeconds()), "request aborted");
+    });
+    if (req.httpVersion === "1.1" && req.headers.host === undefined) {
+      // RFC 9112 3.2: a 400 for an HTTP/1.1 request without Host (serve.ts turns off Node's empty-bodied one).
+      res.setHeader("Connection", "close");
+      throw new ApiError("BAD_REQUEST", "HTTP/1.1 requests need a Host header");
+    }
     next();
   });
 
@@ -179,7 +198,7 @@ export function createApp(deps: AppDeps) {
   app.get("/docs", (_req, res) => {
     docsCache ??= renderDocsPage(openApi() as Parameters<typeof renderDocsPage>[0]);
     res.setHeader("Content-Type", "text/html; charset=utf-8");
-    res.setHeader("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'");
+    res.setHeader("Content-Security-Policy", `default-src 'none'; style-src 'unsafe-inline'; ${FRAME_ANCESTORS_NONE}`);
     res.end(docsCache);
   });
   app.get("/api/ping", (req, res) => sendJson(req, res, 200, { success: true, data: { pong: true } }));
@@ -199,12 +218,18 @@ export function createApp(deps: AppDeps) {
 
   // One error envelope for everything; never HTML, never a stack.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    if (res.headersSent) {
+    if (res.headersSent || err instanceof ClientAbortedError) {
+      // Nobody to answer (the "close" listener above logs an aborted request), or an answer already under way.
       res.destroy();
       return;
     }
     if (err instanceof ApiError) {
       sendError(req, res, err);
+      return;
+    }
+    if (err instanceof Error && (err as Error & { status?: unknown }).status === 400) {
+      // Express's own 400s (http-errors), e.g. a path parameter that is not valid percent-encoding.
+      sendError(req, res, new ApiError("BAD_REQUEST", "Malformed request", { reason: err.message }));
       return;
     }
     logger.error({ err, method: req.method, path: req.path }, "unhandled error");

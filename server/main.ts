@@ -1,7 +1,8 @@
 // Entry point (`npm start`). Settings: PORT (8080), HOST (0.0.0.0), API_KEYS_FILE (./keys.json),
 // ARTIFACTS_DIR (lib/config.ts), REDIS_URL (shared rate-limit budget), RATE_LIMITS (JSON plan table),
-// BODY_LIMIT (bytes, 65536), WORKERS (1; a number, or "auto" = one per core; workers share the port via
-// node:cluster, and share one rate-limit budget only with REDIS_URL).
+// BODY_LIMIT (bytes, 65536), REQUEST_TIMEOUT_MS (10000), HEADERS_TIMEOUT_MS (5000), KEEP_ALIVE_TIMEOUT_MS (5000),
+// WORKERS (1; a number, or "auto" = one per core; workers share the port via node:cluster, and share one
+// rate-limit budget only with REDIS_URL).
 import cluster from "node:cluster";
 import { resolve } from "node:path";
 import { Redis } from "ioredis";
@@ -13,7 +14,7 @@ import { createMapPageRouter, createTilesRouter } from "./routes/tiles.ts";
 import { FileKeyStore } from "./auth/key-store.ts";
 import { printDevBanner } from "./auth/dev-key.ts";
 import { createRateLimiter, planLimitsFromEnv } from "./limits/rate-limit.ts";
-import { exitOnSignals, listen, workerCount } from "./serve.ts";
+import { exitOnSignals, httpTimeoutsFromEnv, listen, workerCount } from "./serve.ts";
 import { openDroughtService } from "./services/drought-service.ts";
 import { openFeedRiskService } from "./services/feed-risk-service.ts";
 import { ScoreService } from "./services/score-service.ts";
@@ -40,7 +41,12 @@ async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
     outbreak: outbreak.service,
     routers: [createMapPageRouter(), createTilesRouter({ current: () => store.current(), auth: (k) => keys.authenticate(k), logger: log })],
   });
-  const running = await listen(app, { port: intSetting(env, "PORT", 8080), host: env.HOST || "0.0.0.0", logger: log });
+  const running = await listen(app, {
+    port: intSetting(env, "PORT", 8080),
+    host: env.HOST || "0.0.0.0",
+    logger: log,
+    timeouts: httpTimeoutsFromEnv(env),
+  });
   printDevBanner(env, running.port, log); // make serve only (DEV_KEY_FILE): the key and requests to try, last
   exitOnSignals(running, () => {
     store.stop();

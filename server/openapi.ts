@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document, generated from the zod schemas in schemas.ts with z.toJSONSchema (JSON Schema
 // 2020-12, which OpenAPI 3.1 uses as is). Nothing here restates a field: only paths, words and wiring.
 import { z } from "zod";
+import { MAX_JSON_DEPTH } from "./http/body.ts";
 import { MAX_BATCH_LOCATIONS } from "./schemas.ts";
 import {
   batchBody,
@@ -48,13 +49,17 @@ function jsonBody(schema: z.ZodType) {
 }
 
 const ERRORS = {
-  "400": "VALIDATION_ERROR: missing or invalid parameters, malformed JSON, forbidden keys",
+  "400":
+    "VALIDATION_ERROR: missing or invalid parameters, malformed JSON, JSON nested deeper than 32 levels (too_deep), " +
+    "a compressed body that does not decode (corrupt_encoding), forbidden keys. BAD_REQUEST: malformed HTTP (connection closed)",
   "401": "INVALID_API_KEY: missing, unknown, revoked or expired API key",
   "404": "NOT_FOUND: no data for this location / province / risk type",
   "405": "METHOD_NOT_ALLOWED (Allow header lists the methods)",
-  "413": "PAYLOAD_TOO_LARGE: body over the size limit",
-  "415": "UNSUPPORTED_MEDIA_TYPE: Content-Type is not application/json",
+  "408": "REQUEST_TIMEOUT: headers or the whole request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); connection closed",
+  "413": "PAYLOAD_TOO_LARGE: body over the size limit, as sent or once decoded (Content-Encoding)",
+  "415": "UNSUPPORTED_MEDIA_TYPE: Content-Type is not application/json, or Content-Encoding is not gzip, deflate, br or identity",
   "429": "RATE_LIMIT_EXCEEDED: plan quota exceeded (see Retry-After)",
+  "431": "HEADERS_TOO_LARGE: request headers over 16 KiB; connection closed",
   "500": "INTERNAL_ERROR",
 } as const;
 
@@ -77,11 +82,13 @@ function ok(description: string, schemas: Record<string, z.ZodType>) {
   };
 }
 
-const GET_ERRORS = ["400", "401", "404", "405", "429", "500"] as const;
-const POST_ERRORS = ["400", "401", "404", "405", "413", "415", "429", "500"] as const;
+const GET_ERRORS = ["400", "401", "404", "405", "408", "429", "431", "500"] as const;
+const POST_ERRORS = ["400", "401", "404", "405", "408", "413", "415", "429", "431", "500"] as const;
 
 export function buildOpenApi(opts: { bodyLimit: number }) {
-  const limitNote = `JSON body of at most ${opts.bodyLimit} bytes.`;
+  const limitNote =
+    `JSON body of at most ${opts.bodyLimit} bytes (also once decoded), nested at most ${MAX_JSON_DEPTH} levels; ` +
+    "Content-Encoding gzip, deflate or br accepted.";
   return {
     openapi: "3.1.0",
     info: {

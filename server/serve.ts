@@ -1,12 +1,15 @@
 // Listening and graceful shutdown, separate from main.ts so tests can run it with a fake service.
 // Shutdown: stop accepting connections, close idle keep-alive connections, let in-flight requests finish,
 // then resolve; connections still busy after `graceMs` are destroyed.
+// Timeouts (docs/api.md "Limits"): a request must arrive whole within requestTimeoutMs and its headers within
+// headersTimeoutMs, else 408; Node's defaults (300 s, 60 s) would let slow clients hold connections for minutes.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { availableParallelism } from "node:os";
 import type { Express } from "express";
 import { intSetting } from "../lib/config.ts";
 import type { Logger } from "../lib/log.ts";
+import { onClientError } from "./http/client-error.ts";
 
 export interface RunningServer {
   server: Server;
@@ -14,9 +17,55 @@ export interface RunningServer {
   shutdown(): Promise<void>;
 }
 
-export function listen(app: Express, opts: { port: number; host: string; logger: Logger; graceMs?: number }): Promise<RunningServer> {
-  const server = createServer(app);
-  server.keepAliveTimeout = 5_000;
+export interface HttpTimeouts {
+  /** Whole request (headers and body) must arrive within this (REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs: number;
+  /** Headers must arrive within this; at most requestTimeoutMs (HEADERS_TIMEOUT_MS). */
+  headersTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this (KEEP_ALIVE_TIMEOUT_MS). */
+  keepAliveTimeoutMs: number;
+}
+
+export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { requestTimeoutMs: 10_000, headersTimeoutMs: 5_000, keepAliveTimeoutMs: 5_000 };
+
+/** REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS: positive integers, headers ≤ request. */
+export function httpTimeoutsFromEnv(env: NodeJS.ProcessEnv): HttpTimeouts {
+  const d = DEFAULT_HTTP_TIMEOUTS;
+  return checkTimeouts({
+    requestTimeoutMs: intSetting(env, "REQUEST_TIMEOUT_MS", d.requestTimeoutMs),
+    headersTimeoutMs: intSetting(env, "HEADERS_TIMEOUT_MS", d.headersTimeoutMs),
+    keepAliveTimeoutMs: intSetting(env, "KEEP_ALIVE_TIMEOUT_MS", d.keepAliveTimeoutMs),
+  });
+}
+
+function checkTimeouts(t: HttpTimeouts): HttpTimeouts {
+  for (const [name, value] of Object.entries(t)) {
+    if (!(value > 0)) throw new Error(`${name} must be positive (0 would disable the timeout), got ${value}`);
+  }
+  if (t.headersTimeoutMs > t.requestTimeoutMs) {
+    throw new Error(`the headers timeout (${t.headersTimeoutMs} ms) must not exceed the request timeout (${t.requestTimeoutMs} ms)`);
+  }
+  return t;
+}
+
+export function listen(
+  app: Express,
+  opts: { port: number; host: string; logger: Logger; graceMs?: number; timeouts?: Partial<HttpTimeouts> },
+): Promise<RunningServer> {
+  const timeouts = checkTimeouts({ ...DEFAULT_HTTP_TIMEOUTS, ...opts.timeouts });
+  const server = createServer(
+    {
+      requestTimeout: timeouts.requestTimeoutMs,
+      headersTimeout: timeouts.headersTimeoutMs,
+      // Node checks the timeouts every 30 s by default, so a 10 s timeout could take 40 s to fire.
+      connectionsCheckingInterval: Math.min(1_000, Math.max(10, Math.floor(timeouts.headersTimeoutMs / 4))),
+      // Node's own missing-Host answer is an empty 400; the app answers it in the envelope instead (app.ts).
+      requireHostHeader: false,
+    },
+    app,
+  );
+  server.keepAliveTimeout = timeouts.keepAliveTimeoutMs;
+  server.on("clientError", (err: NodeJS.ErrnoException, socket) => onClientError(err, socket, opts.logger));
   const graceMs = opts.graceMs ?? 10_000;
   let closing: Promise<void> | undefined;
 

@@ -46,23 +46,36 @@ function isAbsent(input: unknown, path: ReadonlyArray<PropertyKey>): boolean {
 
 const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 
+interface PathNode {
+  parent: PathNode | undefined;
+  key: string | number;
+}
+
+function pathOf(node: PathNode): string {
+  const parts: Array<string | number> = [];
+  for (let n: PathNode | undefined = node; n !== undefined; n = n.parent) parts.push(n.key);
+  return formatPath(parts.reverse());
+}
+
 /**
  * Path of the first prototype-pollution key (`__proto__`, `constructor`, `prototype`) anywhere in a parsed
  * JSON value, or undefined. JSON.parse makes `__proto__` an own property, so Object.keys sees it.
+ * Depth-first in key order with an explicit stack, and the path is kept as parent links (built into a string
+ * only for the key found), so a deeply nested value costs linear time and no call stack.
  */
-export function findForbiddenKey(value: unknown, path: PropertyKey[] = []): string | undefined {
-  if (value === null || typeof value !== "object") return undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findForbiddenKey(value[i], [...path, i]);
-      if (found !== undefined) return found;
+export function findForbiddenKey(root: unknown): string | undefined {
+  const stack: Array<{ value: unknown; path: PathNode | undefined }> = [{ value: root, path: undefined }];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const { value, path } = top;
+    if (path !== undefined && typeof path.key === "string" && FORBIDDEN_KEYS.has(path.key)) return pathOf(path);
+    if (value === null || typeof value !== "object") continue;
+    // Pushed in reverse so that the first key (or item) is visited first.
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], path: { parent: path, key: i } });
+    } else {
+      const keys = Object.keys(value);
+      for (let i = keys.length - 1; i >= 0; i--) stack.push({ value: (value as Record<string, unknown>)[keys[i]], path: { parent: path, key: keys[i] } });
     }
-    return undefined;
-  }
-  for (const key of Object.keys(value)) {
-    if (FORBIDDEN_KEYS.has(key)) return formatPath([...path, key]);
-    const found = findForbiddenKey((value as Record<string, unknown>)[key], [...path, key]);
-    if (found !== undefined) return found;
   }
   return undefined;
 }

@@ -6,7 +6,7 @@ import { pino } from "pino";
 import { createApp } from "../../server/app.ts";
 import { FileKeyStore, generateKey, hashKey, writeKeyFile, type ApiKeyRecord } from "../../server/auth/key-store.ts";
 import { createRateLimiter, type PlanLimit } from "../../server/limits/rate-limit.ts";
-import { listen, type RunningServer } from "../../server/serve.ts";
+import { listen, type HttpTimeouts, type RunningServer } from "../../server/serve.ts";
 import { FakeDroughtService } from "./fake-service.ts";
 
 export const silent = pino({ level: "silent" });
@@ -24,7 +24,15 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(opts: { plans?: Record<string, PlanLimit>; bodyLimit?: number; logger?: typeof silent } = {}): Promise<TestServer> {
+export interface TestServerOptions {
+  plans?: Record<string, PlanLimit>;
+  bodyLimit?: number;
+  logger?: typeof silent;
+  /** HTTP server timeouts (server/serve.ts); Node's own defaults are not used. */
+  timeouts?: Partial<HttpTimeouts>;
+}
+
+export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "server-test-"));
   const keyFile = join(dir, "keys.json");
   const keys = { active: generateKey(), revoked: generateKey(), expired: generateKey(), tight: generateKey() };
@@ -55,7 +63,7 @@ export async function startTestServer(opts: { plans?: Record<string, PlanLimit>;
     ready: () => ready.value,
     bodyLimit: opts.bodyLimit,
   });
-  const running = await listen(app, { port: 0, host: "127.0.0.1", logger: silent });
+  const running = await listen(app, { port: 0, host: "127.0.0.1", logger: opts.logger ?? silent, timeouts: opts.timeouts });
   return {
     base: `http://127.0.0.1:${running.port}`,
     running,
