@@ -69,8 +69,9 @@ unit: $(NODE_MODULES)
 test: test-deps artifacts
 	@node test/run-vitest.mjs --checks
 
+# Every benchmark in turn into bench/RESULTS.md; `make bench BENCH="feeds geo"` re-measures only those sections.
 bench: artifacts
-	npx tsx bench/run.ts
+	npx tsx bench/run.ts $(BENCH)
 
 clean-artifacts:
 	rm -rf $(ARTIFACTS_DIR)

@@ -3,7 +3,7 @@
 // Run one: npx tsx bench/<name>.bench.ts. Progress goes to stderr.
 import { spawnSync } from "node:child_process";
 import { cpus, totalmem } from "node:os";
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "../lib/config.ts";
 
@@ -20,6 +20,7 @@ const BENCHES: [title: string, file: string, args: string[]][] = [
 
 const only = process.argv.slice(2);
 const sections: string[] = [];
+const titles: string[] = [];
 for (const [title, file, args] of BENCHES) {
   if (only.length && !only.some((o) => file.startsWith(o))) continue;
   process.stderr.write(`\n=== ${title}: bench/${file}\n`);
@@ -38,8 +39,21 @@ for (const [title, file, args] of BENCHES) {
     process.exitCode = 1;
   }
   const body = out.startsWith("|") ? out : "```text\n" + out + "\n```";
+  titles.push(title);
   sections.push(`## ${title}\n\n\`bench/${file}\`, ${((Date.now() - t0) / 1000).toFixed(0)} s${r.status === 0 ? "" : " — FAILED"}\n\n${body}\n`);
 }
 
 const header = `# Benchmark results\n\nMeasured by \`make bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}. Medians unless stated; ratios are measured side by side in the same run.\n\n`;
-if (!only.length) writeFileSync(join(PROJECT_ROOT, "bench", "RESULTS.md"), header + sections.join("\n"));
+const resultsFile = join(PROJECT_ROOT, "bench", "RESULTS.md");
+if (!only.length || !existsSync(resultsFile)) writeFileSync(resultsFile, header + sections.join("\n"));
+else {
+  // `npx tsx bench/run.ts feeds geo`: only those sections are measured again and replaced; the others keep their
+  // figures and the header says which sections are newer.
+  const old = readFileSync(resultsFile, "utf8");
+  const parts = old.split(/\n(?=## )/);
+  const byTitle = new Map(parts.slice(1).map((p) => [p.slice(3, p.indexOf("\n")), p]));
+  titles.forEach((t, i) => byTitle.set(t, sections[i].trimEnd() + "\n"));
+  const order = BENCHES.map(([t]) => t).filter((t) => byTitle.has(t));
+  const note = `\n_Sections re-measured on ${new Date().toISOString().slice(0, 10)} alone: ${titles.join("; ")}._\n`;
+  writeFileSync(resultsFile, parts[0].trimEnd().replace(/\n_Sections re-measured[^\n]*_$/, "") + "\n" + note + "\n" + order.map((t) => byTitle.get(t)!.trimEnd()).join("\n\n") + "\n");
+}

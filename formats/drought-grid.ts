@@ -6,29 +6,19 @@ import { endianness } from "node:os";
 import KDBush from "kdbush";
 import { formatMonth, type MonthIndex } from "../lib/months.ts";
 import { MAX_ABS_INDEX, indexOutOfRange, showFloat32 } from "./index-range.ts";
+import { coverageTest, nearestCellSearch } from "./nearest-cell.ts";
 
 export const DROUGHT_GRID_MAGIC = "DRGRID01";
 export const DROUGHT_GRID_VERSION = 1;
 /** Value encoding code 1: IEEE-754 float32, little-endian, NaN = missing, ±Inf kept. */
 export const VALUE_ENCODING_FLOAT32 = 1;
 export const INDEX_NAME_BYTES = 16;
-export const EARTH_RADIUS_KM = 6371.0088; // IUGG mean radius
+export { EARTH_RADIUS_KM, haversineKm } from "./nearest-cell.ts";
 
 const HEADER_BYTES = 72;
 const KD_NODE_SIZE = 16;
 const COUNTRY_CODE_RE = /^[A-Z]{3}$/;
 const INDEX_NAME_RE = /^[A-Za-z0-9_.-]{1,16}$/;
-const RAD = Math.PI / 180;
-
-/** Great-circle distance in km (haversine). */
-export function haversineKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
-  const dLat = (lat2 - lat1) * RAD;
-  const dLng = (lng2 - lng1) * RAD;
-  const s1 = Math.sin(dLat / 2);
-  const s2 = Math.sin(dLng / 2);
-  const h = s1 * s1 + Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * s2 * s2;
-  return 2 * EARTH_RADIUS_KM * Math.asin(Math.sqrt(Math.min(1, h)));
-}
 
 /** What the pipeline hands to the writer. Values are cell-major: offset = (cell * nMonths + month) * nIndices. */
 export interface DroughtGridData {
@@ -271,8 +261,13 @@ export interface DroughtGrid {
   value(cell: number, monthOffset: number, indexNo: number): number;
   /** Cells with at least one non-NaN index value in the month (by offset); with indexNo, cells with that index non-NaN. */
   monthValidCount(monthOffset: number, indexNo?: number): number;
-  /** True great-circle nearest cell (ties: lowest cell number). */
+  /** True great-circle nearest cell (ties: lowest cell number), by a branch-and-bound walk of the kdbush tree. */
   nearestCell(lat: number, lng: number): NearestCell;
+  /**
+   * Constant-time test whether the point lies near the grid: true when a cell lies less than 2 grid steps away in
+   * latitude and longitude, false when none lies within 3 (formats/drought-grid.md, "Nearest cell").
+   */
+  covers(lat: number, lng: number): boolean;
 }
 
 function formatError(code: string, message: string): never {
@@ -467,56 +462,19 @@ function openParts(input: Uint8Array, external?: { fileBytes: number; read: Valu
     }
   }
 
-  const initialRadiusDeg = Math.max(resolutionDeg, 0.01);
-  const searchState = { best: -1, bestKm: Infinity };
-
-  const scan = (lat: number, lng: number, minLat: number, maxLat: number, minLng: number, maxLng: number): void => {
-    const ids = kd.range(minLng, minLat, maxLng, maxLat);
-    for (let j = 0; j < ids.length; j++) {
-      const c = ids[j];
-      const d = haversineKm(lat, lng, cellLats[c], cellLngs[c]);
-      if (d < searchState.bestKm || (d === searchState.bestKm && c < searchState.best)) {
-        searchState.best = c;
-        searchState.bestKm = d;
-      }
-    }
-  };
-
-  // Searches the lat/lng box around the point, split at the antimeridian.
-  const scanBox = (lat: number, lng: number, radiusLatDeg: number, radiusLngDeg: number): void => {
-    const minLat = lat - radiusLatDeg;
-    const maxLat = lat + radiusLatDeg;
-    if (radiusLngDeg >= 180) return scan(lat, lng, minLat, maxLat, -180, 180);
-    const minLng = lng - radiusLngDeg;
-    const maxLng = lng + radiusLngDeg;
-    scan(lat, lng, minLat, maxLat, Math.max(minLng, -180), Math.min(maxLng, 180));
-    if (minLng < -180) scan(lat, lng, minLat, maxLat, minLng + 360, 180);
-    if (maxLng > 180) scan(lat, lng, minLat, maxLat, -180, maxLng - 360);
-  };
-
+  let nearestOf: ReturnType<typeof nearestCellSearch>;
+  try {
+    nearestOf = nearestCellSearch(kd, cellLats, cellLngs);
+  } catch (err) {
+    return formatError("BAD_INDEX", `spatial index section is invalid: ${(err as Error).message}`);
+  }
   const nearestCell = (lat: number, lng: number): NearestCell => {
     if (!(lat >= -90 && lat <= 90) || !(lng >= -180 && lng <= 180)) {
       throw new RangeError(`nearestCell: invalid coordinates ${lat}, ${lng}`);
     }
-    searchState.best = -1;
-    searchState.bestKm = Infinity;
-    // 1) Grow a box until it holds some cell: an upper bound on the nearest distance.
-    for (let r = initialRadiusDeg; searchState.best < 0; r *= 2) {
-      const cosLat = Math.cos(lat * RAD);
-      scanBox(lat, lng, r, cosLat > 1e-9 ? Math.min(180, r / cosLat) : 180);
-      if (r > 360) break;
-    }
-    // 2) Search the bounding box of the spherical cap with that radius: it holds the true nearest cell.
-    const capRad = searchState.bestKm / EARTH_RADIUS_KM;
-    const latRad = lat * RAD;
-    const capDeg = capRad / RAD + 1e-9;
-    let lngRadiusDeg = 180;
-    if (Math.abs(latRad) + capRad < Math.PI / 2 - 1e-12) {
-      lngRadiusDeg = Math.asin(Math.min(1, Math.sin(capRad) / Math.cos(latRad))) / RAD + 1e-9;
-    }
-    scanBox(lat, lng, capDeg, lngRadiusDeg);
-    return { cell: searchState.best, distanceKm: searchState.bestKm };
+    return nearestOf(lat, lng);
   };
+  const nearGrid = coverageTest(cellLats, cellLngs, resolutionDeg);
 
   const checkCell = (cell: number): void => {
     if (!(cell >= 0 && cell < nCells) || !Number.isInteger(cell)) throw new RangeError(`cell ${cell} is outside 0..${nCells - 1}`);
@@ -567,5 +525,6 @@ function openParts(input: Uint8Array, external?: { fileBytes: number; read: Valu
       return indexValid[monthOffset * nIndices + indexNo];
     },
     nearestCell,
+    covers: (lat, lng) => nearGrid(lat, lng),
   };
 }

@@ -28,6 +28,11 @@ export interface EventInput {
   name: string;
   /** Records of one event share a group (e.g. all track points of one storm). Defaults to id. */
   group?: string;
+  /**
+   * The event set (record) the event's group belongs to, e.g. the long West Pacific storm record; the group's
+   * first event decides. Defaults to "" (one set).
+   */
+  set?: string;
 }
 
 interface Header {
@@ -36,6 +41,10 @@ interface Header {
   ids: string[];
   names: string[];
   groups: string[];
+  /** Event-set names (optional; absent = one unnamed set). */
+  sets?: string[];
+  /** Per group, its number in `sets` (optional, with `sets`). */
+  groupSet?: number[];
   kdbushBytes: number;
   meta: Record<string, unknown>;
 }
@@ -50,6 +59,14 @@ export function haversineKm(lat1: number, lng1: number, lat2: number, lng2: numb
   return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(a)));
 }
 
+function unitVector(lat: number, lng: number, out: Float64Array, at: number): void {
+  const φ = (lat * Math.PI) / 180;
+  const λ = (lng * Math.PI) / 180;
+  out[at] = Math.cos(φ) * Math.cos(λ);
+  out[at + 1] = Math.cos(φ) * Math.sin(λ);
+  out[at + 2] = Math.sin(φ);
+}
+
 /** Serialises events (in the given order) and a KDBush index over their points. */
 export function writeEventIndex(events: EventInput[], meta: Record<string, unknown> = {}): Uint8Array {
   const n = events.length;
@@ -58,12 +75,23 @@ export function writeEventIndex(events: EventInput[], meta: Record<string, unkno
   const groupNames: string[] = [];
   const groupNo = new Map<string, number>();
   const group = new Uint32Array(n);
+  const sets: string[] = [];
+  const groupSet: number[] = [];
   events.forEach((e, i) => {
     const g = e.group ?? e.id;
     let k = groupNo.get(g);
-    if (k === undefined) { k = groupNames.length; groupNo.set(g, k); groupNames.push(g); }
+    if (k === undefined) {
+      k = groupNames.length;
+      groupNo.set(g, k);
+      groupNames.push(g);
+      const set = e.set ?? "";
+      let s = sets.indexOf(set);
+      if (s < 0) s = sets.push(set) - 1;
+      groupSet.push(s);
+    }
     group[i] = k;
   });
+  if (sets.length > 255) throw new Error("event index: more than 255 event sets");
   const kd = new KDBush(Math.max(1, n), 64, Float64Array);
   for (const e of events) kd.add(e.lng, e.lat);
   if (n === 0) kd.add(0, 0); // KDBush needs one item; n in the header says there are none.
@@ -75,6 +103,7 @@ export function writeEventIndex(events: EventInput[], meta: Record<string, unkno
     ids: events.map((e) => e.id),
     names: events.map((e) => e.name),
     groups: groupNames,
+    ...(sets.length > 1 || (sets.length === 1 && sets[0] !== "") ? { sets, groupSet } : {}),
     kdbushBytes: kdBytes.byteLength,
     meta,
   };
@@ -123,8 +152,14 @@ export class EventIndex {
   readonly ids: string[];
   readonly names: string[];
   readonly groups: string[];
+  /** Event-set names; [""] when the file names none. */
+  readonly sets: string[];
+  /** Per group, its number in `sets`. */
+  readonly groupSet: Uint8Array;
   readonly meta: Record<string, unknown>;
   private readonly kd: KDBush;
+  /** Unit vectors of the points (x, y, z per event): a radius test is a dot product, no trigonometry per point. */
+  private readonly unit: Float64Array;
 
   /** `bytes` must start on an 8-byte boundary of its ArrayBuffer. */
   constructor(bytes: Uint8Array) {
@@ -161,8 +196,16 @@ export class EventIndex {
     this.ids = h.ids;
     this.names = h.names;
     this.groups = h.groups;
+    this.sets = h.sets ?? [""];
+    if (h.groupSet !== undefined && (!Array.isArray(h.groupSet) || h.groupSet.length !== h.groups.length)) {
+      throw new Error(`event index: groupSet must list ${h.groups.length} groups`);
+    }
+    this.groupSet = h.groupSet ? Uint8Array.from(h.groupSet) : new Uint8Array(h.groups.length);
+    if (!Array.isArray(this.sets) || this.groupSet.some((k) => k >= this.sets.length)) throw new Error("event index: group set number outside its table");
     this.meta = h.meta;
     this.checkValues();
+    this.unit = new Float64Array(3 * n);
+    for (let i = 0; i < n; i++) unitVector(this.lat[i], this.lng[i], this.unit, 3 * i);
   }
 
   /** Ranges of event-index.md "Value ranges": refuses the first event outside them. */
@@ -187,18 +230,61 @@ export class EventIndex {
     }
   }
 
-  /** Indices of events whose point lies within radiusKm (great circle) of lat/lng, with their distances. */
-  near(lat: number, lng: number, radiusKm: number): { index: number[]; distanceKm: number[] } {
-    const index: number[] = [];
-    const distanceKm: number[] = [];
-    if (this.n === 0) return { index, distanceKm };
-    // A degree of longitude shrinks with cos(lat); search the wider box, then keep the true distances.
-    const cos = Math.max(0.05, Math.cos(((Math.abs(lat) + radiusKm / 111) * Math.PI) / 180));
-    const rDeg = radiusKm / 111.0 / cos;
-    for (const i of this.kd.within(lng, lat, rDeg)) {
-      const d = haversineKm(lat, lng, this.lat[i], this.lng[i]);
-      if (d <= radiusKm) { index.push(i); distanceKm.push(d); }
+  /**
+   * Events whose point lies within radiusKm (great circle) of lat/lng: their indices and distances, the first
+   * `count` entries of each array. The search box is the circle's lat/lng bounds; a box over the antimeridian is
+   * searched on both sides.
+   */
+  near(lat: number, lng: number, radiusKm: number): NearEvents {
+    if (this.n === 0) return { count: 0, index: new Uint32Array(0), distanceKm: new Float64Array(0) };
+    const dLat = radiusKm / 110.5;
+    const south = lat - dLat;
+    const north = lat + dLat;
+    // Longitude degrees shrink with cos(lat): take the widest, at the box edge nearer the pole; a box that
+    // reaches a pole spans every longitude.
+    const edge = Math.max(Math.abs(south), Math.abs(north));
+    const dLng = edge >= 89.9 ? 180 : Math.min(180, radiusKm / (111.0 * Math.cos((edge * Math.PI) / 180)));
+    const west = lng - dLng;
+    const east = lng + dLng;
+    const boxes: number[][] = [];
+    if (dLng >= 180) boxes.push(this.kd.range(-180, south, 180, north));
+    else {
+      boxes.push(this.kd.range(Math.max(-180, west), south, Math.min(180, east), north));
+      if (west < -180) boxes.push(this.kd.range(west + 360, south, 180, north));
+      if (east > 180) boxes.push(this.kd.range(-180, south, east - 360, north));
     }
-    return { index, distanceKm };
+    const candidates = boxes.reduce((a, b) => a + b.length, 0);
+    const index = new Uint32Array(candidates);
+    const distanceKm = new Float64Array(candidates);
+    let count = 0;
+    // Great-circle distance from the chord c between unit vectors: d = 2R asin(c/2), the haversine formula's
+    // value. Points outside the radius are refused on c alone; for the small angles of a search radius the asin
+    // series to x^5 is exact to < 1e-9 (relative), cheaper than Math.asin.
+    const q = new Float64Array(3);
+    unitVector(lat, lng, q, 0);
+    const maxChord = 2 * Math.sin(Math.min(Math.PI, radiusKm / EARTH_RADIUS_KM) / 2);
+    const maxChord2 = maxChord * maxChord;
+    const u = this.unit;
+    for (const ids of boxes) {
+      for (let k = 0; k < ids.length; k++) {
+        const i = ids[k];
+        const dx = u[3 * i] - q[0], dy = u[3 * i + 1] - q[1], dz = u[3 * i + 2] - q[2];
+        const c2 = dx * dx + dy * dy + dz * dz;
+        if (c2 > maxChord2) continue;
+        const x = Math.sqrt(c2) / 2;
+        const x2 = x * x;
+        const angle = x < 0.05 ? x * (1 + x2 * (1 / 6 + x2 * (3 / 40 + x2 * (5 / 112)))) : Math.asin(Math.min(1, x));
+        const d = 2 * EARTH_RADIUS_KM * angle;
+        if (d <= radiusKm) { index[count] = i; distanceKm[count] = d; count++; }
+      }
+    }
+    return { count, index, distanceKm };
   }
+}
+
+/** What EventIndex.near returns: the first `count` entries of `index` and `distanceKm`. */
+export interface NearEvents {
+  count: number;
+  index: Uint32Array;
+  distanceKm: Float64Array;
 }

@@ -7,44 +7,94 @@ import { EventIndex } from "./event-index.ts";
 export type FeedRiskType = "flood" | "wildfire" | "heatwave" | "storm" | "sea_level_rise";
 export const FEED_RISK_TYPES: FeedRiskType[] = ["flood", "wildfire", "heatwave", "storm", "sea_level_rise"];
 
+/**
+ * Layout version of snapshot.json. 2: global coverage (country heat table, every PSMSL gauge with a trend, event
+ * records, storm track records, coverage surface). The reader refuses any other, so a server never scores from a
+ * snapshot it misreads; `make snapshots` republishes.
+ */
+export const FEED_SNAPSHOT_FORMAT = 2;
+
+/**
+ * Which points inside `coverage.bbox` a risk type answers: `any` (land and sea), `land` (land and coastal waters),
+ * `country` (points in a country that has a series), `coast` (land and coastal waters, with a gauge in reach or
+ * beyond the inland distance).
+ */
+export type CoverageSurface = "any" | "land" | "country" | "coast";
+
 export interface SnapshotMeta {
   riskType: FeedRiskType;
+  /** snapshot.json layout version, FEED_SNAPSHOT_FORMAT. */
+  format: number;
   /** ISO time the data are current as of; timeframes count back from it. */
   asOf: string;
   recordStart: string;
   recordYears: number;
-  /** Where the score is defined; outside → 404. */
-  coverage: { bbox: [number, number, number, number]; description: string };
+  /** Where the score is defined; outside → 404 naming `description`. */
+  coverage: { bbox: [number, number, number, number]; surface: CoverageSurface; description: string };
   dataSources: string[];
   params: Record<string, number>;
   unit: string;
 }
 
-export interface HeatTable {
-  country: string;
+/** One country's monthly temperature anomalies (OWID, °C vs 1991–2020), null where missing. */
+export interface CountryHeat {
+  name: string;
   /** First month (MonthIndex) of `anomalyC`. */
   firstMonth: number;
-  anomalyC: number[];
-  /** Global series (GISTEMP, gcag) on the same months, null where missing. */
-  global: Record<string, (number | null)[]>;
-  /** Land mask of the country on a grid: rows from mask.lat0 northwards, "1" = inside. */
-  mask: { lng0: number; lat0: number; step: number; cols: number; rows: number; bits: string };
+  anomalyC: (number | null)[];
+  /** The 90th percentile of the country's record: months at or above it are hot. */
   hotThresholdC: number;
 }
 
+export interface HeatTable {
+  source: string;
+  /** ISO 3166-1 alpha-3 (the geography's codes: OWID_KOS is stored as XKX) → the country's series. */
+  countries: Record<string, CountryHeat>;
+  /** Global series (GISTEMP, gcag) from `globalFirstMonth`, null where missing. */
+  globalFirstMonth: number;
+  global: Record<string, (number | null)[]>;
+}
+
+/** A PSMSL tide gauge with ≥ 20 years of annual RLR data and its OLS trend. */
 export interface GaugeStat {
   id: number;
   name: string;
   lat: number;
   lng: number;
-  thai: boolean;
-  trendMmYr: number | null;
-  seMmYr: number | null;
+  /** PSMSL coastline code (filelist.txt). */
+  coastline: number;
+  trendMmYr: number;
+  seMmYr: number;
   years: number;
-  firstYear: number | null;
-  lastYear: number | null;
+  firstYear: number;
+  lastYear: number;
   lastValueMm: number | null;
-  annual?: [number, number][];
+  annual: [number, number][];
+}
+
+/**
+ * One event record of a snapshot (a feed, or a track record). Storm track records also say where they answer:
+ * a point inside `bbox` answers from the first record whose box holds it, counting only groups of `set`.
+ */
+export interface EventRecord {
+  id: string;
+  name: string;
+  /** First and last event, YYYY-MM-DD. */
+  start: string;
+  end: string;
+  /** Event groups (storms, floods, detections) in the record. */
+  events: number;
+  /** Storm records: where the record answers. */
+  bbox?: [number, number, number, number];
+  /** Storm records: the event-index set of the record's storms; absent = every storm in the record's period. */
+  set?: string;
+  /** Storm records: years of the record, for frequencies and return periods. */
+  years?: number;
+  /** Storm records: the wind-weighted rate counts storms from this day (YYYY-MM-DD) on, over windYears. */
+  windStart?: string;
+  windYears?: number;
+  /** Storm records: storms with at least one reported wind. */
+  eventsWithWind?: number;
 }
 
 /** One drought-grid cell's wet extremes (flood snapshot); SPI values null where missing. */
@@ -104,6 +154,7 @@ export interface FeedSnapshot {
   gauges?: GaugeStat[];
   climateGrid?: WetGridTable;
   stationHeat?: StationHeatTable;
+  records?: EventRecord[];
   /** Why a climate component is missing from this snapshot (e.g. the drought artifact was not published). */
   climateNote?: string;
 }
@@ -114,6 +165,7 @@ export interface SnapshotJson {
   gauges?: GaugeStat[];
   climateGrid?: WetGridTable;
   stationHeat?: StationHeatTable;
+  records?: EventRecord[];
   climateNote?: string;
 }
 
@@ -127,10 +179,17 @@ function readAligned(path: string): Uint8Array {
 export function openFeedSnapshot(dir: string, version: string): FeedSnapshot {
   const json = JSON.parse(readFileSync(join(dir, "snapshot.json"), "utf8")) as SnapshotJson;
   if (!json.meta || !FEED_RISK_TYPES.includes(json.meta.riskType)) throw new Error("snapshot.json: no meta.riskType");
+  if (json.meta.format !== FEED_SNAPSHOT_FORMAT) {
+    throw new Error(`snapshot.json: layout ${json.meta.format ?? 1}, this server reads ${FEED_SNAPSHOT_FORMAT} (run make snapshots)`);
+  }
   const eventsPath = join(dir, "events.bin");
   const events = existsSync(eventsPath) ? new EventIndex(readAligned(eventsPath)) : undefined;
   if (["flood", "wildfire", "storm", "sea_level_rise"].includes(json.meta.riskType) && !events) {
     throw new Error(`${json.meta.riskType} snapshot has no events.bin`);
   }
-  return { version, meta: json.meta, events, heat: json.heat, gauges: json.gauges, climateGrid: json.climateGrid, stationHeat: json.stationHeat, climateNote: json.climateNote };
+  if (json.meta.riskType === "sea_level_rise" && events!.n !== (json.gauges?.length ?? -1)) {
+    throw new Error(`sea_level_rise snapshot: events.bin has ${events!.n} gauges, snapshot.json ${json.gauges?.length ?? 0}`);
+  }
+  if (json.meta.riskType === "heatwave" && !json.heat) throw new Error("heatwave snapshot has no heat table");
+  return { version, meta: json.meta, events, heat: json.heat, gauges: json.gauges, climateGrid: json.climateGrid, stationHeat: json.stationHeat, records: json.records, climateNote: json.climateNote };
 }

@@ -12,25 +12,28 @@ const isoTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "must be 
 const zValue = z.number().min(-MAX_ABS_INDEX).max(MAX_ABS_INDEX).nullable();
 const bbox = z.tuple([lng, lat, lng, lat]).refine(([w, s, e, n]) => w <= e && s <= n, "bbox must be [west, south, east, north]");
 
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be YYYY-MM-DD");
+
 const feedSnapshot = z.object({
   meta: z.object({
     riskType: z.enum(["flood", "wildfire", "heatwave", "storm", "sea_level_rise"]),
+    format: z.int(),
     asOf: isoTime,
     recordStart: isoTime,
     recordYears: finite.min(0),
-    coverage: z.object({ bbox, description: z.string() }),
+    coverage: z.object({ bbox, surface: z.enum(["any", "land", "country", "coast"]), description: z.string() }),
     dataSources: z.array(z.string()),
     params: z.record(z.string(), finite),
     unit: z.string(),
   }),
   heat: z
     .object({
-      country: z.string(),
-      firstMonth: z.int().min(0),
-      anomalyC: z.array(finite.nullable()),
+      countries: z.record(
+        z.string(),
+        z.object({ name: z.string(), firstMonth: z.int().min(0), anomalyC: z.array(finite.nullable()).min(1), hotThresholdC: finite }),
+      ),
+      globalFirstMonth: z.int().min(0),
       global: z.record(z.string(), z.array(finite.nullable())),
-      mask: z.object({ lng0: lng, lat0: lat, step: finite.positive(), cols: z.int().min(0), rows: z.int().min(0), bits: z.string() }),
-      hotThresholdC: finite,
     })
     .optional(),
   gauges: z
@@ -40,10 +43,28 @@ const feedSnapshot = z.object({
         name: z.string(),
         lat,
         lng,
-        thai: z.boolean(),
-        trendMmYr: finite.nullable(),
-        seMmYr: finite.min(0).nullable(),
+        trendMmYr: finite,
+        seMmYr: finite.min(0),
         years: z.int().min(0),
+        firstYear: z.int(),
+        lastYear: z.int(),
+        annual: z.array(z.tuple([z.int(), finite])),
+      }),
+    )
+    .optional(),
+  records: z
+    .array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        start: day,
+        end: day,
+        events: z.int().min(0),
+        bbox: bbox.optional(),
+        set: z.string().optional(),
+        years: finite.positive().optional(),
+        windStart: day.optional(),
+        windYears: finite.positive().optional(),
       }),
     )
     .optional(),

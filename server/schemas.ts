@@ -94,7 +94,7 @@ const contributingEvent = z.object({
   date: z.string().describe("start, YYYY-MM-DD"),
   endDate: z.string(),
   distanceKm: z.number(),
-  magnitude: z.number().describe("in `unit`: DFO magnitude / GDACS alert score, FRP MW, wind kt"),
+  magnitude: z.number().nullable().describe("in `unit`: DFO magnitude / GDACS alert score, FRP MW, wind kt; null: no wind reported (West Pacific storms before 1977)"),
   unit: z.string(),
   weight: z.number().describe("intensity × exp(-distance/decayKm)"),
 });
@@ -112,6 +112,27 @@ export const eventHazardDetails = z.object({
   contributingEvents: z.array(contributingEvent).describe("up to 10, largest weight first"),
   historical: z.object({ eventsPerYear: z.array(z.object({ year: z.number(), events: z.number() })) }).optional(),
 });
+
+export const stormTrackRecord = z
+  .object({
+    id: z.enum(["west-pacific", "global"]),
+    name: z.string(),
+    start: z.string(),
+    end: z.string(),
+    years: z.number().describe("frequency and return period: storm tracks over the whole record"),
+    windStart: z.string().describe("the wind-weighted rate counts storms from this day on (wind reported from then)"),
+    windYears: z.number(),
+  })
+  .describe("the IBTrACS record the answer used: the West Pacific record 1884–2025 north of the equator between 100°E and 180°, the global recent and active tracks elsewhere");
+
+export const coverageDetails = z
+  .object({
+    country: z.string().nullable().describe("ISO 3166-1 alpha-3 of the point (Natural Earth 1:50m); null at sea or where no country is"),
+    dataset: z.string().describe("the event, track, gauge or series set the answer used"),
+    period: z.object({ start: z.string(), end: z.string() }).describe("the period of that set"),
+    area: z.string().describe("where this risk type answers; elsewhere 404 NOT_FOUND"),
+  })
+  .describe("what the answer covered (feed risk types; docs/methods/feed-risks.md)");
 
 const notUsed = z.object({ used: z.literal(false), note: z.string() });
 
@@ -156,6 +177,7 @@ export const heatwaveStationRecord = z
 
 export const heatwaveDetails = z.object({
   country: z.string(),
+  iso3: z.string().describe("the country's code in the OWID table (ISO 3166-1 alpha-3)"),
   recentMonths: z.array(z.object({ month, anomalyC: z.number() })),
   recentMeanAnomalyC: z.number(),
   zScore: z.number(),
@@ -182,10 +204,12 @@ const gaugeTrend = z.object({
 });
 
 export const seaLevelDetails = z.object({
-  trendMmYr: z.number(),
-  trendSeMmYr: z.number(),
+  trendMmYr: z.number().nullable().describe("null inland beyond inlandLimitKm (score 0, no trend needed)"),
+  trendSeMmYr: z.number().nullable(),
   distanceToCoastKm: z.number(),
-  coastProxy: z.string(),
+  atSea: z.boolean().describe("a point in coastal waters (≤ 25 km off the coast) scores as at the coast"),
+  inlandLimitKm: z.number().describe("land farther than this from the coast scores 0"),
+  coastSource: z.string(),
   gauges: z.array(gaugeTrend),
   baseline: z.string(),
   historical: z
@@ -228,9 +252,10 @@ export const scoreData = z.object({
     historical: droughtHistorical.optional(),
     asOf: timestamp.optional().describe("feed risk types: the time the snapshot's data are current as of"),
     snapshotVersion: z.string().optional().describe("feed risk types: the snapshot version answered from"),
+    coverage: coverageDetails.optional(),
     flood: eventHazardDetails.extend({ climateGrid: floodClimateGrid.optional() }).optional(),
     wildfire: eventHazardDetails.optional(),
-    storm: eventHazardDetails.optional(),
+    storm: eventHazardDetails.extend({ trackRecord: stormTrackRecord }).optional(),
     heatwave: heatwaveDetails.optional(),
     sea_level_rise: seaLevelDetails.optional(),
   }),

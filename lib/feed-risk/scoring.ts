@@ -27,12 +27,16 @@ export const INTENSITY: Record<"flood" | "wildfire" | "storm", IntensityFn> = {
   flood: (m, source) => (source === "DFO" ? Math.max(0.1, m - 4) : Math.max(0.1, m)),
   // FRP (MW): log scale, 10 MW → 0.69, 100 MW → 2.4; GDACS wildfire alert score as is.
   wildfire: (m, source) => (source === "GDACS" ? Math.max(0.1, m) : Math.log1p(Math.max(0, m) / 10)),
-  // Max sustained wind (kt): a tropical storm (34 kt) 0.23, a category 1 typhoon (64 kt) ~1, 100 kt 1.9.
-  storm: (m, source) => (source === "GDACS" ? Math.max(0.1, m) : Math.max(0.05, (m - 25) / 40)),
+  // Max sustained wind (kt): a tropical storm (34 kt) 0.23, a category 1 typhoon (64 kt) ~1, 100 kt 1.9. A fix
+  // without a reported wind (the long West Pacific record before 1977; RSMC Tokyo reports none for depressions)
+  // takes the floor, a depression's weight.
+  storm: (m, source) => (source === "GDACS" ? Math.max(0.1, m) : Number.isFinite(m) ? Math.max(0.05, (m - 25) / 40) : 0.05),
 };
 
 export interface EventView {
   n: number;
+  /** Group names (only their number is used: the size of the per-group scratch). */
+  groups: ArrayLike<unknown>;
   time: ArrayLike<number>;
   endTime: ArrayLike<number>;
   magnitude: ArrayLike<number>;
@@ -58,8 +62,10 @@ export interface HazardResult {
   returnPeriodYears: number | null;
   recentWeighted: number;
   recentCount: number;
-  /** Per group, strongest first. */
+  /** Per group in the record, in no particular order. */
   contributions: Contribution[];
+  /** The strongest contributions (at most `top` of scoreEvents), strongest first, ties by event index. */
+  strongest: Contribution[];
   recent: Contribution[];
 }
 
@@ -70,49 +76,163 @@ export function eventScore(annualRate: number, recent: number, p: HazardParams, 
 }
 
 /**
- * Scores the events near a point. `near` are candidate indices and their distances (from EventIndex.near);
- * `asOf` and `windowDays` fix the recent window [asOf - window, asOf]; `recordYears` the long record.
+ * The record a score counts over. Events that start before `start`, or whose group `inRecord` rejects, are not in
+ * the record (they can still be recent activity). The weighted rate λ sums groups with an event from `rateStart`
+ * on (default `start`) over `rateYears` (default `years`): the storm record counts tracks over 1884–2025 but
+ * weighs by wind only from 1977, when wind exists.
+ */
+export interface RecordWindow {
+  start: number;
+  years: number;
+  rateStart?: number;
+  rateYears?: number;
+  inRecord?: (group: number) => boolean;
+}
+
+/** "No weight yet" in the per-group scratch (log weights are finite). */
+const NONE = -Infinity;
+/** log of the weight of an event with zero intensity: finite, so it counts as an event with weight ~0. */
+const MIN_LOG_WEIGHT = -700;
+
+/** log intensity per event, per event view and intensity function: computed once, not per query. */
+const logIntensityCache = new WeakMap<object, Map<IntensityFn, Float64Array>>();
+function logIntensities(ev: EventView, intensity: IntensityFn): Float64Array {
+  let byFn = logIntensityCache.get(ev);
+  if (!byFn) logIntensityCache.set(ev, (byFn = new Map()));
+  let out = byFn.get(intensity);
+  if (!out || out.length !== ev.n) {
+    out = new Float64Array(ev.n);
+    for (let i = 0; i < ev.n; i++) {
+      // A zero (or unreadable) intensity still counts as an event, with weight ~0.
+      const x = intensity(ev.magnitude[i], ev.sources[ev.sourceNo[i]]);
+      out[i] = x > 0 ? Math.log(x) : MIN_LOG_WEIGHT;
+    }
+    byFn.set(intensity, out);
+  }
+  return out;
+}
+
+/** Per-group best log weights of one scoring call; reused per event view, only touched entries are reset. */
+interface GroupScratch {
+  all: Float64Array;
+  allIndex: Int32Array;
+  allDistance: Float64Array;
+  rate: Float64Array;
+  recent: Float64Array;
+  recentIndex: Int32Array;
+  recentDistance: Float64Array;
+  touched: Int32Array;
+}
+const scratchByView = new WeakMap<object, GroupScratch>();
+
+function scratchFor(ev: EventView): GroupScratch {
+  let s = scratchByView.get(ev);
+  const n = ev.groups.length;
+  if (!s || s.all.length !== n) {
+    s = {
+      all: new Float64Array(n).fill(NONE),
+      allIndex: new Int32Array(n),
+      allDistance: new Float64Array(n),
+      rate: new Float64Array(n).fill(NONE),
+      recent: new Float64Array(n).fill(NONE),
+      recentIndex: new Int32Array(n),
+      recentDistance: new Float64Array(n),
+      touched: new Int32Array(n),
+    };
+    scratchByView.set(ev, s);
+  }
+  return s;
+}
+
+/**
+ * Scores the events near a point. `near` are candidate indices and their distances (from EventIndex.near; the
+ * first `count` entries); `asOf` and `windowDays` fix the recent window [asOf - window, asOf]; `record` the long
+ * record (a number: its years, every event in it). Per-group best weights live in typed arrays indexed by group
+ * (no maps on the hot path; the storm record puts thousands of track points around Manila).
  */
 export function scoreEvents(
   ev: EventView,
-  near: { index: number[]; distanceKm: number[] },
+  near: { count?: number; index: ArrayLike<number>; distanceKm: ArrayLike<number> },
   intensity: IntensityFn,
   p: HazardParams,
   asOf: number,
   windowDays: number,
-  recordYears: number,
+  record: number | RecordWindow,
+  top = 10,
 ): HazardResult {
-  const all = new Map<number, Contribution>();
-  const recentBy = new Map<number, Contribution>();
+  const r: RecordWindow = typeof record === "number" ? { start: -Infinity, years: record } : record;
+  const rateStart = r.rateStart ?? r.start;
+  const rateYears = r.rateYears ?? r.years;
   const windowStart = asOf - windowDays * DAY_MS;
-  for (let k = 0; k < near.index.length; k++) {
+  const sc = scratchFor(ev);
+  let touched = 0;
+  const count = near.count ?? near.index.length;
+  // Weights compare in log space (log w = log intensity − d/decay): one exp per group, not per track point.
+  const logI = logIntensities(ev, intensity);
+  const invDecay = 1 / p.decayKm;
+  for (let k = 0; k < count; k++) {
     const i = near.index[k];
     const d = near.distanceKm[k];
     if (d > p.radiusKm || ev.time[i] > asOf) continue;
-    const w = intensity(ev.magnitude[i], ev.sources[ev.sourceNo[i]]) * Math.exp(-d / p.decayKm);
+    const recent = ev.endTime[i] >= windowStart;
     const g = ev.group[i];
-    const prev = all.get(g);
-    if (!prev || w > prev.weight) all.set(g, { index: i, distanceKm: d, weight: w });
-    if (ev.endTime[i] >= windowStart) {
-      const pr = recentBy.get(g);
-      if (!pr || w > pr.weight) recentBy.set(g, { index: i, distanceKm: d, weight: w });
+    const inRecord = ev.time[i] >= r.start && (r.inRecord === undefined || r.inRecord(g));
+    if (!inRecord && !recent) continue;
+    const lw = logI[i] - d * invDecay;
+    if (sc.all[g] === NONE && sc.recent[g] === NONE && sc.rate[g] === NONE) sc.touched[touched++] = g;
+    if (inRecord) {
+      if (lw > sc.all[g]) { sc.all[g] = lw; sc.allIndex[g] = i; sc.allDistance[g] = d; }
+      if (ev.time[i] >= rateStart && lw > sc.rate[g]) sc.rate[g] = lw;
     }
+    if (recent && lw > sc.recent[g]) { sc.recent[g] = lw; sc.recentIndex[g] = i; sc.recentDistance[g] = d; }
   }
-  const contributions = [...all.values()].sort((a, b) => b.weight - a.weight);
-  const recent = [...recentBy.values()].sort((a, b) => b.weight - a.weight);
-  const total = contributions.reduce((s, c) => s + c.weight, 0);
-  const recentWeighted = recent.reduce((s, c) => s + c.weight, 0);
-  const annualRate = total / Math.max(recordYears, 1);
+  const contributions: Contribution[] = [];
+  const recent: Contribution[] = [];
+  let rateTotal = 0;
+  let recentWeighted = 0;
+  for (let t = 0; t < touched; t++) {
+    const g = sc.touched[t];
+    if (sc.all[g] !== NONE) contributions.push({ index: sc.allIndex[g], distanceKm: sc.allDistance[g], weight: Math.exp(sc.all[g]) });
+    if (sc.rate[g] !== NONE) rateTotal += Math.exp(sc.rate[g]);
+    if (sc.recent[g] !== NONE) {
+      const w = Math.exp(sc.recent[g]);
+      recent.push({ index: sc.recentIndex[g], distanceKm: sc.recentDistance[g], weight: w });
+      recentWeighted += w;
+    }
+    sc.all[g] = NONE;
+    sc.rate[g] = NONE;
+    sc.recent[g] = NONE;
+  }
+  const annualRate = rateTotal / Math.max(rateYears, 1);
   return {
     score: eventScore(annualRate, recentWeighted, p),
     annualRate,
     eventCount: contributions.length,
-    returnPeriodYears: contributions.length > 0 ? recordYears / contributions.length : null,
+    returnPeriodYears: contributions.length > 0 ? r.years / contributions.length : null,
     recentWeighted,
     recentCount: recent.length,
     contributions,
+    strongest: strongestOf(contributions, top),
     recent,
   };
+}
+
+/** Strongest first; ties by event index so the order never depends on the search order. */
+const byWeight = (a: Contribution, b: Contribution) => b.weight - a.weight || a.index - b.index;
+
+/** The k strongest of a list, sorted, without sorting the whole list (hundreds of storms near Manila). */
+export function strongestOf(list: Contribution[], k: number): Contribution[] {
+  const out: Contribution[] = [];
+  for (const c of list) {
+    if (out.length === k && byWeight(c, out[k - 1]) >= 0) continue;
+    let j = out.length < k ? out.length : k - 1;
+    out[j] = c;
+    while (j > 0 && byWeight(out[j], out[j - 1]) < 0) {
+      [out[j], out[j - 1]] = [out[j - 1], out[j]];
+      j--;
+    }
+  }
+  return out;
 }
 
 /** Months of anomaly averaged for a timeframe (the tables are monthly). */

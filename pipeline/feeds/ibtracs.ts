@@ -62,7 +62,8 @@ export function parseIbtracsCsv(text: string, file = "ibtracs.csv"): AdapterResu
     const name = (row[iName] ?? "").trim() || "UNNAMED";
     const basin = (row[iBasin] ?? "").trim();
     const year = new Date(time).getUTCFullYear();
-    const group = native ? row[col("SID")].trim() : `${basin}-${year}-${name}`;
+    // The compact export lost the North Atlantic's basin code "NA" (read as missing): such groups are year-name.
+    const group = native ? row[col("SID")].trim() : [basin, year, name].filter((x) => x !== "").join("-");
     const point: TrackPoint = {
       id: `${group}@${new Date(time).toISOString().slice(0, 16)}`,
       group,

@@ -1,11 +1,11 @@
 // One builder per feed risk type: fetch (URL when configured, else DATA_DIR), parse with the adapters, keep
-// the events, write events.bin + snapshot.json, and report rejected rows and the score distribution over a
-// grid of Thai locations. A builder throws when a feed fails to validate; build-snapshots.ts then keeps the
-// previous snapshot.
-import { existsSync, readFileSync } from "node:fs";
+// the events, write events.bin + snapshot.json, and report rejected rows and the score distribution over Thai
+// and world locations. A builder throws when a feed fails to validate; build-snapshots.ts then keeps the previous
+// snapshot. Coverage is where the inputs reach (docs/methods/feed-risks.md): flood on land worldwide, storm
+// everywhere, sea level near the coast, heatwave in every country of the temperature table, wildfire in the extent
+// of the fire files.
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { booleanPointInPolygon } from "@turf/turf";
-import type { Feature, MultiPolygon, Polygon } from "geojson";
 import { sha256Bytes, type FileChecksum } from "../../formats/manifest.ts";
 import type { SnapshotInput } from "./publish-snapshot.ts";
 import { EventIndex, writeEventIndex, type EventInput } from "../../formats/event-index.ts";
@@ -14,12 +14,14 @@ import { countryChecker } from "../feeds/country-check.ts";
 import { parseDfoArchive } from "../feeds/dfo.ts";
 import { parseGdacsFloodTable, parseGdacsGeoJson } from "../feeds/gdacs.ts";
 import { parseFirmsCsv, parseFirmsGeoJson } from "../feeds/firms.ts";
-import { parseIbtracsCsv } from "../feeds/ibtracs.ts";
-import { THAI_COASTLINE_CODES, linearTrend, parsePsmslFilelist, parseRlrAnnual } from "../feeds/psmsl.ts";
+import { parseIbtracsCsv, type TrackPoint } from "../feeds/ibtracs.ts";
+import { IBTRACS_WP_FILE, IBTRACS_WP_SOURCE, mergeTrackRecords, readIbtracsParquet } from "../feeds/ibtracs-parquet.ts";
+import { linearTrend, parsePsmslFilelist, parseRlrAnnual } from "../feeds/psmsl.ts";
 import { parseGlobalTemperature, parseOwidTemperature } from "../feeds/temperature.ts";
 import type { AdapterResult, FeedRecord } from "../feeds/records.ts";
-import { type FeedRiskType, type FeedSnapshot, type GaugeStat, type HeatTable, type SnapshotJson, type SnapshotMeta, type StationHeat, type StationHeatTable, type WetCell, type WetGridTable } from "../../formats/feed-snapshot.ts";
-import { assess, NotCoveredError } from "../../lib/feed-risk/assess.ts";
+import { FEED_SNAPSHOT_FORMAT, type CountryHeat, type EventRecord, type FeedRiskType, type FeedSnapshot, type GaugeStat, type HeatTable, type SnapshotJson, type SnapshotMeta, type StationHeat, type StationHeatTable, type WetCell, type WetGridTable } from "../../formats/feed-snapshot.ts";
+import { assess, NotCoveredError, type Place } from "../../lib/feed-risk/assess.ts";
+import { placeLocator, sharedGeography } from "../../lib/feed-risk/place.ts";
 import { YEAR_MS } from "../../lib/feed-risk/scoring.ts";
 import { wetExtremes, monthlyBaseline } from "../../lib/feed-risk/climate-components.ts";
 import { openDroughtGridFile } from "../../formats/drought-grid.ts";
@@ -41,17 +43,19 @@ export type BuiltSnapshot = Pick<SnapshotInput, "files" | "asOf" | "sources" | "
   acceptedRows: Record<string, number>;
 };
 
-/** Mainland South-East Asia around Thailand: where the event scores are calibrated and served. */
-export const THAI_REGION: [number, number, number, number] = [92, 5, 110, 24];
-const REGION_TEXT = "Thailand and neighbours, 92..110°E, 5..24°N";
+/** The whole globe as a coverage box. */
+export const WORLD: [number, number, number, number] = [-180, -90, 180, 90];
 
 // Feed files under DATA_DIR; also the names rejected rows are reported under (file:line).
 const DFO_FILE = "feeds/dfo/FloodArchive.csv";
 const GDACS_TABLE_FILE = "feeds/gdacs/latest_gdacs_flood_db.csv";
+const GDACS_GEOJSON_FILE = "feeds/gdacs/gdacs_20260530T1858Z.geojson";
 const FIRMS_CSV_FILE = "feeds/firms/MODIS_C6_SouthEast_Asia_20180523-25_reconstructed.csv";
+const FIRMS_GEOJSON_FILE = "feeds/firms/MODIS_C6_SouthEast_Asia_48h_20180525.geojson";
 const IBTRACS_COMPACT_FILE = "feeds/ibtracs/ibtracs_last3years_clean.csv";
 const IBTRACS_ACTIVE_FILE = "feeds/ibtracs/ibtracs.ACTIVE.list.v04r01.csv";
 const PSMSL_FILELIST = "feeds/psmsl/filelist.txt";
+const PSMSL_DATA_DIR = "feeds/psmsl/data";
 const OWID_TEMPERATURE_FILE = "feeds/temperature/monthly-temperature-anomalies.csv";
 const GLOBAL_TEMPERATURE_FILE = "feeds/temperature/global-monthly-gistemp-gcag.csv";
 
@@ -59,8 +63,17 @@ export const PARAMS = {
   flood: { radiusKm: 150, decayKm: 75, annualRateRef: 1.0, recentRef: 1.0 },
   wildfire: { radiusKm: 100, decayKm: 30, annualRateRef: 10, recentRef: 3 },
   storm: { radiusKm: 300, decayKm: 150, annualRateRef: 0.2, recentRef: 0.3 },
-  sea_level_rise: { radiusKm: 300, rateRefMmYr: 10, coastDecayKm: 50 },
+  // inlandKm: three e-folding distances (exposure factor < 5 %); beyond it a point answers 0 with its distance.
+  sea_level_rise: { radiusKm: 300, rateRefMmYr: 10, coastDecayKm: 50, inlandKm: 150, minYears: 20 },
 } as const;
+
+/**
+ * The long West Pacific storm record answers points north of the equator between 100°E and 180°: the IBTrACS WP
+ * basin (the CSVs' basin labels: WP fixes 100.7..179.9°E, North Indian fixes up to 99.7°E).
+ */
+export const WEST_PACIFIC_BOX: [number, number, number, number] = [100, 0, 180, 90];
+/** WMO wind in the long record starts with RSMC Tokyo's best tracks in 1977 (ibtracs-parquet.ts notes). */
+export const WEST_PACIFIC_WIND_START = "1977-01-01";
 
 export class Inputs {
   readonly checksums: Record<string, FileChecksum> = {};
@@ -78,6 +91,18 @@ export class Inputs {
     const bytes = new TextEncoder().encode(text);
     this.checksums[rel] = { bytes: bytes.length, sha256: sha256Bytes(bytes) };
     return text;
+  }
+  /** Bytes of a file, recorded with its checksum. */
+  bytes(rel: string): Buffer {
+    const b = readFileSync(join(this.ctx.dataDir, rel));
+    this.checksums[rel] = { bytes: b.length, sha256: sha256Bytes(b) };
+    return b;
+  }
+  /** Texts of files of one folder, each recorded with its checksum (as `text` does, without a download). */
+  folder(rel: string, names: string[]): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const name of [...names].sort()) out.set(name, this.bytes(`${rel}/${name}`).toString("utf8"));
+    return out;
   }
 }
 
@@ -99,9 +124,11 @@ function requireValid(name: string, r: AdapterResult<unknown>): void {
   if (r.rejected > 0.5 * r.rows) throw new Error(`${name}: ${r.rejected} of ${r.rows} rows rejected`);
 }
 
-const toEvent = (r: FeedRecord): EventInput => ({
-  id: r.id, source: r.source, time: r.time, endTime: r.endTime, lng: r.lng, lat: r.lat, bbox: r.bbox, magnitude: r.magnitude, name: r.name, group: r.group,
+const toEvent = (r: FeedRecord, set?: string): EventInput => ({
+  id: r.id, source: r.source, time: r.time, endTime: r.endTime, lng: r.lng, lat: r.lat, bbox: r.bbox, magnitude: r.magnitude, name: r.name, group: r.group, ...(set === undefined ? {} : { set }),
 });
+
+const isoDay = (t: number) => new Date(t).toISOString().slice(0, 10);
 
 /** Thai locations every 1° (lat 6..20, lng 98..105) for the build report's score distribution. */
 export function thaiGrid(): { lat: number; lng: number }[] {
@@ -110,15 +137,19 @@ export function thaiGrid(): { lat: number; lng: number }[] {
   return out;
 }
 
-function distribution(json: SnapshotJson, files: Record<string, Uint8Array | string>) {
-  // Parse the bytes exactly as the server will read them.
-  const bin = files["events.bin"];
-  const snap: FeedSnapshot = { version: "build", meta: json.meta, heat: json.heat, gauges: json.gauges, climateGrid: json.climateGrid, stationHeat: json.stationHeat, events: bin instanceof Uint8Array ? new EventIndex(aligned(bin)) : undefined };
+/** World locations every 10° (lat −50..70, lng −180..170) for the build report's score distribution. */
+export function worldGrid(): { lat: number; lng: number }[] {
+  const out: { lat: number; lng: number }[] = [];
+  for (let lat = -50; lat <= 70; lat += 10) for (let lng = -180; lng < 180; lng += 10) out.push({ lat, lng });
+  return out;
+}
+
+function scoreDistribution(snap: FeedSnapshot, points: { lat: number; lng: number }[], locate: (lat: number, lng: number) => Place, grid: string) {
   const scores: number[] = [];
   let notCovered = 0;
-  for (const p of thaiGrid()) {
+  for (const p of points) {
     try {
-      scores.push(assess(snap, { ...p, timeframe: "1y", includeHistorical: false }).riskScore);
+      scores.push(assess(snap, { ...p, timeframe: "1y", includeHistorical: false }, locate(p.lat, p.lng)).riskScore);
     } catch (err) {
       if (!(err instanceof NotCoveredError)) throw err;
       notCovered++;
@@ -128,7 +159,18 @@ function distribution(json: SnapshotJson, files: Record<string, Uint8Array | str
   const q = (f: number) => (scores.length ? scores[Math.min(scores.length - 1, Math.floor(f * scores.length))] : null);
   const levels = { low: 0, medium: 0, high: 0, critical: 0 };
   for (const s of scores) levels[s >= 80 ? "critical" : s >= 60 ? "high" : s >= 30 ? "medium" : "low"]++;
-  return { grid: "1° lat 6..20 × lng 98..105, timeframe 1y", locations: scores.length + notCovered, notCovered, min: q(0), p25: q(0.25), median: q(0.5), p75: q(0.75), max: scores.at(-1) ?? null, levels };
+  return { grid, locations: scores.length + notCovered, notCovered, min: q(0), p25: q(0.25), median: q(0.5), p75: q(0.75), max: scores.at(-1) ?? null, levels };
+}
+
+function distribution(json: SnapshotJson, files: Record<string, Uint8Array | string>) {
+  // Parse the bytes exactly as the server will read them.
+  const bin = files["events.bin"];
+  const snap: FeedSnapshot = { version: "build", meta: json.meta, heat: json.heat, gauges: json.gauges, climateGrid: json.climateGrid, stationHeat: json.stationHeat, records: json.records, events: bin instanceof Uint8Array ? new EventIndex(aligned(bin)) : undefined };
+  const locate = placeLocator();
+  return {
+    thailand: scoreDistribution(snap, thaiGrid(), locate, "1° lat 6..20 × lng 98..105, timeframe 1y"),
+    world: scoreDistribution(snap, worldGrid(), locate, "10° lat −50..70 × lng −180..170, timeframe 1y"),
+  };
 }
 
 function aligned(b: Uint8Array): Uint8Array {
@@ -150,30 +192,49 @@ function finish(
   const json: SnapshotJson = { meta, ...extra };
   const files: Record<string, Uint8Array | string> = { "snapshot.json": JSON.stringify(json) };
   if (events) files["events.bin"] = writeEventIndex(events, { riskType: meta.riskType, unit: meta.unit });
-  const report = { riskType: meta.riskType, asOf: meta.asOf, recordStart: meta.recordStart, events: events?.length ?? null, fetches: inputs.fetches, ...qc, scoreDistribution: distribution(json, files) };
+  const report = { riskType: meta.riskType, asOf: meta.asOf, recordStart: meta.recordStart, coverage: meta.coverage, events: events?.length ?? null, fetches: inputs.fetches, ...qc, scoreDistribution: distribution(json, files) };
   files["build-report.json"] = JSON.stringify(report, null, 2);
   return { files, asOf: meta.asOf, sources: meta.dataSources, inputs: inputs.checksums, qc: { ...qc, scoreDistribution: report.scoreDistribution }, report: "build-report.json", acceptedRows };
 }
 
-function eventMeta(riskType: FeedRiskType, events: EventInput[], asOf: number, dataSources: string[], unit: string, params: Record<string, number>): SnapshotMeta {
-  const start = Math.min(...events.map((e) => e.time));
+function eventMeta(riskType: FeedRiskType, events: EventInput[], asOf: number, coverage: SnapshotMeta["coverage"], dataSources: string[], unit: string, params: Record<string, number>): SnapshotMeta {
+  let start = Infinity;
+  for (const e of events) if (e.time < start) start = e.time;
   return {
     riskType,
+    format: FEED_SNAPSHOT_FORMAT,
     asOf: new Date(asOf).toISOString(),
     recordStart: new Date(start).toISOString(),
     recordYears: Math.max(1 / 365, (asOf - start) / YEAR_MS),
-    coverage: { bbox: THAI_REGION, description: REGION_TEXT },
+    coverage,
     dataSources,
     params,
     unit,
   };
 }
 
+function latest(events: { time: number }[]): number {
+  let t = -Infinity;
+  for (const e of events) if (e.time > t) t = e.time;
+  return t;
+}
+
+/** One record of a feed: its first and last event and its event groups. */
+function recordOf(id: string, name: string, events: EventInput[]): EventRecord {
+  let first = Infinity;
+  let last = -Infinity;
+  for (const e of events) {
+    if (e.time < first) first = e.time;
+    if (e.time > last) last = e.time;
+  }
+  return { id, name, start: isoDay(first), end: isoDay(last), events: new Set(events.map((e) => e.group ?? e.id)).size };
+}
+
 export async function buildFlood(ctx: BuildContext): Promise<BuiltSnapshot> {
   const inp = new Inputs(ctx);
   const dfo = parseDfoArchive(await inp.text(DFO_FILE, "DFO_ARCHIVE"), countryChecker(), DFO_FILE);
   const table = parseGdacsFloodTable(await inp.text(GDACS_TABLE_FILE, "GDACS_FLOOD_TABLE"), countryChecker(), GDACS_TABLE_FILE);
-  const geo = parseGdacsGeoJson(await inp.text("feeds/gdacs/gdacs_20260530T1858Z.geojson", "GDACS_GEOJSON"));
+  const geo = parseGdacsGeoJson(await inp.text(GDACS_GEOJSON_FILE, "GDACS_GEOJSON"));
   requireValid("DFO", dfo);
   requireValid("GDACS flood table", table);
   requireValid("GDACS GeoJSON", geo);
@@ -181,101 +242,179 @@ export async function buildFlood(ctx: BuildContext): Promise<BuiltSnapshot> {
   const gdacs = new Map<string, FeedRecord>();
   for (const r of table.records) gdacs.set(r.id, r);
   for (const r of geo.records.filter((r) => r.kind === "flood")) gdacs.set(r.id, r);
-  const events = [...dfo.records, ...gdacs.values()].map(toEvent);
-  const asOf = Math.max(...events.map((e) => e.time));
-  const meta = eventMeta("flood", events, asOf, [
+  const dfoEvents = dfo.records.map((r) => toEvent(r));
+  const gdacsEvents = [...gdacs.values()].map((r) => toEvent(r));
+  const events = [...dfoEvents, ...gdacsEvents];
+  const records = [recordOf("dfo", "DFO Global Active Archive of Large Flood Events", dfoEvents), recordOf("gdacs", "GDACS flood events", gdacsEvents)];
+  const asOf = latest(events);
+  const coverage = {
+    bbox: WORLD,
+    surface: "land" as const,
+    description: `land worldwide (Natural Earth 1:${sharedGeography().scale}; open sea 404): ${records.map((r) => `${r.name} ${r.start.slice(0, 4)}–${r.end.slice(0, 4)}`).join(", ")}`,
+  };
+  const meta = eventMeta("flood", events, asOf, coverage, [
     "Dartmouth Flood Observatory Global Active Archive of Large Flood Events (Brakenridge)",
     "GDACS flood events (EC JRC / UN OCHA)",
   ], "DFO magnitude | GDACS alert score", { ...PARAMS.flood });
   const wet = wetGridTable(ctx, inp);
   if (wet.table) meta.dataSources.push(`${wet.table.source}, version ${wet.table.version}`);
-  const extra = wet.table ? { climateGrid: wet.table } : { climateNote: wet.note };
+  const extra = wet.table ? { climateGrid: wet.table, records } : { climateNote: wet.note, records };
   return finish(meta, events, extra, inp, { dfo, gdacsFloodTable: table, gdacsGeoJson: geo }, {
+    records,
     climateGrid: wet.table ? { version: wet.table.version, gridMonth: wet.table.gridMonth, cells: wet.table.cells.length } : { skipped: wet.note },
   });
 }
 
+/** Outward-rounded bounding box of points, whole degrees. */
+function extentOf(points: { lat: number; lng: number }[]): [number, number, number, number] {
+  const b: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const p of points) {
+    b[0] = Math.min(b[0], p.lng); b[1] = Math.min(b[1], p.lat); b[2] = Math.max(b[2], p.lng); b[3] = Math.max(b[3], p.lat);
+  }
+  return [Math.floor(b[0]), Math.floor(b[1]), Math.ceil(b[2]), Math.ceil(b[3])];
+}
+
+const degrees = (b: [number, number, number, number]) => {
+  const lng = (x: number) => `${Math.abs(x)}°${x < 0 ? "W" : "E"}`;
+  const lat = (y: number) => `${Math.abs(y)}°${y < 0 ? "S" : "N"}`;
+  return `${lng(b[0])}–${lng(b[2])}, ${lat(b[1])}–${lat(b[3])}`;
+};
+
 export async function buildWildfire(ctx: BuildContext): Promise<BuiltSnapshot> {
   const inp = new Inputs(ctx);
   const csv = parseFirmsCsv(await inp.text(FIRMS_CSV_FILE, "FIRMS_CSV"), FIRMS_CSV_FILE);
-  const geo = parseFirmsGeoJson(await inp.text("feeds/firms/MODIS_C6_SouthEast_Asia_48h_20180525.geojson"));
-  const gdacs = parseGdacsGeoJson(await inp.text("feeds/gdacs/gdacs_20260530T1858Z.geojson", "GDACS_GEOJSON"));
+  const geo = parseFirmsGeoJson(await inp.text(FIRMS_GEOJSON_FILE));
+  const gdacs = parseGdacsGeoJson(await inp.text(GDACS_GEOJSON_FILE, "GDACS_GEOJSON"));
   requireValid("FIRMS CSV", csv);
   requireValid("FIRMS GeoJSON", geo);
   // The CSV holds the same detections as the GeoJSON; one event per detection id.
   const byId = new Map<string, FeedRecord>();
   for (const r of [...geo.records, ...csv.records]) byId.set(r.id, r);
-  const events = [...byId.values()].map(toEvent);
-  const asOf = Math.max(...events.map((e) => e.time));
-  const meta = eventMeta("wildfire", events, asOf, ["NASA FIRMS MODIS C6 active fires, South-East Asia (Giglio et al. 2016)"], "FRP MW", { ...PARAMS.wildfire });
+  const events = [...byId.values()].map((r) => toEvent(r));
+  const asOf = latest(events);
+  const record = recordOf("firms", "NASA FIRMS MODIS C6 South-East Asia 48 h sample", events);
+  // The files carry no product region: the coverage is the extent of their detections, rounded out to whole degrees.
+  const bbox = extentOf(events);
+  const coverage = { bbox, surface: "any" as const, description: `the extent of the fire files present: ${record.name}, ${record.start}..${record.end}, ${degrees(bbox)}` };
+  const meta = eventMeta("wildfire", events, asOf, coverage, ["NASA FIRMS MODIS C6 active fires, South-East Asia (Giglio et al. 2016)"], "FRP MW", { ...PARAMS.wildfire });
   const gdacsFires = gdacs.records.filter((r) => r.kind === "fire").length;
-  return finish(meta, events, {}, inp, { firmsCsv: csv, firmsGeoJson: geo }, { gdacsWildfiresNotUsed: gdacsFires, note: "GDACS wildfires (2026) fall outside the FIRMS record window and are not mixed in" });
+  return finish(meta, events, { records: [record] }, inp, { firmsCsv: csv, firmsGeoJson: geo }, { records: [record], gdacsWildfiresNotUsed: gdacsFires, note: "GDACS wildfires (2026) fall outside the FIRMS record window and are not mixed in" });
 }
 
+/**
+ * The storm snapshot: the long West Pacific record (Parquet, 1884–2025) merged by SID with the recent and active
+ * CSV tracks (every basin, 2022–2025). A storm is in the West Pacific set when the long record holds it or a CSV
+ * labels any of its fixes WP; the others are in the global set. Two track records say where each answers.
+ */
 export async function buildStorm(ctx: BuildContext): Promise<BuiltSnapshot> {
   const inp = new Inputs(ctx);
   const compact = parseIbtracsCsv(await inp.text(IBTRACS_COMPACT_FILE), IBTRACS_COMPACT_FILE);
   const active = parseIbtracsCsv(await inp.text(IBTRACS_ACTIVE_FILE, "IBTRACS_ACTIVE"), IBTRACS_ACTIVE_FILE);
+  inp.bytes(IBTRACS_WP_FILE);
+  const long = await readIbtracsParquet(join(ctx.dataDir, IBTRACS_WP_FILE));
   requireValid("IBTrACS compact", compact);
   requireValid("IBTrACS ACTIVE", active);
+  requireValid("IBTrACS West Pacific", long);
   // The compact file has no storm id; active-list points at the same time and place replace them.
   const key = (r: FeedRecord) => `${r.time}|${r.lat.toFixed(1)}|${r.lng.toFixed(1)}`;
   const activeKeys = new Set(active.records.map(key));
-  const points = [...compact.records.filter((r) => !activeKeys.has(key(r))), ...active.records];
-  const events = points.map(toEvent);
-  const asOf = Math.max(...events.map((e) => e.time));
-  const meta = eventMeta("storm", events, asOf, ["NOAA IBTrACS v04r01 tropical cyclone best tracks (Knapp et al. 2010)"], "kt", { ...PARAMS.storm });
-  return finish(meta, events, {}, inp, { ibtracsCompact: compact, ibtracsActive: active }, { storms: new Set(points.map((p) => p.group)).size });
+  const recent = [...compact.records.filter((r) => !activeKeys.has(key(r))), ...active.records];
+  const merged = mergeTrackRecords(long.records, recent);
+  const stormOf = (p: TrackPoint) => p.group ?? p.id;
+  const westPacific = new Set<string>();
+  for (const p of merged.records) if (p.source === IBTRACS_WP_SOURCE || p.basin === "WP") westPacific.add(stormOf(p));
+  const WP = "west-pacific";
+  const GLOBAL = "global";
+  const events = merged.records.map((p) => toEvent(p, westPacific.has(stormOf(p)) ? WP : GLOBAL));
+  const asOf = latest(events);
+  const wpEvents = events.filter((e) => e.set === WP);
+  const wp = recordOf(WP, "IBTrACS West Pacific record", wpEvents);
+  const wpStart = Date.parse(wp.start);
+  const windStart = Date.parse(WEST_PACIFIC_WIND_START);
+  const withWind = new Set(wpEvents.filter((e) => Number.isFinite(e.magnitude)).map((e) => e.group));
+  const recentStart = Math.min(...recent.map((r) => r.time));
+  const global = recordOf(GLOBAL, "IBTrACS global recent and active tracks", events.filter((e) => e.time >= recentStart));
+  const records: EventRecord[] = [
+    { ...wp, end: isoDay(asOf), bbox: WEST_PACIFIC_BOX, set: WP, years: (asOf - wpStart) / YEAR_MS, windStart: WEST_PACIFIC_WIND_START, windYears: (asOf - windStart) / YEAR_MS, eventsWithWind: withWind.size },
+    { ...global, end: isoDay(asOf), bbox: WORLD, years: (asOf - recentStart) / YEAR_MS },
+  ];
+  const coverage = {
+    bbox: WORLD,
+    surface: "any" as const,
+    description: `everywhere: the ${wp.name} ${wp.start}..${isoDay(asOf)} north of the equator between 100°E and 180°, the ${global.name} ${global.start}..${isoDay(asOf)} elsewhere`,
+  };
+  const meta = eventMeta("storm", events, asOf, coverage, [
+    "NOAA IBTrACS v04r01 tropical cyclone best tracks (Knapp et al. 2010)",
+    "NOAA IBTrACS v04r01 West Pacific best tracks 1884–2025, Parquet extract (Knapp et al. 2010)",
+  ], "kt", { ...PARAMS.storm });
+  return finish(meta, events, { records }, inp, { ibtracsCompact: compact, ibtracsActive: active, ibtracsWestPacific: long }, {
+    records,
+    storms: merged.storms,
+    westPacificStorms: westPacific.size,
+    merge: { overlappingSids: merged.overlappingSids, replacedPoints: merged.replacedPoints, resolvedGroups: Object.keys(merged.resolvedGroups).length },
+  });
 }
 
+/** Every gauge of the filelist whose rlrdata file is present, with its trend where it has ≥ 20 years of data. */
 export async function buildSeaLevel(ctx: BuildContext): Promise<BuiltSnapshot> {
   const inp = new Inputs(ctx);
   const list = parsePsmslFilelist(await inp.text(PSMSL_FILELIST, "PSMSL_FILELIST"), PSMSL_FILELIST);
   requireValid("PSMSL filelist", list);
+  const present = new Set(readdirSync(join(ctx.dataDir, PSMSL_DATA_DIR)).filter((f) => f.endsWith(".rlrdata")));
+  const texts = inp.folder(PSMSL_DATA_DIR, list.records.map((st) => `${st.id}.rlrdata`).filter((f) => present.has(f)));
   const gauges: GaugeStat[] = [];
   const rejectedFiles: Record<string, string> = {};
+  const missingFiles: number[] = [];
+  let shortRecords = 0;
   for (const st of list.records) {
-    const thai = THAI_COASTLINE_CODES.has(st.coastline);
-    let stat: GaugeStat = { id: st.id, name: st.name, lat: st.lat, lng: st.lng, thai, trendMmYr: null, seMmYr: null, years: 0, firstYear: null, lastYear: null, lastValueMm: null };
-    if (thai) {
-      const rel = `feeds/psmsl/data/${st.id}.rlrdata`;
-      try {
-        const rlr = parseRlrAnnual(await inp.text(rel), rel);
-        const t = linearTrend(rlr.series.years, rlr.series.mm);
-        const annual: [number, number][] = [];
-        rlr.series.years.forEach((y, i) => { if (Number.isFinite(rlr.series.mm[i])) annual.push([y, rlr.series.mm[i]]); });
-        // A trend needs 20 years of data (Douglas 1991: shorter records alias interannual variability).
-        const ok = t.n >= 20;
-        stat = { ...stat, trendMmYr: ok ? t.slope : null, seMmYr: ok ? t.se : null, years: t.n, firstYear: annual[0]?.[0] ?? null, lastYear: annual.at(-1)?.[0] ?? null, lastValueMm: annual.at(-1)?.[1] ?? null, annual };
-        if (rlr.rejected) rejectedFiles[rel] = `${rlr.rejected} malformed lines`;
-      } catch (err) {
-        rejectedFiles[rel] = (err as Error).message;
-      }
+    const rel = `${PSMSL_DATA_DIR}/${st.id}.rlrdata`;
+    const text = texts.get(`${st.id}.rlrdata`);
+    if (text === undefined) { missingFiles.push(st.id); continue; }
+    try {
+      const rlr = parseRlrAnnual(text, rel);
+      if (rlr.rejected) rejectedFiles[rel] = `${rlr.rejected} malformed lines`;
+      const t = linearTrend(rlr.series.years, rlr.series.mm);
+      // A trend needs 20 years of data (Douglas 1991: shorter records alias interannual variability).
+      if (t.n < PARAMS.sea_level_rise.minYears) { shortRecords++; continue; }
+      const annual: [number, number][] = [];
+      rlr.series.years.forEach((y, i) => { if (Number.isFinite(rlr.series.mm[i])) annual.push([y, rlr.series.mm[i]]); });
+      gauges.push({ id: st.id, name: st.name, lat: st.lat, lng: st.lng, coastline: st.coastline, trendMmYr: t.slope, seMmYr: t.se, years: t.n, firstYear: t.firstYear, lastYear: t.lastYear, lastValueMm: annual.at(-1)?.[1] ?? null, annual });
+    } catch (err) {
+      rejectedFiles[rel] = (err as Error).message;
     }
-    gauges.push(stat);
   }
-  const thai = gauges.filter((g) => g.thai);
-  const lastYear = Math.max(...thai.map((g) => g.lastYear ?? 0));
+  if (gauges.length === 0) throw new Error("PSMSL: no gauge with 20 years of data");
+  const lastYear = Math.max(...gauges.map((g) => g.lastYear));
+  const firstYear = Math.min(...gauges.map((g) => g.firstYear));
   const asOf = Date.UTC(lastYear, 11, 31);
-  const events: EventInput[] = gauges.map((g) => ({ id: `PSMSL-${g.id}`, source: "PSMSL", time: Date.UTC(g.firstYear ?? lastYear, 0, 1), endTime: Date.UTC(g.lastYear ?? lastYear, 11, 31), lng: g.lng, lat: g.lat, magnitude: g.trendMmYr ?? NaN, name: g.name }));
+  const events: EventInput[] = gauges.map((g) => ({ id: `PSMSL-${g.id}`, source: "PSMSL", time: Date.UTC(g.firstYear, 0, 1), endTime: Date.UTC(g.lastYear, 11, 31), lng: g.lng, lat: g.lat, magnitude: g.trendMmYr, name: g.name }));
+  const p = PARAMS.sea_level_rise;
   const meta: SnapshotMeta = {
     riskType: "sea_level_rise",
+    format: FEED_SNAPSHOT_FORMAT,
     asOf: new Date(asOf).toISOString(),
-    recordStart: new Date(Date.UTC(Math.min(...thai.map((g) => g.firstYear ?? lastYear)), 0, 1)).toISOString(),
-    recordYears: lastYear - Math.min(...thai.map((g) => g.firstYear ?? lastYear)) + 1,
-    coverage: { bbox: THAI_REGION, description: `within ${PARAMS.sea_level_rise.radiusKm} km of a Thai PSMSL tide gauge with ≥ 20 years of data` },
-    dataSources: ["PSMSL annual RLR tide-gauge data (Holgate et al. 2013)"],
-    params: { ...PARAMS.sea_level_rise },
+    recordStart: new Date(Date.UTC(firstYear, 0, 1)).toISOString(),
+    recordYears: lastYear - firstYear + 1,
+    coverage: {
+      bbox: WORLD,
+      surface: "coast",
+      description: `land and coastal waters within ${p.radiusKm} km of one of ${gauges.length} PSMSL tide gauges with ≥ ${p.minYears} years of annual data (${firstYear}–${lastYear}); land beyond ${p.inlandKm} km from the coast scores 0`,
+    },
+    dataSources: ["PSMSL annual RLR tide-gauge data (Holgate et al. 2013)", `${sharedGeography().source.replace("admin-0 countries", "coastline")} (distance to the coast)`],
+    params: { ...p },
     unit: "mm/yr",
   };
-  const trends = Object.fromEntries(thai.map((g) => [`${g.id} ${g.name}`, g.trendMmYr === null ? `n=${g.years}, no trend` : `${g.trendMmYr.toFixed(2)} ± ${g.seMmYr!.toFixed(2)} mm/yr (n=${g.years})`]));
-  return finish(meta, events, { gauges: gauges.map((g) => (g.thai ? g : { ...g, annual: undefined })) }, inp, { filelist: list }, { rejectedFiles, thaiGaugeTrends: trends });
+  return finish(meta, events, { gauges }, inp, { filelist: list }, {
+    gauges: { listed: list.records.length, filesPresent: list.records.length - missingFiles.length, withTrend: gauges.length, shorterThan20Years: shortRecords, rejectedFiles: Object.keys(rejectedFiles).length },
+    missingFiles,
+    rejectedFiles,
+  });
 }
 
 const DROUGHT_GRID_FILE = "drought-grid.bin";
 
 /**
- * Very wet months (SPI-3 ≥ 1.5) per cell of the published drought grid in THAI_REGION. No artifact, or no SPI
+ * Very wet months (SPI-3 ≥ 1.5) per cell of the published drought grid (Thailand's land cells). No artifact, or no SPI
  * indices in it → no table and the reason (the flood score then uses the feeds alone).
  */
 export function wetGridTable(ctx: BuildContext, inp?: Inputs): { table?: WetGridTable; note: string } {
@@ -291,14 +430,12 @@ export function wetGridTable(ctx: BuildContext, inp?: Inputs): { table?: WetGrid
   const checksum = manifest.artifacts[DROUGHT_GRID_FILE];
   if (inp && checksum) inp.checksums[`artifact:${DROUGHT_GRID_FILE}`] = checksum;
   const last = grid.monthOffset(grid.latestValidMonth);
-  const [w, s, e, n] = THAI_REGION;
   const fin = (v: number) => (Number.isNaN(v) ? null : Math.round(v * 1000) / 1000);
   const cells: WetCell[] = [];
   const spi3 = new Float64Array(last + 1);
   for (let c = 0; c < grid.nCells; c++) {
     const lat = grid.cellLat(c);
     const lng = grid.cellLng(c);
-    if (lng < w || lng > e || lat < s || lat > n) continue;
     for (let m = 0; m <= last; m++) spi3[m] = grid.value(c, m, i3);
     const x = wetExtremes(spi3);
     if (x.validMonths === 0) continue;
@@ -306,7 +443,7 @@ export function wetGridTable(ctx: BuildContext, inp?: Inputs): { table?: WetGrid
     for (let m = Math.max(0, last - 11); m <= last; m++) if (spi3[m] >= 1.5) latestYearVeryWet.push(formatMonth(grid.firstMonth + m));
     cells.push({ lat, lng, ...x, latestYearWetness: Math.round(x.latestYearWetness * 1000) / 1000, latestSpi1: fin(grid.value(c, last, i1)), latestSpi3: fin(spi3[last]), latestYearVeryWet });
   }
-  if (cells.length === 0) return { note: `drought grid ${manifest.version} has no SPI-3 data in ${REGION_TEXT}: climate-grid component skipped` };
+  if (cells.length === 0) return { note: `drought grid ${manifest.version} has no SPI-3 data: climate-grid component skipped` };
   return {
     note: "",
     table: {
@@ -356,26 +493,39 @@ export async function stationHeatTable(ctx: BuildContext, inp?: Inputs): Promise
   return { source: "NOAA GHCN-Daily station monthly mean temperature (Menne et al. 2012)", baselineStart: HEAT_BASELINE.start, baselineEnd: HEAT_BASELINE.end, maxDistanceKm: HEAT_BASELINE.maxDistanceKm, stations: out };
 }
 
-/** 0.1° mask of the provinces' polygons, dilated by one cell so the coast is inside. */
-function countryMask(geojson: { features: Feature<Polygon | MultiPolygon>[] }, step = 0.1) {
-  const [lng0, lat0, lng1, lat1] = [97.3, 5.5, 105.7, 20.5];
-  const cols = Math.round((lng1 - lng0) / step);
-  const rows = Math.round((lat1 - lat0) / step);
-  const inside = new Uint8Array(cols * rows);
-  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
-    const pt: [number, number] = [lng0 + (c + 0.5) * step, lat0 + (r + 0.5) * step];
-    inside[r * cols + c] = geojson.features.some((f) => booleanPointInPolygon(pt, f)) ? 1 : 0;
+/** Months a country series needs to enter the table (five years: a 12-month mean needs a distribution). */
+const MIN_COUNTRY_MONTHS = 60;
+
+/** OWID's own codes → the geography's (lib/geo: Kosovo is XKX, as at the EC, IMF and World Bank). */
+const OWID_CODES: Record<string, string> = { OWID_KOS: "XKX" };
+
+/**
+ * The OWID table by country code: every row with a code except the world aggregate (regions and oceans carry
+ * none). A series needs 60 months and its latest 12 months present; others are left out and reported.
+ */
+export function countryHeatTable(rows: { series: string; code: string; month: number; anomalyC: number }[]): { countries: Record<string, CountryHeat>; leftOut: Record<string, string> } {
+  const byCode = new Map<string, { name: string; rows: { month: number; anomalyC: number }[] }>();
+  for (const r of rows) {
+    if (!r.code || r.code === "OWID_WRL") continue;
+    const code = OWID_CODES[r.code] ?? r.code;
+    let c = byCode.get(code);
+    if (!c) byCode.set(code, (c = { name: r.series, rows: [] }));
+    c.rows.push(r);
   }
-  const bits: string[] = [];
-  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
-    let v = 0;
-    for (let dr = -1; dr <= 1 && !v; dr++) for (let dc = -1; dc <= 1 && !v; dc++) {
-      const rr = r + dr, cc = c + dc;
-      if (rr >= 0 && cc >= 0 && rr < rows && cc < cols) v = inside[rr * cols + cc];
-    }
-    bits.push(v ? "1" : "0");
+  const countries: Record<string, CountryHeat> = {};
+  const leftOut: Record<string, string> = {};
+  for (const [code, c] of [...byCode].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    c.rows.sort((a, b) => a.month - b.month);
+    const first = c.rows[0].month;
+    const anomalyC: (number | null)[] = new Array<number | null>(c.rows.at(-1)!.month - first + 1).fill(null);
+    for (const r of c.rows) anomalyC[r.month - first] = r.anomalyC;
+    const finite = anomalyC.filter((v): v is number => v !== null);
+    if (finite.length < MIN_COUNTRY_MONTHS) { leftOut[code] = `${finite.length} months`; continue; }
+    if (anomalyC.slice(-12).some((v) => v === null)) { leftOut[code] = "gaps in the latest 12 months"; continue; }
+    const sorted = [...finite].sort((a, b) => a - b);
+    countries[code] = { name: c.name, firstMonth: first, anomalyC, hotThresholdC: sorted[Math.floor(0.9 * sorted.length)] };
   }
-  return { lng0, lat0, step, cols, rows, bits: bits.join("") };
+  return { countries, leftOut };
 }
 
 export async function buildHeatwave(ctx: BuildContext): Promise<BuiltSnapshot> {
@@ -384,30 +534,30 @@ export async function buildHeatwave(ctx: BuildContext): Promise<BuiltSnapshot> {
   const glob = parseGlobalTemperature(await inp.text(GLOBAL_TEMPERATURE_FILE, "GLOBAL_TEMPERATURE"), GLOBAL_TEMPERATURE_FILE);
   requireValid("OWID temperature", owid);
   requireValid("global temperature", glob);
-  const rows = owid.records.filter((r) => r.code === "THA").sort((a, b) => a.month - b.month);
-  if (rows.length < 60) throw new Error(`OWID temperature: only ${rows.length} months for Thailand`);
-  const first = rows[0].month;
-  const anomalyC = new Array<number>(rows.at(-1)!.month - first + 1).fill(NaN);
-  for (const r of rows) anomalyC[r.month - first] = r.anomalyC;
-  if (anomalyC.some((a) => !Number.isFinite(a))) throw new Error("OWID temperature: gaps in the Thailand series");
+  const { countries, leftOut } = countryHeatTable(owid.records);
+  const codes = Object.keys(countries);
+  if (!countries.THA) throw new Error(`OWID temperature: no usable series for Thailand${leftOut.THA ? ` (${leftOut.THA})` : ""}`);
+  const first = Math.min(...codes.map((c) => countries[c].firstMonth));
+  const last = Math.max(...codes.map((c) => countries[c].firstMonth + countries[c].anomalyC.length - 1));
   const global: Record<string, (number | null)[]> = {};
   for (const r of glob.records) {
     const i = r.month - first;
-    if (i < 0 || i >= anomalyC.length) continue;
-    (global[r.series] ??= new Array<number | null>(anomalyC.length).fill(null))[i] = r.anomalyC;
+    if (i < 0 || i > last - first) continue;
+    (global[r.series] ??= new Array<number | null>(last - first + 1).fill(null))[i] = r.anomalyC;
   }
-  const sorted = [...anomalyC].sort((a, b) => a - b);
-  const hotThresholdC = sorted[Math.floor(0.9 * sorted.length)];
-  const provinces = JSON.parse(await inp.text("boundaries/geoboundaries-tha-adm1/thailand-provinces.geojson")) as { features: Feature<Polygon | MultiPolygon>[] };
-  const heat: HeatTable = { country: "Thailand", firstMonth: first, anomalyC, global, mask: countryMask(provinces), hotThresholdC };
-  const last = first + anomalyC.length - 1;
+  const heat: HeatTable = { source: "OWID monthly temperature anomalies", countries, globalFirstMonth: first, global };
   const asOf = Date.UTC(Math.floor(last / 12), (last % 12) + 1, 0, 23, 59, 59);
   const meta: SnapshotMeta = {
     riskType: "heatwave",
+    format: FEED_SNAPSHOT_FORMAT,
     asOf: new Date(asOf).toISOString(),
     recordStart: new Date(Date.UTC(Math.floor(first / 12), first % 12, 1)).toISOString(),
-    recordYears: anomalyC.length / 12,
-    coverage: { bbox: [97.3, 5.5, 105.7, 20.5], description: "Thailand (OWID country table; province polygons + 0.1° margin)" },
+    recordYears: (last - first + 1) / 12,
+    coverage: {
+      bbox: WORLD,
+      surface: "country",
+      description: `the ${codes.length} countries of the OWID monthly temperature table (${formatMonth(first)}..${formatMonth(last)}); station percentiles where GHCN-Daily stations are (Thailand)`,
+    },
     dataSources: ["Our World in Data monthly temperature anomalies by country (Copernicus ERA5)", "NASA GISTEMP v4 and NOAA GCAG global monthly anomalies"],
     params: { hotQuantile: 0.9 },
     unit: "°C",
@@ -415,7 +565,10 @@ export async function buildHeatwave(ctx: BuildContext): Promise<BuiltSnapshot> {
   const stationHeat = await stationHeatTable(ctx, inp);
   meta.dataSources.push(stationHeat.source);
   const stationReport = { stations: stationHeat.stations.length, latestMonth: formatMonth(Math.max(...stationHeat.stations.map((s) => s.recent.at(-1)![0]))) };
-  return finish(meta, undefined, { heat, stationHeat }, inp, { owid, global: glob }, { thailandMonths: anomalyC.length, hotThresholdC, stationRecord: stationReport });
+  // Countries the geography can return that have no series answer 404 naming the table: listed in the report.
+  const withoutSeries = sharedGeography().countryCodes.filter((c) => !countries[c]);
+  const notInGeography = codes.filter((c) => !sharedGeography().countryCodes.includes(c));
+  return finish(meta, undefined, { heat, stationHeat }, inp, { owid, global: glob }, { countries: codes.length, leftOut, geographyCountriesWithoutSeries: withoutSeries, seriesWithoutGeographyCountry: notInGeography, thailandMonths: countries.THA.anomalyC.length, thailandHotThresholdC: countries.THA.hotThresholdC, stationRecord: stationReport });
 }
 
 export const FEED_BUILDERS: Record<FeedRiskType, (ctx: BuildContext) => Promise<BuiltSnapshot>> = {

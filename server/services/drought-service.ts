@@ -61,8 +61,9 @@ export class ArtifactDroughtService implements DroughtService {
 
   /**
    * The grid cell for a coordinate, or the reason there is none. A point is covered when it lies inside one of
-   * Thailand's 77 province polygons (sea and other countries are not) and its nearest land cell has SPEI-1
-   * for the month.
+   * Thailand's 77 province polygons (sea and other countries are not), a grid cell lies near it (the grid's
+   * constant-time coverage test: a grid that leaves part of the area without cells answers there with no data
+   * rather than with a far cell's values), and its nearest land cell has SPEI-1 for the month.
    */
   private locate(a: DroughtArtifacts, lat: number, lng: number, month: MonthIndex): CellHit | string {
     const offset = a.grid.monthOffset(month);
@@ -70,6 +71,7 @@ export class ArtifactDroughtService implements DroughtService {
       return `no drought data for ${formatMonth(month)}: the grid covers ${formatMonth(a.grid.firstMonth)} to ${formatMonth(a.grid.lastMonth)}`;
     }
     if (!isCovered(a, lat, lng)) return "location is outside the covered area (Thailand's land area)";
+    if (!a.grid.covers(lat, lng)) return "no drought grid cell near the location";
     const { cell, distanceKm } = a.grid.nearestCell(lat, lng);
     const spei1 = a.grid.value(cell, offset, 0);
     if (Number.isNaN(spei1)) return `no SPEI-1 value at the nearest grid point for ${formatMonth(month)}`;

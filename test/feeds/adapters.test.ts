@@ -92,6 +92,8 @@ describe("adapters on the real feeds", () => {
     expect(c.reasons).toEqual({ "no wind speed": c.rejected });
     const crossed = [...new Set(c.records.filter((p) => inThailand(p.lat, p.lng)).map((p) => p.group))];
     expect(crossed).toContain("WP-2022-NORU");
+    // The compact export lost the North Atlantic's basin code (an empty field): IAN 2022 is "2022-IAN", not "-2022-IAN".
+    expect(c.records.find((p) => p.name === "IAN")).toMatchObject({ basin: "", group: "2022-IAN" });
   });
 
   it("PSMSL: 1,591 stations; Fort Phrachula Chomklao trend ~ subsidence; OLS exact on a line", () => {

@@ -119,12 +119,24 @@ describe("score endpoint for feed risk types", () => {
     expect(body.data.riskScore).toBeCloseTo(100 * (1 - Math.exp(-x)), 0);
   });
 
-  it("flood at sea inside the feed region: no grid cell, feeds alone, said so (not a 404)", async () => {
+  it("flood at sea inside the old Thai box: open sea is now a 404 naming the coverage (was a feeds-only 200)", async () => {
+    // Issue 10: the flood record covers land; 5.5N 109.5E is the South China Sea, 184 km from the nearest coast.
     const res = await score({ lat: 5.5, lng: 109.5, riskType: "flood" });
+    expect(res.status).toBe(404);
+    const body = (await res.json()) as { error: { code: string; message: string; details: { coverage: string } } };
+    expect(body.error.code).toBe("NOT_FOUND");
+    expect(body.error.message).toMatch(/open sea, 18\d\.\d km from the nearest coast/);
+    expect(body.error.details.coverage).toMatch(/^land worldwide/);
+  });
+
+  it("flood on land beyond the drought grid (Dhaka): feeds alone, the grid's absence in the details only", async () => {
+    const res = await score({ lat: 23.81, lng: 90.41, riskType: "flood" });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { data: { details: { flood: { climateGrid: { used: boolean; note: string } } } } };
+    const body = (await res.json()) as { data: { summary: string; details: { coverage: { country: string }; flood: { climateGrid: { used: boolean; note: string } } } } };
     expect(body.data.details.flood.climateGrid.used).toBe(false);
     expect(body.data.details.flood.climateGrid.note).toMatch(/^no drought-grid cell with SPI-3 data within 27\.8 km/);
+    expect(body.data.summary).not.toContain("Drought grid");
+    expect(body.data.details.coverage.country).toBe("BGD");
   });
 
   it("heatwave at Bangkok: the Bangkok Metropolis station's latest months as 1961–1990 percentiles", async () => {
@@ -141,12 +153,52 @@ describe("score endpoint for feed risk types", () => {
     expect(body.data.riskScore).toBeGreaterThanOrEqual(r.countryScore);
   });
 
-  it("outside coverage: 404 NOT_FOUND, never a zero", async () => {
-    for (const [riskType, lat, lng] of [["flood", 48, 2], ["heatwave", 21.0, 105.8], ["sea_level_rise", 18.8, 99.0]] as const) {
+  it("outside coverage: 404 NOT_FOUND naming the coverage, never a zero", async () => {
+    const cases = [
+      ["flood", 0, -150, /^land worldwide/],
+      ["heatwave", 1.35, 103.82, /^the 194 countries of the OWID monthly temperature table/],
+      ["sea_level_rise", 55, 3, /PSMSL tide gauges/],
+      ["wildfire", 48.85, 2.35, /^the extent of the fire files present: .*88°E–153°E, 12°S–31°N$/],
+    ] as const;
+    for (const [riskType, lat, lng, coverage] of cases) {
       const res = await score({ lat, lng, riskType });
       expect(res.status, riskType).toBe(404);
-      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("NOT_FOUND");
+      const body = (await res.json()) as { error: { code: string; details: { coverage: string; riskType: string } } };
+      expect(body.error.code).toBe("NOT_FOUND");
+      expect(body.error.details.riskType).toBe(riskType);
+      expect(body.error.details.coverage, riskType).toMatch(coverage);
     }
+  });
+});
+
+describe("score endpoint beyond Thailand (issue 10): every feed type answers where its data reach", () => {
+  type Body = { data: { riskScore: number; riskLevel: string; summary: string; details: Record<string, unknown> & { coverage: { country: string | null; dataset: string; period: { start: string; end: string } } } } };
+  const places = [
+    ["flood", 23.81, 90.41, "BGD", "DFO Global Active Archive of Large Flood Events 1985-01-01..2019-09-19 + GDACS flood events 2014-12-10..2026-05-24"],
+    ["storm", 14.6, 120.98, "PHL", "IBTrACS West Pacific record 1884-06-24..2025-09-11"],
+    ["storm", 25.76, -80.19, "USA", "IBTrACS global recent and active tracks 2022-01-07..2025-09-11"],
+    ["sea_level_rise", 51.98, 4.12, "NLD", "PSMSL annual RLR gauges 22 HOEK VAN HOLLAND, 9 MAASSLUIS, 1551 ROOMPOT BUITEN"],
+    ["heatwave", 52.52, 13.4, "DEU", "OWID monthly temperature anomalies, DEU"],
+    ["wildfire", -5.55, 148.4, "PNG", "NASA FIRMS MODIS C6 South-East Asia 48 h sample 2018-05-23..2018-05-25"],
+  ] as const;
+  for (const [riskType, lat, lng, country, dataset] of places) {
+    it(`${riskType} at ${lat}, ${lng} (${country}): 200, schema-valid, coverage stated`, async () => {
+      const res = await score({ lat, lng, riskType, timeframe: "1y" });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as Body;
+      expect(scoreData.safeParse(body.data).success).toBe(true);
+      expect(body.data.riskLevel).toBe(riskLevel(body.data.riskScore));
+      expect(body.data.details.coverage).toMatchObject({ country, dataset });
+    });
+  }
+
+  it("sea level inland (Ulaanbaatar): 200 with score 0 and the distance to the sea", async () => {
+    const res = await score({ lat: 47.92, lng: 106.92, riskType: "sea_level_rise" });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Body;
+    expect(body.data.riskScore).toBe(0);
+    expect(body.data.summary).toMatch(/^1307\.\d km from the sea, beyond the 150 km within which sea-level rise is scored: no exposure\.$/);
+    expect(scoreData.safeParse(body.data).success).toBe(true);
   });
 });
 

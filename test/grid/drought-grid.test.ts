@@ -13,6 +13,7 @@ import {
 } from "../../formats/drought-grid.ts";
 import { monthIndex } from "../../lib/months.ts";
 import { rng } from "../../bench/random.ts";
+import { gridOf } from "./grid-of.ts";
 
 // Deterministic PRNG (mulberry32) so failures reproduce.
 
@@ -308,17 +309,6 @@ describe("nearestCell is the true great-circle nearest", () => {
       }
     }
     return { cell: best, distanceKm: bestKm };
-  }
-
-  function gridOf(lats: Float64Array, lngs: Float64Array, resolutionDeg: number) {
-    const n = lats.length;
-    return openDroughtGrid(
-      writeDroughtGrid({
-        firstMonth: 0, nMonths: 1, indexNames: ["spei1"], baselineStart: 0, baselineEnd: 0, resolutionDeg,
-        cellIds: Uint32Array.from({ length: n }, (_, i) => i), cellLats: lats, cellLngs: lngs,
-        countries: ["THA"], cellCountry: new Uint8Array(n), values: new Float32Array(n),
-      }),
-    );
   }
 
   it("on a 0.25° Thai-like grid with holes, for 1,000 random points in and around it", () => {

@@ -11,10 +11,12 @@ import { publishSnapshot } from "../../pipeline/snapshots/publish-snapshot.ts";
 
 const META = {
   riskType: "flood",
+  // snapshot.json layout 2 (issue 10): global coverage with a surface rule.
+  format: 2,
   asOf: "2026-05-24T01:00:00.000Z",
   recordStart: "1985-01-01T00:00:00.000Z",
   recordYears: 41.4,
-  coverage: { bbox: [92, 5, 110, 24], description: "Thailand and neighbours" },
+  coverage: { bbox: [-180, -90, 180, 90], surface: "land", description: "land worldwide" },
   dataSources: ["DFO"],
   params: { radiusKm: 150 },
   unit: "DFO magnitude",

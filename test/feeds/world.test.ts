@@ -1,0 +1,268 @@
+// Feed risks beyond Thailand, on the real data mirror: snapshots built from DATA_DIR, answered by the service with
+// the real geography (lib/geo). Expected values are traced to the input rows, read here with csv-parse, hyparquet
+// and plain text — not through the adapters under test.
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parse } from "csv-parse/sync";
+import { parquetReadObjects } from "hyparquet";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { dataDir } from "../../lib/config.ts";
+import { ApiError } from "../../server/errors.ts";
+import { openFeedRiskService } from "../../server/services/feed-risk-service.ts";
+import { buildSnapshots } from "../../pipeline/snapshots/build-snapshots.ts";
+import { sharedGeography } from "../../lib/feed-risk/place.ts";
+import { haversineKm } from "../../formats/event-index.ts";
+import { standardizedAnomalyScore } from "../../lib/feed-risk/scoring.ts";
+import { silent } from "../server/helpers.ts";
+import type { ScoreData } from "../../server/services/types.ts";
+
+const feed = (rel: string) => readFileSync(join(dataDir(), "feeds", rel), "utf8");
+const csvRows = (rel: string) => parse(feed(rel), { columns: true, skip_empty_lines: true, relax_column_count: true }) as Record<string, string>[];
+const r1 = (x: number) => Math.round(x * 10) / 10;
+const r2 = (x: number) => Math.round(x * 100) / 100;
+
+let service: Awaited<ReturnType<typeof openFeedRiskService>>["service"];
+
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), "feeds-world-"));
+  const r = await buildSnapshots({ dataDir: dataDir(), artifactsDir: dir, droughtArtifactsDir: inject("artifactsDir"), env: {}, only: ["flood", "wildfire", "heatwave", "storm", "sea_level_rise"], now: new Date("2026-11-23T00:00:00Z") });
+  for (const s of Object.values(r)) expect(s.status).toBe("published");
+  service = (await openFeedRiskService(dir, silent, { watch: false })).service;
+}, 120_000);
+
+type Details = Record<string, unknown> & { coverage: { country: string | null; dataset: string; period: { start: string; end: string }; area: string } };
+function answer(riskType: string, lat: number, lng: number, timeframe: "7d" | "30d" | "90d" | "1y" = "1y"): ScoreData & { details: Details } {
+  return service.score({ lat, lng, riskType: riskType as "flood", timeframe, includeHistorical: false }) as ScoreData & { details: Details };
+}
+function notFound(riskType: string, lat: number, lng: number): { message: string; details: Record<string, unknown> } {
+  try {
+    answer(riskType, lat, lng);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).status).toBe(404);
+    return { message: (err as ApiError).message, details: (err as ApiError).details as Record<string, unknown> };
+  }
+  throw new Error(`${riskType} at ${lat}, ${lng} answered`);
+}
+
+type Event = { id: string; name: string; source: string; date: string; distanceKm: number; magnitude: number | null; weight: number };
+type Hazard = { eventsInRadius: number; returnPeriodYears: number | null; weightedAnnualRate: number; record: { start: string; end: string; years: number }; recent: { weighted: number }; contributingEvents: Event[]; trackRecord?: { id: string; windStart: string } };
+
+describe("flood worldwide (Asia: Dhaka)", () => {
+  const DHAKA = { lat: 23.81, lng: 90.41 };
+
+  it("Dhaka: DFO-227, the 1988 monsoon flood 6.5 km away, leads; its magnitude from the archive row", () => {
+    const a = answer("flood", DHAKA.lat, DHAKA.lng);
+    const f = a.details.flood as Hazard & { climateGrid: { used: boolean; note: string } };
+    // FloodArchive.csv ID 227: Bangladesh, 90.3467E 23.8201N, 138,855.34 km², 8/20/1988..10/3/1988 (45 days), severity 2.
+    const row = csvRows("dfo/FloodArchive.csv").find((r) => r.ID === "227")!;
+    expect(row.Country.trim()).toBe("Bangladesh");
+    const days = (Date.UTC(1988, 9, 3) - Date.UTC(1988, 7, 20)) / 86_400_000 + 1;
+    const m = Math.log10(days * Number(row.Severity) * Number(row.Area));
+    const d = haversineKm(DHAKA.lat, DHAKA.lng, Number(row.lat), Number(row.long));
+    expect(f.contributingEvents[0]).toMatchObject({ id: "DFO-227", source: "DFO", date: "1988-08-20", magnitude: r2(m), distanceKm: r1(d) });
+    expect(f.contributingEvents[0].weight).toBeCloseTo((m - 4) * Math.exp(-d / 75), 3);
+    expect(a.details.coverage.country).toBe("BGD");
+    expect(a.details.coverage.period).toEqual({ start: "1985-01-01", end: "2026-05-24" });
+    // Beyond the Thai drought grid: feeds alone, said in the details (not a 404, not in the summary).
+    expect(f.climateGrid.used).toBe(false);
+    expect(a.summary).not.toContain("Drought grid");
+    expect(a.riskScore).toBeCloseTo(100 * (1 - Math.exp(-(f.weightedAnnualRate + f.recent.weighted))), 0);
+  });
+
+  it("Dhaka: every DFO and GDACS flood within 150 km counts once (brute force over the input rows)", () => {
+    const a = answer("flood", DHAKA.lat, DHAKA.lng);
+    const ids = new Set<string>();
+    for (const r of csvRows("dfo/FloodArchive.csv")) if (haversineKm(DHAKA.lat, DHAKA.lng, Number(r.lat), Number(r.long)) <= 150) ids.add(`DFO-${r.ID}`);
+    // The GDACS table's point is a Python repr: "{'type': 'Point', 'coordinates': [lng, lat]}".
+    for (const r of csvRows("gdacs/latest_gdacs_flood_db.csv")) {
+      const m = /\[([-\d.]+), ([-\d.]+)\]/.exec(r.geometry)!;
+      if (haversineKm(DHAKA.lat, DHAKA.lng, Number(m[2]), Number(m[1])) <= 150) ids.add(r.GDACS_ID);
+    }
+    const live = JSON.parse(feed("gdacs/gdacs_20260530T1858Z.geojson")) as { features: { geometry: { type: string; coordinates: number[] }; properties: { eventtype: string } }[] };
+    expect(live.features.filter((x) => x.properties.eventtype === "FL" && x.geometry.type === "Point" && haversineKm(DHAKA.lat, DHAKA.lng, x.geometry.coordinates[1], x.geometry.coordinates[0]) <= 150)).toHaveLength(0);
+    // DFO-106 names India but its centroid (89.43E 23.65N) lies in Bangladesh, over 50 km from India: the country
+    // check refuses it (docs/methods/feed-risks.md, "Country check").
+    expect(ids.has("DFO-106")).toBe(true);
+    ids.delete("DFO-106");
+    const f = a.details.flood as Hazard;
+    expect(f.eventsInRadius).toBe(ids.size);
+    expect(f.eventsInRadius).toBe(54);
+    expect(f.returnPeriodYears).toBe(r1(f.record.years / ids.size));
+  });
+
+  it("open sea: 404 naming the coverage; a remote island (Tristan da Cunha): a low score stating the record searched", () => {
+    const sea = notFound("flood", 0, -150);
+    expect(sea.message).toMatch(/open sea, 708\.\d km from the nearest coast/);
+    expect(sea.details.coverage).toMatch(/^land worldwide .*DFO .*1985–2019, GDACS flood events 2014–2026$/);
+    const t = answer("flood", -37.067, -12.311);
+    expect(t.riskScore).toBe(0);
+    expect(t.riskLevel).toBe("low");
+    expect(t.summary).toMatch(/^No flood events within 150 km in DFO Global Active Archive of Large Flood Events 1985-01-01\.\.2019-09-19 \+ GDACS flood events 2014-12-10\.\.2026-05-24, 41\.4 years searched/);
+    expect(t.details.coverage.country).toBe("SHN");
+  });
+});
+
+describe("storm: the West Pacific record where it covers the point, the global record elsewhere", () => {
+  const MANILA = { lat: 14.6, lng: 120.98 };
+
+  it("Manila (Asia): the WP record 1884–2025; the strongest fix traced to its Parquet row", async () => {
+    const a = answer("storm", MANILA.lat, MANILA.lng);
+    const s = a.details.storm as Hazard;
+    expect(s.trackRecord).toMatchObject({ id: "west-pacific", windStart: "1977-01-01" });
+    expect(s.record).toMatchObject({ start: "1884-06-24", end: "2025-09-11" });
+    expect(a.details.coverage).toMatchObject({ country: "PHL", dataset: "IBTrACS West Pacific record 1884-06-24..2025-09-11" });
+    // 2008169N08135 (Fengshen, no name in the extract) passed 11.3 km from Manila on 2008-06-22 at 75 kt (RSMC Tokyo).
+    const buf = readFileSync(join(dataDir(), "feeds/ibtracs/ibtracs_wp_tracks.parquet"));
+    const rows = (await parquetReadObjects({ file: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer, columns: ["SID", "ISO_TIME", "LAT", "LON", "WMO_WIND"] })) as { SID: string; ISO_TIME: unknown; LAT: number; LON: number; WMO_WIND: string }[];
+    const fixes = rows.filter((r) => r.SID === "2008169N08135").map((r) => ({ ...r, d: haversineKm(MANILA.lat, MANILA.lng, r.LAT, r.LON) }));
+    const nearest = fixes.reduce((x, y) => (y.d < x.d ? y : x));
+    expect(s.contributingEvents[0]).toMatchObject({ id: "2008169N08135", source: "IBTrACS-WP", date: "2008-06-22", magnitude: Number(nearest.WMO_WIND), distanceKm: r1(nearest.d) });
+    expect(Number(nearest.WMO_WIND)).toBe(75);
+    // Every WP storm with a fix within 300 km counts, over the whole record (winds or not).
+    const sids = new Set(rows.filter((r) => haversineKm(MANILA.lat, MANILA.lng, r.LAT, r.LON > 180 ? r.LON - 360 : r.LON) <= 300).map((r) => r.SID));
+    const windless = new Set(rows.filter((r) => sids.has(r.SID) && r.WMO_WIND.trim() === "").map((r) => r.SID));
+    expect(windless.size).toBeGreaterThan(100);
+    // The CSVs add no WP storm near Manila that the extract lacks (its last storms end 2025-07-13, NORU 2022 is in both).
+    expect(s.eventsInRadius).toBe(sids.size);
+    expect(s.eventsInRadius).toBe(648);
+    expect(s.returnPeriodYears).toBe(r1(141.2 / 648));
+    expect(a.summary).toContain("648 tropical cyclones within 300 km in the IBTrACS West Pacific record (1884-06-24..2025-09-11)");
+    expect(a.summary).toContain("Intensity weights use the storms from 1977 on");
+  });
+
+  it("Miami (North America) and Mauritius (Africa): the global record 2022–2025; strongest fixes traced to the CSV rows", () => {
+    const compact = csvRows("ibtracs/ibtracs_last3years_clean.csv").slice(1);
+    const strongestNear = (lat: number, lng: number, name: string) => {
+      const fixes = compact
+        .filter((r) => r.name === name && r.wind.trim() !== "")
+        .map((r) => ({ time: r.time, wind: r.wind, d: haversineKm(lat, lng, Number(r.latitude), Number(r.longitude)) }));
+      return fixes.filter((r) => r.d <= 300).reduce((x, y) => ((Number(y.wind) - 25) * Math.exp(-y.d / 150) > (Number(x.wind) - 25) * Math.exp(-x.d / 150) ? y : x));
+    };
+    const miami = answer("storm", 25.76, -80.19);
+    const m = miami.details.storm as Hazard;
+    expect(m.trackRecord!.id).toBe("global");
+    expect(miami.details.coverage).toMatchObject({ country: "USA", period: { start: "2022-01-07", end: "2025-09-11" } });
+    const ian = strongestNear(25.76, -80.19, "IAN");
+    expect(m.contributingEvents[0]).toMatchObject({ id: "2022-IAN", name: "IAN", magnitude: Number(ian.wind), distanceKm: r1(ian.d), date: ian.time.slice(0, 10) });
+    expect(m.contributingEvents.map((e) => e.name)).toEqual(["IAN", "NICOLE", "MILTON", "ALEX"]);
+    const mus = answer("storm", -20.16, 57.5);
+    expect(mus.details.coverage.country).toBe("MUS");
+    const bats = strongestNear(-20.16, 57.5, "BATSIRAI");
+    expect((mus.details.storm as Hazard).contributingEvents[0]).toMatchObject({ name: "BATSIRAI", magnitude: Number(bats.wind), distanceKm: r1(bats.d) });
+  });
+
+  it("open sea far from any track: 200 with a zero score, the record searched stated", () => {
+    const a = answer("storm", 0, -150);
+    expect(a.riskScore).toBe(0);
+    expect(a.summary).toMatch(/^No tropical cyclones within 300 km in the IBTrACS global recent and active tracks \(2022-01-07\.\.2025-09-11\), 3\.7 years searched/);
+    expect(a.details.coverage.country).toBeNull();
+  });
+});
+
+describe("sea-level rise from every PSMSL gauge with 20 years", () => {
+  /** OLS slope of a raw rlrdata file (year; mm; ...; -99999 missing). */
+  function gaugeTrend(id: number): { slope: number; n: number } {
+    const pts = feed(`psmsl/data/${id}.rlrdata`).split("\n").filter((l) => l.trim()).map((l) => l.split(";").map((x) => Number(x))).filter((f) => f[1] !== -99999);
+    const n = pts.length;
+    const mx = pts.reduce((s, p) => s + p[0], 0) / n;
+    const my = pts.reduce((s, p) => s + p[1], 0) / n;
+    const slope = pts.reduce((s, p) => s + (p[0] - mx) * (p[1] - my), 0) / pts.reduce((s, p) => s + (p[0] - mx) ** 2, 0);
+    return { slope, n };
+  }
+
+  it("Hoek van Holland (Europe): gauge 22 at 0.3 km, its trend from its rlrdata file, exposure from the coast distance", () => {
+    const a = answer("sea_level_rise", 51.98, 4.12);
+    const sl = a.details.sea_level_rise as { trendMmYr: number; distanceToCoastKm: number; atSea: boolean; gauges: { id: number; name: string; trendMmYr: number; years: number; distanceKm: number }[] };
+    const t22 = gaugeTrend(22);
+    expect(sl.gauges[0]).toMatchObject({ id: 22, name: "HOEK VAN HOLLAND", trendMmYr: r2(t22.slope), years: t22.n });
+    expect(sl.gauges.map((g) => g.id)).toEqual([22, 9, 1551]);
+    const coast = sharedGeography().coastDistanceKm(51.98, 4.12);
+    expect(sl.distanceToCoastKm).toBe(r1(coast));
+    expect(sl.atSea).toBe(false);
+    // Inverse-distance trend of the three gauges (10 km floor), exposure e^(−coast/50).
+    const w = sl.gauges.map((g) => 1 / Math.max(10, g.distanceKm));
+    const trend = sl.gauges.reduce((s, g, i) => s + w[i] * gaugeTrend(g.id).slope, 0) / w.reduce((s, x) => s + x, 0);
+    expect(sl.trendMmYr).toBe(r2(trend));
+    expect(a.riskScore).toBeCloseTo(100 * (1 - Math.exp(-trend / 10)) * Math.exp(-coast / 50), 0);
+    expect(a.details.coverage).toMatchObject({ country: "NLD", dataset: "PSMSL annual RLR gauges 22 HOEK VAN HOLLAND, 9 MAASSLUIS, 1551 ROOMPOT BUITEN", period: { start: "1848", end: "2022" } });
+  });
+
+  it("inland far from the sea (Ulaanbaatar, Madrid): 200, score 0 and the distance — a known answer, not missing data", () => {
+    for (const [lat, lng, iso3] of [[47.92, 106.92, "MNG"], [40.42, -3.7, "ESP"]] as const) {
+      const a = answer("sea_level_rise", lat, lng);
+      const sl = a.details.sea_level_rise as { distanceToCoastKm: number; trendMmYr: number | null; inlandLimitKm: number };
+      expect(a.riskScore).toBe(0);
+      expect(sl.trendMmYr).toBeNull();
+      expect(sl.inlandLimitKm).toBe(150);
+      expect(sl.distanceToCoastKm).toBe(r1(sharedGeography().coastDistanceKm(lat, lng)));
+      expect(sl.distanceToCoastKm).toBeGreaterThan(150);
+      expect(a.summary).toBe(`${sl.distanceToCoastKm} km from the sea, beyond the 150 km within which sea-level rise is scored: no exposure.`);
+      expect(a.details.coverage.country).toBe(iso3);
+    }
+  });
+
+  it("open ocean: 404; a coast with no gauge within 300 km (Tristan da Cunha): 404 naming the gauge coverage", () => {
+    expect(notFound("sea_level_rise", 55, 3).message).toMatch(/open sea, 2\d\d\.\d km from the nearest coast/);
+    const t = notFound("sea_level_rise", -37.067, -12.311);
+    expect(t.message).toContain("no tide gauge with ≥ 20 years of data within 300 km");
+    expect(t.details.coverage).toMatch(/within 300 km of one of 961 PSMSL tide gauges with ≥ 20 years of annual data \(1807–2023\)/);
+  });
+});
+
+describe("heatwave: the country anomaly for every country of the OWID table", () => {
+  /** The country's raw OWID rows, oldest first. */
+  const owid = (code: string) =>
+    csvRows("temperature/monthly-temperature-anomalies.csv")
+      .filter((r) => r.Code === code)
+      .map((r) => ({ day: r.Day, a: Number(r.temperature_anomaly) }))
+      .sort((x, y) => {
+        const [m1, , y1] = x.day.split("/").map(Number);
+        const [m2, , y2] = y.day.split("/").map(Number);
+        return y1 * 12 + m1 - (y2 * 12 + m2);
+      });
+
+  for (const [label, lat, lng, code, name] of [["Abuja (Africa)", 9.06, 7.49, "NGA", "Nigeria"], ["Berlin (Europe)", 52.52, 13.4, "DEU", "Germany"]] as const) {
+    it(`${label}: the 2023 mean, the 90th-percentile threshold and the score from the ${code} rows`, () => {
+      const a = answer("heatwave", lat, lng);
+      const h = a.details.heatwave as { country: string; iso3: string; recentMeanAnomalyC: number; hotMonthThresholdC: number; zScore: number; stationRecord: { used: boolean } };
+      const rows = owid(code);
+      expect(rows).toHaveLength(168);
+      const mean2023 = rows.slice(-12).reduce((s, r) => s + r.a, 0) / 12;
+      const sorted = rows.map((r) => r.a).sort((x, y) => x - y);
+      expect(h).toMatchObject({ country: name, iso3: code, recentMeanAnomalyC: r2(mean2023), hotMonthThresholdC: r2(sorted[Math.floor(0.9 * 168)]) });
+      expect(h.stationRecord.used).toBe(false);
+      expect(a.riskScore).toBeCloseTo(standardizedAnomalyScore(h.zScore), 0);
+      expect(a.details.coverage).toEqual({ country: code, dataset: `OWID monthly temperature anomalies, ${code}`, period: { start: "2010-01", end: "2023-12" }, area: expect.stringMatching(/^the 194 countries of the OWID monthly temperature table/) });
+    });
+  }
+
+  it("Kosovo answers from OWID_KOS; a lagoon point off Lagos takes the shore's country; Singapore (no series) and the open sea 404", () => {
+    expect((answer("heatwave", 42.66, 21.16).details.heatwave as { iso3: string; country: string })).toMatchObject({ iso3: "XKX", country: "Kosovo" });
+    const lagos = answer("heatwave", 6.45, 3.39);
+    expect(lagos.details.coverage.country).toBe("NGA");
+    expect(sharedGeography().locate(6.45, 3.39).land).toBe(false);
+    const sg = notFound("heatwave", 1.35, 103.82);
+    expect(sg.message).toContain("no temperature series for SGP");
+    expect(sg.details.coverage).toMatch(/^the 194 countries of the OWID monthly temperature table \(2010-01\.\.2023-12\)/);
+    expect(notFound("heatwave", 0, -150).message).toContain("open sea");
+  });
+});
+
+describe("wildfire: the extent of the fire files", () => {
+  it("Papua New Guinea (Oceania) inside the FIRMS extent answers; Paris is outside it: 404 naming the extent", () => {
+    const a = answer("wildfire", -5.55, 148.4);
+    // FIRMS CSV first rows: 148.422E 5.538S FRP 7.6 and 148.431E 5.539S FRP 8.5, 2018-05-23 00:25.
+    const rows = csvRows("firms/MODIS_C6_SouthEast_Asia_20180523-25_reconstructed.csv");
+    const near = rows.filter((r) => haversineKm(-5.55, 148.4, Number(r.latitude), Number(r.longitude)) <= 100);
+    const w = (r: Record<string, string>) => Math.log1p(Number(r.frp) / 10) * Math.exp(-haversineKm(-5.55, 148.4, Number(r.latitude), Number(r.longitude)) / 30);
+    const top = near.reduce((x, y) => (w(y) > w(x) ? y : x));
+    const f = a.details.wildfire as Hazard;
+    expect(f.eventsInRadius).toBe(near.length);
+    expect(f.contributingEvents[0]).toMatchObject({ magnitude: Number(top.frp), date: top.acq_date });
+    expect(a.details.coverage.country).toBe("PNG");
+    const paris = notFound("wildfire", 48.85, 2.35);
+    expect(paris.details.coverage).toBe("the extent of the fire files present: NASA FIRMS MODIS C6 South-East Asia 48 h sample, 2018-05-23..2018-05-25, 88°E–153°E, 12°S–31°N");
+  });
+});
