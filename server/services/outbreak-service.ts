@@ -1,5 +1,5 @@
-// Outbreak radar answers from the outbreak snapshot, worldwide. Where a point is comes from lib/geo (country, and the
-// Thai province through the snapshot's province index); per disease the answer rests on, in this order, the Thai
+// Outbreak radar answers from the outbreak snapshot, worldwide. Where a point is: the Thai province from the
+// snapshot's province index, else the country from lib/geo (the process's shared geography); per disease the answer rests on, in this order, the Thai
 // province series (dengue), the country's national series, the WHO Disease Outbreak News items about the disease in
 // the country (news only), or nothing: then 404 NOT_FOUND naming the coverage. Each count series is assessed
 // against its endemic channel (lib/outbreaks/endemic-channel.ts); texts are assembled from those numbers and the
@@ -15,7 +15,8 @@ import { assess, lastReported, periodDates, riskLevelOf, windowPeriods, type Ass
 import { SURVEILLED_DISEASES, type AdminLevel, type CaseSeries, type SurveilledDisease } from "../../lib/outbreaks/series.ts";
 import { DON_SOURCE, type NewsItem } from "../../lib/outbreaks/news.ts";
 import { distanceKm } from "../../lib/geo/great-circle.ts";
-import { buildGeography, type Geography } from "../../lib/geo/geography.ts";
+import type { Geography } from "../../lib/geo/geography.ts";
+import { sharedGeography, shoreCountry } from "../../lib/feed-risk/place.ts";
 import { overseasArea } from "../../lib/outbreaks/overseas.ts";
 import { snapshotRoot } from "../../formats/snapshot-layout.ts";
 import { ArtifactStore } from "../data/artifact-store.ts";
@@ -26,8 +27,6 @@ export const CLUSTER_RADIUS_KM = 100;
 /** News-only score: the newest DON item about the disease in the country at most this many days before the news as-of date. */
 export const NEWS_RECENT_DAYS = 90;
 export const NEWS_YEAR_DAYS = 365;
-/** A sea point this close to the coast (the geography's tolerance) takes the country of land found around it. */
-const PROBE_BEARINGS = 16;
 const NEWS_SHOWN = 3;
 const ABOVE_THRESHOLD: ReadonlySet<OutbreakStatus> = new Set(["warning", "alert"]);
 const STATUS_RANK: Record<OutbreakStatus, number> = { news_only: 0, insufficient_history: 0, normal: 1, watch: 2, warning: 3, alert: 4 };
@@ -173,56 +172,33 @@ export class SnapshotOutbreakService implements OutbreakService {
     return this.store.versionOrNone();
   }
 
-  /** Country of land around a near-coast sea point: rings at half and the whole tolerance, majority of the first ring that meets land. */
-  private countryNear(lat: number, lng: number): { country: string; lat: number; lng: number } | undefined {
-    const tol = this.geography.coastalToleranceKm;
-    const kmPerDegLat = 111.195;
-    const cosLat = Math.max(0.01, Math.cos((lat * Math.PI) / 180));
-    for (const d of [tol / 2, tol]) {
-      const votes = new Map<string, { n: number; lat: number; lng: number }>();
-      for (let b = 0; b < PROBE_BEARINGS; b++) {
-        const t = (2 * Math.PI * b) / PROBE_BEARINGS;
-        const pLat = Math.max(-90, Math.min(90, lat + (d * Math.cos(t)) / kmPerDegLat));
-        const pLng = lng + (d * Math.sin(t)) / (kmPerDegLat * cosLat);
-        const c = this.geography.countryAt(pLat, pLng);
-        if (c === null) continue;
-        const v = votes.get(c);
-        if (v === undefined) votes.set(c, { n: 1, lat: pLat, lng: pLng });
-        else v.n++;
-      }
-      let best: [string, { n: number; lat: number; lng: number }] | undefined;
-      for (const e of votes) if (best === undefined || e[1].n > best[1].n) best = e;
-      if (best !== undefined) return { country: best[0], lat: best[1].lat, lng: best[1].lng };
-    }
-    return undefined;
-  }
-
   private place(snap: OutbreakSnapshot, lat: number, lng: number): Place {
     const geo = this.geography;
+    // The Thai province boundaries (geoBoundaries) are finer than Natural Earth's: a point in a province is Thailand
+    // whatever Natural Earth says there. Outside Thailand's box the index answers at once.
+    const province = snap.index.provinceAt(lat, lng);
+    if (province >= 0) return { country: "THA", countryName: geo.countryName("THA") ?? "Thailand", province };
     let country = geo.countryAt(lat, lng);
-    let at = { lat, lng };
     let nearCoast: Place["nearCoast"];
     if (country === null) {
       if (geo.isLand(lat, lng)) {
         throw new NotFoundError("No surveillance data for this location: the point is on land that no country's ISO code covers (contested, Natural Earth 1:10m)", { lat, lng });
       }
       const coast = Math.round(geo.coastDistanceKm(lat, lng) * 10) / 10;
-      const near = coast <= geo.coastalToleranceKm ? this.countryNear(lat, lng) : undefined;
-      if (near === undefined) {
-        const nearText = coast <= geo.coastalToleranceKm ? `, and no country's land lies within ${geo.coastalToleranceKm} km of it` : "";
+      const shore = coast <= geo.coastalToleranceKm ? shoreCountry(geo, lat, lng, geo.coastalToleranceKm) : null;
+      if (shore === null) {
+        const nearText = coast <= geo.coastalToleranceKm ? `, and no country's land lies ${geo.coastalToleranceKm} km around it` : "";
         throw new NotFoundError(
           `No surveillance data at sea: the point lies in no country (Natural Earth 1:10m), ${coast} km from the nearest coast${nearText}; the outbreak radar answers for points in a country`,
           { lat, lng, coastDistanceKm: coast, coverage: "land points of a country: series and news are per country" },
         );
       }
-      country = near.country;
-      at = near;
+      country = shore;
       nearCoast = { distanceKm: coast };
     }
-    const province = country === "THA" ? snap.index.provinceAt(at.lat, at.lng) : -1;
     const overseas = overseasArea(country, lat, lng);
     if (overseas !== undefined) return { country: overseas.code, countryName: overseas.name, province: -1, overseasOf: country, ...(nearCoast ? { nearCoast } : {}) };
-    return { country, countryName: geo.countryName(country) ?? country, province, ...(nearCoast ? { nearCoast } : {}) };
+    return { country, countryName: geo.countryName(country) ?? country, province: -1, ...(nearCoast ? { nearCoast } : {}) };
   }
 
   query(q: OutbreakBody): OutbreakData {
@@ -284,7 +260,7 @@ export class SnapshotOutbreakService implements OutbreakService {
     const coverageSummary =
       `${place.countryName} (${place.country})` +
       (place.overseasOf ? ` (drawn inside ${place.overseasOf} by Natural Earth; told apart by lib/outbreaks/overseas.ts)` : "") +
-      (place.nearCoast ? `, from land within ${this.geography.coastalToleranceKm} km of the point, ${place.nearCoast.distanceKm} km off the coast` : "") +
+      (place.nearCoast ? `, the country of the land ${this.geography.coastalToleranceKm} km around the point, which lies ${place.nearCoast.distanceKm} km off the coast` : "") +
       (province ? `, province ${province.nameEn}` : "") +
       `: ` +
       (seriesUsed.length > 0 ? seriesUsed.map((s) => `${s.disease} ${s.adminLevel} series ${s.area.name} ${s.period.from}..${s.period.to} (${s.source})`).join("; ") : "no count series") +
@@ -561,14 +537,11 @@ export class SnapshotOutbreakService implements OutbreakService {
 }
 
 export interface OutbreakServiceOptions {
-  /** A geography the process already built (it must know the Thai provinces to answer at admin-1); built here when absent. */
+  /** The geography to locate points with; default the process's shared one (lib/feed-risk/place.ts, built once). */
   geography?: Geography;
 }
 
-/**
- * Opens the outbreak snapshot store under ARTIFACTS_DIR/snapshots/outbreaks and its service. Without a geography,
- * one is built (Natural Earth 1:10m, about a second) whose Thai province lookup is the current snapshot's index.
- */
+/** Opens the outbreak snapshot store under ARTIFACTS_DIR/snapshots/outbreaks and its service. */
 export async function openOutbreakService(
   artifactsDir: string,
   logger: Logger = log,
@@ -583,15 +556,5 @@ export async function openOutbreakService(
   });
   await store.reload();
   store.start();
-  const geography =
-    options.geography ??
-    buildGeography({
-      provinces: {
-        provinceAt: (lat, lng) => store.current()?.data.index.provinceAt(lat, lng) ?? -1,
-        get provinces() {
-          return store.current()?.data.data.provinces ?? [];
-        },
-      },
-    });
-  return { service: new SnapshotOutbreakService(store, geography), store };
+  return { service: new SnapshotOutbreakService(store, options.geography ?? sharedGeography()), store };
 }

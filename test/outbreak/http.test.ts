@@ -267,7 +267,7 @@ describe("worldwide, on the real data", () => {
     expect([guf.country.code, guf.caseEstimate, guf.outbreakStatus]).toEqual(["GUF", 16141, "alert"]); // line 9770
     const mtq = (await query({ lat: 14.6, lng: -61.07, diseaseType: "dengue" })).body.data; // 0.7 km off the 1:10m coast
     expect([mtq.country.code, mtq.caseEstimate]).toEqual(["MTQ", 7371]); // line 14631
-    expect(mtq.details.coverage.summary).toContain("from land within 2 km of the point, 0.7 km off the coast");
+    expect(mtq.details.coverage.summary).toContain("the country of the land 2 km around the point, which lies 0.7 km off the coast");
   });
 });
 
@@ -287,7 +287,7 @@ describe("errors", () => {
     const { status, body } = await query({ lat: 10.38, lng: 114.36, diseaseType: "general" });
     expect(status).toBe(404);
     expect(body.error.message).toBe(
-      "No surveillance data at sea: the point lies in no country (Natural Earth 1:10m), 0.2 km from the nearest coast, and no country's land lies within 2 km of it; the outbreak radar answers for points in a country",
+      "No surveillance data at sea: the point lies in no country (Natural Earth 1:10m), 0.2 km from the nearest coast, and no country's land lies 2 km around it; the outbreak radar answers for points in a country",
     );
   });
 
