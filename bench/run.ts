@@ -54,6 +54,10 @@ else {
   const byTitle = new Map(parts.slice(1).map((p) => [p.slice(3, p.indexOf("\n")), p]));
   titles.forEach((t, i) => byTitle.set(t, sections[i].trimEnd() + "\n"));
   const order = BENCHES.map(([t]) => t).filter((t) => byTitle.has(t));
-  const note = `\n_Sections re-measured on ${new Date().toISOString().slice(0, 10)} alone: ${titles.join("; ")}._\n`;
-  writeFileSync(resultsFile, parts[0].trimEnd().replace(/\n_Sections re-measured[^\n]*_$/, "") + "\n" + note + "\n" + order.map((t) => byTitle.get(t)!.trimEnd()).join("\n\n") + "\n");
+  // Keep the sections an earlier partial run re-measured in the list, with the ones of this run.
+  const earlier = /\n_Sections re-measured on [^:]*: (.*)\._$/.exec(parts[0].trimEnd())?.[1].split("; ") ?? [];
+  const remeasured = order.filter((t) => titles.includes(t) || earlier.includes(t));
+  const head = parts[0].trimEnd().replace(/\n+_Sections re-measured[^\n]*_$/, "");
+  const note = `_Sections re-measured on ${new Date().toISOString().slice(0, 10)} alone: ${remeasured.join("; ")}._`;
+  writeFileSync(resultsFile, `${head}\n\n${note}\n\n${order.map((t) => byTitle.get(t)!.trimEnd()).join("\n\n")}\n`);
 }
