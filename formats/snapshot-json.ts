@@ -4,6 +4,7 @@
 // MAX_ABS_INDEX — and let other fields through. The writers are in pipeline/snapshots/ and pipeline/ports/.
 import { z } from "zod";
 import { MAX_ABS_INDEX } from "./index-range.ts";
+import { sourceStatusFile } from "./source-status.ts";
 
 const lat = z.number().min(-90).max(90);
 const lng = z.number().min(-180).max(180);
@@ -118,4 +119,5 @@ export const JSON_SHAPES: Record<string, z.ZodType> = {
   "hazards.json": hazardsJson,
   "build-report.json": reportJson,
   "report.json": reportJson,
+  "sources.json": sourceStatusFile,
 };
