@@ -1,4 +1,5 @@
-// `npm run pipeline -- <command>`: build (artifacts), refresh (inputs), indices (researchers' CSV tool).
+// `npm run pipeline -- <command>`: build (artifacts), refresh (inputs), indices (researchers' CSV tool), score
+// (bulk scoring of a points CSV; also `npm run score`).
 // Results go to stdout: on a terminal as short lines for a person, otherwise as before (JSON for snapshots).
 import { artifactsDir, dataDir } from "../lib/config.ts";
 import { log } from "../lib/log.ts";
@@ -9,6 +10,8 @@ const USAGE = `usage: npm run pipeline -- <command>
   snapshots [--force] [NAME…]
                        build and publish the feed snapshots (all, or the named ones) whose inputs or code changed
   refresh              refresh raw inputs from their public sources (offline: keeps DATA_DIR as it is)
+  score --input points.csv --output scored.csv [--month YYYY-MM]
+                       score every point of a CSV (id, lat, lng[, month]) against the published drought grid
   indices --input FILE.csv --index spei|spi --scale K [--lat DEG] [--ref-start YYYY-MM --ref-end YYYY-MM] [--output FILE.csv]`;
 
 const tty = process.stdout.isTTY === true;
@@ -48,6 +51,25 @@ async function main(argv: string[]): Promise<number> {
     case "indices": {
       const { runIndicesCommand } = await import("./commands/indices.ts");
       return runIndicesCommand(rest);
+    }
+    case "score": {
+      const { openPublishedGrid, parseScoreArgs, scorePoints, ScoreUsageError } = await import("./commands/score-points.ts");
+      try {
+        const opts = parseScoreArgs(rest);
+        const artifacts = await openPublishedGrid(artifactsDir(), log);
+        const result = await scorePoints(opts, artifacts, log);
+        const rate = Math.round(result.rows / result.seconds);
+        if (tty) process.stdout.write(`scored ${result.rows} points (${result.found} found, ${result.notFound} without data, ${result.invalid} invalid) for ${result.month} in ${result.seconds.toFixed(2)} s, ${rate} points/s → ${opts.output}\n`);
+        else process.stdout.write(JSON.stringify({ ...result, pointsPerSecond: rate, output: opts.output }) + "\n");
+        return 0;
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (err instanceof ScoreUsageError || code === "ENOENT" || code === "EACCES" || code === "EISDIR") {
+          process.stderr.write(`score: ${(err as Error).message}\n`);
+          return 2;
+        }
+        throw err;
+      }
     }
     default:
       process.stderr.write(`${command ? `unknown command "${command}"\n` : ""}${USAGE}\n`);

@@ -11,7 +11,8 @@ import { TILES_INDEX_FILE, type TilesIndex } from "../../tiles/build-tiles.ts";
 import { ProvinceSummariesReader } from "../../formats/province-summaries.ts";
 import { ProvinceIndexReader, readProvincesJson, type ProvinceMeta } from "../../formats/province-index.ts";
 import type { Manifest } from "../../formats/manifest.ts";
-import { CoverageMask, INSIDE, MIXED } from "../../formats/coverage-mask.ts";
+import { CoverageMask } from "../../formats/coverage-mask.ts";
+import { isCovered as isCoveredArea } from "../../lib/drought/locate-cell.ts";
 import { parseMonth, type MonthIndex } from "../../lib/months.ts";
 import { normalizeName } from "../../lib/province-names.ts";
 
@@ -78,13 +79,7 @@ export function openDroughtArtifacts(dir: string, manifest: Manifest): DroughtAr
   };
 }
 
-/**
- * Whether a point lies in the covered area (Thailand's provinces): from the coverage mask alone inside the
- * country, from the province polygons only in squares along borders and coasts.
- */
+/** Whether a point lies in the covered area (lib/drought/locate-cell.ts). */
 export function isCovered(a: DroughtArtifacts, lat: number, lng: number): boolean {
-  const state = a.coverage.stateAt(lat, lng);
-  if (state === INSIDE) return true;
-  if (state === MIXED) return a.provinceIndex.provinceAt(lat, lng) >= 0;
-  return false;
+  return isCoveredArea(a, lat, lng);
 }

@@ -7,6 +7,7 @@ import { droughtLevel, droughtScore, riskLevel, D_LEVEL_NAMES } from "../../lib/
 import { formatMonth, parseMonth, type MonthIndex } from "../../lib/months.ts";
 import { closeMatches, normalizeName } from "../../lib/province-names.ts";
 import { ArtifactStore } from "../data/artifact-store.ts";
+import { NO_CELL_NEAR_REASON, noMonthReason, noValueReason, OUTSIDE_AREA_REASON } from "../../lib/drought/locate-cell.ts";
 import { DROUGHT_OPENED_FILES, isCovered, openDroughtArtifacts, type DroughtArtifacts } from "../data/drought-artifacts.ts";
 import { log } from "../../lib/log.ts";
 import type {
@@ -68,13 +69,13 @@ export class ArtifactDroughtService implements DroughtService {
   private locate(a: DroughtArtifacts, lat: number, lng: number, month: MonthIndex): CellHit | string {
     const offset = a.grid.monthOffset(month);
     if (offset < 0) {
-      return `no drought data for ${formatMonth(month)}: the grid covers ${formatMonth(a.grid.firstMonth)} to ${formatMonth(a.grid.lastMonth)}`;
+      return noMonthReason(formatMonth(month), formatMonth(a.grid.firstMonth), formatMonth(a.grid.lastMonth));
     }
-    if (!isCovered(a, lat, lng)) return "location is outside the covered area (Thailand's land area)";
-    if (!a.grid.covers(lat, lng)) return "no drought grid cell near the location";
+    if (!isCovered(a, lat, lng)) return OUTSIDE_AREA_REASON;
+    if (!a.grid.covers(lat, lng)) return NO_CELL_NEAR_REASON;
     const { cell, distanceKm } = a.grid.nearestCell(lat, lng);
     const spei1 = a.grid.value(cell, offset, 0);
-    if (Number.isNaN(spei1)) return `no SPEI-1 value at the nearest grid point for ${formatMonth(month)}`;
+    if (Number.isNaN(spei1)) return noValueReason(formatMonth(month));
     return { a, cell, distanceKm, month, offset, spei1 };
   }
 

@@ -1,0 +1,123 @@
+// The batch answer for one point as a CSV row, for the bulk scorer (pipeline/commands/score-points.ts): the same
+// fields and values as an item of POST /api/risk-map/drought/batch (riskScore, riskLevel, severity, SPEI-1 to
+// three decimals, reason when not found), located with the lookup raster (cell-raster.ts). Rows of a cell and
+// month are the same text after the coordinates, so each is made once.
+import type { DroughtGrid } from "../../formats/drought-grid.ts";
+import { droughtLevel, droughtScore, riskLevel } from "../drought-scale.ts";
+import { formatMonth, parseMonth, type MonthIndex } from "../months.ts";
+import { CellRaster } from "./cell-raster.ts";
+import { locateReason, noMonthReason, noValueReason, type CellLocatorParts } from "./locate-cell.ts";
+
+export const SCORED_COLUMNS = ["id", "lat", "lng", "month", "found", "riskScore", "riskLevel", "severity", "spei1", "reason"] as const;
+export const SCORED_HEADER = SCORED_COLUMNS.join(",");
+
+/** RFC 4180 quoting of one field, only where it needs it. */
+export function csvField(text: string): string {
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export interface ScoreCounts {
+  rows: number;
+  found: number;
+  notFound: number;
+  invalid: number;
+}
+
+export class PointScorer {
+  readonly raster: CellRaster;
+  readonly counts: ScoreCounts = { rows: 0, found: 0, notFound: 0, invalid: 0 };
+  private readonly grid: DroughtGrid;
+  /** Per month offset, per cell: the row's text from ",month" on (made on first use). */
+  private readonly tails = new Map<number, (string | undefined)[]>();
+  private readonly missTails = new Map<number, string>();
+  /** Offset of the default month in the grid (-1: outside it, then every row says so). */
+  private readonly defaultOffset: number;
+  private readonly noDefaultMonth: string;
+
+  constructor(
+    parts: CellLocatorParts,
+    private readonly defaultMonth: MonthIndex,
+  ) {
+    this.grid = parts.grid;
+    this.raster = new CellRaster(parts);
+    this.defaultOffset = this.grid.monthOffset(defaultMonth);
+    const month = formatMonth(defaultMonth);
+    this.noDefaultMonth = `,${month},false,,,,,${csvField(noMonthReason(month, formatMonth(this.grid.firstMonth), formatMonth(this.grid.lastMonth)))}`;
+  }
+
+  /**
+   * One output row (no newline): `head` is the row's first three fields (id, lat, lng as given, CSV-quoted where
+   * needed). A coordinate or month that does not parse gives found=false with the reason: the bulk scorer reports
+   * bad rows instead of stopping at the first.
+   */
+  row(head: string, latText: string, lngText: string, monthText: string | undefined): string {
+    this.counts.rows++;
+    const lat = latText.length === 0 ? NaN : Number(latText);
+    const lng = lngText.length === 0 ? NaN : Number(lngText);
+    let offset = this.defaultOffset;
+    if (monthText !== undefined && monthText !== "") {
+      const m = parseMonth(monthText.trim());
+      if (m === undefined) return this.invalid(head, monthText, `month must be YYYY-MM, got "${monthText}"`);
+      offset = this.grid.monthOffset(m);
+      if (offset < 0) {
+        this.counts.notFound++;
+        const month = formatMonth(m);
+        return `${head},${month},false,,,,,${csvField(noMonthReason(month, formatMonth(this.grid.firstMonth), formatMonth(this.grid.lastMonth)))}`;
+      }
+    }
+    if (offset < 0) {
+      this.counts.notFound++;
+      return head + this.noDefaultMonth;
+    }
+    if (!(lat >= -90 && lat <= 90)) return this.invalid(head, this.monthText(offset), `lat must be a number from -90 to 90, got "${latText}"`);
+    if (!(lng >= -180 && lng <= 180)) return this.invalid(head, this.monthText(offset), `lng must be a number from -180 to 180, got "${lngText}"`);
+    const cell = this.raster.locate(lat, lng);
+    if (cell < 0) {
+      this.counts.notFound++;
+      return head + this.missTail(offset, cell);
+    }
+    return head + this.cellTail(cell, offset);
+  }
+
+  private monthText(offset: number): string {
+    return formatMonth(this.grid.firstMonth + offset);
+  }
+
+  private invalid(head: string, month: string, reason: string): string {
+    this.counts.invalid++;
+    return `${head},${csvField(month)},false,,,,,${csvField(reason)}`;
+  }
+
+  /** The tail of a point with no cell (locateCell's code) in a month, by offset. */
+  private missTail(offset: number, code: number): string {
+    const key = offset * 4 - code;
+    let tail = this.missTails.get(key);
+    if (tail === undefined) {
+      tail = `,${this.monthText(offset)},false,,,,,${csvField(locateReason(code))}`;
+      this.missTails.set(key, tail);
+    }
+    return tail;
+  }
+
+  private cellTail(cell: number, offset: number): string {
+    let byCell = this.tails.get(offset);
+    if (!byCell) {
+      byCell = new Array(this.grid.nCells);
+      this.tails.set(offset, byCell);
+    }
+    let tail = byCell[cell];
+    if (tail === undefined) {
+      const month = this.monthText(offset);
+      const spei1 = this.grid.value(cell, offset, 0);
+      if (Number.isNaN(spei1)) tail = `,${month},false,,,,,${csvField(noValueReason(month))}`;
+      else {
+        const score = droughtScore(spei1);
+        tail = `,${month},true,${score},${riskLevel(score)},${droughtLevel(spei1) ?? ""},${Math.round(spei1 * 1000) / 1000},`;
+      }
+      byCell[cell] = tail;
+    }
+    if (tail.charCodeAt(tail.length - 1) === 44 /* "," : found */) this.counts.found++;
+    else this.counts.notFound++;
+    return tail;
+  }
+}

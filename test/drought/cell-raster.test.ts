@@ -1,0 +1,100 @@
+// The lookup raster must give locateCell's answer for every point: checked on the real artifacts over random
+// points, the pixels' own edges (where rounding decides), the province rings' vertices (coasts and borders) and
+// the midpoints between neighbouring cells (where the nearest cell changes).
+import { describe, expect, inject, it } from "vitest";
+import { join } from "node:path";
+import { readManifest } from "../../formats/manifest.ts";
+import { openDroughtArtifacts } from "../../server/data/drought-artifacts.ts";
+import { CellRaster, segmentMeetsRect, SUBDIVISIONS } from "../../lib/drought/cell-raster.ts";
+import { locateCell, NO_CELL_NEAR, OUTSIDE_AREA } from "../../lib/drought/locate-cell.ts";
+
+const dir = join(inject("artifactsDir"), "current");
+const a = openDroughtArtifacts(dir, readManifest(dir));
+const raster = new CellRaster(a);
+
+function mismatches(points: Array<[number, number]>): string[] {
+  const bad: string[] = [];
+  for (const [lat, lng] of points) {
+    const want = locateCell(a, lat, lng);
+    const got = raster.locate(lat, lng);
+    if (got !== want && bad.length < 5) bad.push(`${lat},${lng}: raster ${got}, locateCell ${want}`);
+  }
+  return bad;
+}
+
+describe("CellRaster", () => {
+  it("answers every kind of pixel on the Thai grid", () => {
+    const s = raster.stats;
+    expect(s.outside).toBeGreaterThan(0);
+    expect(s.single).toBeGreaterThan(0);
+    expect(s.several).toBeGreaterThan(0);
+    expect(s.unsure).toBeGreaterThan(0);
+    expect(s.outside + s.noCellNear + s.single + s.several + s.unsure).toBe(a.coverage.nCols * a.coverage.nRows * SUBDIVISIONS ** 2);
+  });
+
+  it("equals locateCell at 200,000 random points over the mask and beyond it", () => {
+    let seed = 42;
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const { west, south, resolutionDeg, nCols, nRows } = a.coverage;
+    const points: Array<[number, number]> = [];
+    for (let i = 0; i < 200_000; i++) points.push([south - 1 + rnd() * (nRows * resolutionDeg + 2), west - 1 + rnd() * (nCols * resolutionDeg + 2)]);
+
+
+    expect(mismatches(points)).toEqual([]);
+  });
+
+  it("equals locateCell on the pixels' edges and corners", () => {
+    const { west, south, resolutionDeg, nCols, nRows } = a.coverage;
+    const px = resolutionDeg / SUBDIVISIONS;
+    const points: Array<[number, number]> = [];
+    for (let r = 0; r <= nRows * SUBDIVISIONS; r += 1) {
+      for (let q = 0; q <= nCols * SUBDIVISIONS; q += 3) points.push([south + r * px, west + q * px], [south + r * px + 1e-12, west + q * px - 1e-12]);
+    }
+    expect(mismatches(points)).toEqual([]);
+  });
+
+  it("equals locateCell on coasts and borders (every ring vertex and edge midpoint)", () => {
+    const { coords, ringStart } = a.provinceIndex.rings;
+    const points: Array<[number, number]> = [];
+    for (let ring = 0; ring + 1 < ringStart.length; ring++) {
+      for (let v = ringStart[ring]; v < ringStart[ring + 1] - 1; v++) {
+        points.push([coords[2 * v + 1], coords[2 * v]], [(coords[2 * v + 1] + coords[2 * v + 3]) / 2, (coords[2 * v] + coords[2 * v + 2]) / 2]);
+      }
+    }
+    expect(points.length).toBeGreaterThan(10_000);
+    expect(mismatches(points)).toEqual([]);
+  });
+
+  it("equals locateCell between neighbouring cells, where the nearest cell changes", () => {
+    const { cellLats, cellLngs, resolutionDeg } = a.grid;
+    const points: Array<[number, number]> = [];
+    for (let c = 0; c < cellLats.length; c++) {
+      for (const [dy, dx] of [[0.5, 0], [0, 0.5], [0.5, 0.5], [0.5, -0.5]]) {
+        for (const eps of [0, 1e-9, -1e-9]) points.push([cellLats[c] + dy * resolutionDeg + eps, cellLngs[c] + dx * resolutionDeg - eps]);
+      }
+    }
+    const bad = mismatches(points);
+    expect(bad).toEqual([]);
+  });
+
+  it("answers OUTSIDE_AREA at sea and beyond the mask, a cell in Bangkok", () => {
+    expect(raster.locate(10, 100)).toBe(OUTSIDE_AREA); // Gulf of Thailand
+    expect(raster.locate(51.5, -0.1)).toBe(OUTSIDE_AREA);
+    expect(raster.locate(Number.NaN, 100)).toBe(OUTSIDE_AREA);
+    const bangkok = raster.locate(13.75, 100.5);
+    expect(bangkok).toBe(a.grid.nearestCell(13.75, 100.5).cell);
+    expect(bangkok).not.toBe(NO_CELL_NEAR);
+  });
+});
+
+describe("segmentMeetsRect", () => {
+  it("finds segments crossing, touching, inside and missing a rectangle", () => {
+    expect(segmentMeetsRect(-1, 0.5, 2, 0.5, 0, 0, 1, 1)).toBe(true); // crosses
+    expect(segmentMeetsRect(0.2, 0.2, 0.3, 0.3, 0, 0, 1, 1)).toBe(true); // inside
+    expect(segmentMeetsRect(1, -1, 1, 2, 0, 0, 1, 1)).toBe(true); // along the east edge
+    expect(segmentMeetsRect(-1, 1.5, 1.5, -1.01, 0, 0, 1, 1)).toBe(true); // clips the corner region
+    expect(segmentMeetsRect(-1, 3.1, 3.1, -1, 0, 0, 1, 1)).toBe(false); // passes the (1, 1) corner outside
+    expect(segmentMeetsRect(-1, 3, 3, -1, 0, 0, 1, 1)).toBe(true); // touches that corner
+    expect(segmentMeetsRect(2, 2, 3, 3, 0, 0, 1, 1)).toBe(false);
+  });
+});
