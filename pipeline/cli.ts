@@ -50,7 +50,7 @@ async function main(argv: string[]): Promise<number> {
     }
     case "indices": {
       const { runIndicesCommand } = await import("./commands/indices.ts");
-      return runIndicesCommand(rest);
+      return await runIndicesCommand(rest);
     }
     case "score": {
       const { openPublishedGrid, parseScoreArgs, scorePoints, ScoreUsageError } = await import("./commands/score-points.ts");

@@ -1,13 +1,15 @@
-// The researchers' `indices` command: one station's monthly CSV in, SPEI or SPI out.
+// The researchers' `indices` command: monthly series in, SPEI or SPI out — one series, or many in one run.
 //   indices --input FILE.csv --index spei|spi --scale K [--lat DEG] [--ref-start YYYY-MM --ref-end YYYY-MM]
-//           [--output FILE.csv]
-// Input columns: date (YYYY-MM), prcp, and for SPEI one of balance, pet, or tmean (+ --lat, Thornthwaite).
-// Output: date,value with NA / Inf / -Inf written literally. Input and usage errors exit with code 2.
+//           [--layout wide] [--workers N] [--output FILE.csv]
+// Input columns: date (YYYY-MM), prcp, and for SPEI one of balance, pet, or tmean (+ --lat, Thornthwaite); a
+// `series` column holds many series, --layout wide reads one column per series (indices-table.ts has the layouts).
+// Output in the input's layout, NA / Inf / -Inf written literally. Input and usage errors exit with code 2.
 import { readFileSync, writeFileSync } from "node:fs";
 import { formatMonth, parseMonth, type MonthIndex } from "../../lib/months.ts";
 import { thornthwaite } from "../indices/pet-thornthwaite.ts";
 import { spei } from "../indices/spei.ts";
 import { spi } from "../indices/spi.ts";
+import { formatIndicesTable, IndicesInputError, parseIndicesTable } from "./indices-table.ts";
 
 export interface CommandIo {
   stdout: (text: string) => void;
@@ -18,12 +20,11 @@ export interface CommandIo {
 
 export const USAGE =
   "usage: indices --input FILE.csv --index spei|spi --scale K [--lat DEG] " +
-  "[--ref-start YYYY-MM --ref-end YYYY-MM] [--output FILE.csv]";
+  "[--ref-start YYYY-MM --ref-end YYYY-MM] [--layout wide] [--workers N] [--output FILE.csv]";
 
-/** An input or usage problem, reported with exit code 2. */
-export class IndicesInputError extends Error {}
+export { IndicesInputError };
 
-interface Options {
+export interface IndicesOptions {
   input: string;
   index: "spei" | "spi";
   scale: number;
@@ -31,11 +32,15 @@ interface Options {
   refStart?: MonthIndex;
   refEnd?: MonthIndex;
   output?: string;
+  /** "wide": one column per series (else single, or long when there is a `series` column). */
+  layout?: "wide";
+  /** Worker threads for many series (default: the machine's cores, at most 8). */
+  workers?: number;
 }
 
-const FLAGS = new Set(["--input", "--index", "--scale", "--lat", "--ref-start", "--ref-end", "--output"]);
+const FLAGS = new Set(["--input", "--index", "--scale", "--lat", "--ref-start", "--ref-end", "--output", "--layout", "--workers"]);
 
-export function parseIndicesArgs(argv: string[]): Options {
+export function parseIndicesArgs(argv: string[]): IndicesOptions {
   const raw = new Map<string, string>();
   for (let i = 0; i < argv.length; i += 2) {
     const flag = argv[i];
@@ -70,100 +75,66 @@ export function parseIndicesArgs(argv: string[]): Options {
   if (refStart !== undefined && refEnd !== undefined && refStart > refEnd) {
     throw new IndicesInputError("--ref-start is after --ref-end");
   }
-  return { input, index, scale, lat, refStart, refEnd, output: raw.get("--output") };
+  const layout = raw.get("--layout");
+  if (layout !== undefined && layout !== "wide" && layout !== "auto") {
+    throw new IndicesInputError(`--layout must be wide or auto, got "${layout}"`);
+  }
+  const workersText = raw.get("--workers");
+  const workers = workersText === undefined ? undefined : Number(workersText);
+  if (workers !== undefined && !(/^\d+$/.test(workersText!) && workers >= 1 && workers <= 64)) {
+    throw new IndicesInputError(`--workers must be an integer from 1 to 64, got "${workersText}"`);
+  }
+  return { input, index, scale, lat, refStart, refEnd, output: raw.get("--output"), layout: layout === "wide" ? "wide" : undefined, workers };
 }
 
-export interface MonthlyTable {
+/** One series of a table: its monthly columns (prcp, and balance, pet or tmean for SPEI) from `firstMonth`. */
+export interface SeriesInput {
+  name: string;
   firstMonth: MonthIndex;
   columns: Map<string, Float64Array>;
+  /** Latitude for Thornthwaite PET from tmean: the series' `lat` column, else --lat. */
+  lat?: number;
 }
 
-/** Parses the monthly CSV: consecutive months, numeric cells, NA or empty = missing. */
-export function parseMonthlyCsv(text: string, file: string): MonthlyTable {
-  const lines = text.split(/\r?\n/);
-  while (lines.length > 0 && lines[lines.length - 1].trim() === "") lines.pop();
-  if (lines.length < 2) throw new IndicesInputError(`${file}: no data rows`);
-  const header = lines[0].split(",").map((h) => h.trim().toLowerCase());
-  const dateCol = header.indexOf("date");
-  if (dateCol < 0) throw new IndicesInputError(`${file}:1: missing column "date"`);
-  const n = lines.length - 1;
-  const columns = new Map<string, Float64Array>();
-  for (const h of header) if (h !== "date") columns.set(h, new Float64Array(n));
-  let firstMonth = 0;
-  for (let r = 0; r < n; r++) {
-    const lineNo = r + 2;
-    const cells = lines[r + 1].split(",");
-    if (cells.length !== header.length) {
-      throw new IndicesInputError(`${file}:${lineNo}: expected ${header.length} fields, found ${cells.length}`);
-    }
-    const month = parseMonth(cells[dateCol].trim());
-    if (month === undefined) throw new IndicesInputError(`${file}:${lineNo}: bad date "${cells[dateCol]}" (want YYYY-MM)`);
-    if (r === 0) firstMonth = month;
-    else if (month !== firstMonth + r) {
-      throw new IndicesInputError(
-        `${file}:${lineNo}: month sequence broken: expected ${formatMonth(firstMonth + r)}, found ${formatMonth(month)}`,
-      );
-    }
-    header.forEach((h, c) => {
-      if (c === dateCol) return;
-      const s = cells[c].trim();
-      let v: number;
-      if (s === "" || s === "NA" || s === "NaN") v = NaN;
-      else {
-        v = Number(s);
-        if (!Number.isFinite(v)) throw new IndicesInputError(`${file}:${lineNo}: column "${h}": not a number: "${s}"`);
-      }
-      columns.get(h)![r] = v;
-    });
-  }
-  return { firstMonth, columns };
-}
-
-function formatValue(v: number): string {
-  if (Number.isNaN(v)) return "NA";
-  if (v === Infinity) return "Inf";
-  if (v === -Infinity) return "-Inf";
-  return String(v);
-}
-
-/** Computes the requested index; throws IndicesInputError on bad input. */
-export function computeIndicesCsv(opts: Options, text: string): string {
-  const { firstMonth, columns } = parseMonthlyCsv(text, opts.input);
+/** The requested index of one series; throws IndicesInputError on bad input. */
+export function computeSeries(opts: IndicesOptions, s: SeriesInput): Float64Array {
+  const where = s.name === "" ? opts.input : `${opts.input}: series "${s.name}"`;
+  const { firstMonth, columns } = s;
   const need = (name: string): Float64Array => {
     const col = columns.get(name);
-    if (!col) throw new IndicesInputError(`${opts.input}:1: missing column "${name}"`);
+    if (!col) throw new IndicesInputError(`${opts.input}:1: missing column "${name}"${s.name === "" ? " (one column per series: --layout wide)" : ""}`);
     return col;
   };
   const n = columns.values().next().value?.length ?? 0;
   if ((opts.refStart ?? firstMonth) > firstMonth + n - 1 || (opts.refEnd ?? firstMonth + n - 1) < firstMonth) {
     throw new IndicesInputError(
-      `reference period is outside the data (${formatMonth(firstMonth)}..${formatMonth(firstMonth + n - 1)})`,
+      `${s.name === "" ? "" : `${where}: `}reference period is outside the data (${formatMonth(firstMonth)}..${formatMonth(firstMonth + n - 1)})`,
     );
   }
   const std = { scale: opts.scale, firstMonth, refStart: opts.refStart, refEnd: opts.refEnd };
-  let values: Float64Array;
-  if (opts.index === "spi") {
-    values = spi(need("prcp"), std);
-  } else {
-    let balance = columns.get("balance");
-    if (!balance) {
-      const prcp = need("prcp");
-      let pet = columns.get("pet");
-      if (!pet) {
-        if (!columns.has("tmean")) {
-          throw new IndicesInputError(`${opts.input}:1: SPEI needs a "balance", "pet" or "tmean" column`);
-        }
-        if (opts.lat === undefined) throw new IndicesInputError("--lat is required to compute PET from tmean");
-        pet = thornthwaite(need("tmean"), opts.lat, { firstMonth });
+  if (opts.index === "spi") return spi(need("prcp"), std);
+  let balance = columns.get("balance");
+  if (!balance) {
+    const prcp = need("prcp");
+    let pet = columns.get("pet");
+    if (!pet) {
+      if (!columns.has("tmean")) {
+        throw new IndicesInputError(`${opts.input}:1: SPEI needs a "balance", "pet" or "tmean" column`);
       }
-      const p = pet;
-      balance = prcp.map((x, i) => x - p[i]);
+      const lat = s.lat ?? opts.lat;
+      if (lat === undefined) throw new IndicesInputError("--lat (or a lat column) is required to compute PET from tmean");
+      pet = thornthwaite(need("tmean"), lat, { firstMonth });
     }
-    values = spei(balance, std);
+    const p = pet;
+    balance = prcp.map((x, i) => x - p[i]);
   }
-  const out = ["date,value"];
-  for (let i = 0; i < values.length; i++) out.push(`${formatMonth(firstMonth + i)},${formatValue(values[i])}`);
-  return out.join("\n") + "\n";
+  return spei(balance, std);
+}
+
+/** Computes the requested index of every series of the table, in the table's layout; throws IndicesInputError. */
+export function computeIndicesCsv(opts: IndicesOptions, text: string): string {
+  const table = parseIndicesTable(text, opts.input, opts.index, opts.layout === "wide");
+  return formatIndicesTable(table, table.series.map((s) => computeSeries(opts, s))).join("");
 }
 
 export const processIo: CommandIo = {
@@ -173,8 +144,8 @@ export const processIo: CommandIo = {
   writeFile: (path, text) => writeFileSync(path, text),
 };
 
-/** Runs the command; returns the exit code (0 ok, 2 input or usage error). */
-export function runIndicesCommand(argv: string[], io: CommandIo = processIo): number {
+/** Runs the command; returns the exit code (0 ok, 2 input or usage error). Many series use worker threads. */
+export async function runIndicesCommand(argv: string[], io: CommandIo = processIo): Promise<number> {
   try {
     const opts = parseIndicesArgs(argv);
     let text: string;
@@ -183,9 +154,10 @@ export function runIndicesCommand(argv: string[], io: CommandIo = processIo): nu
     } catch (err) {
       throw new IndicesInputError(`${opts.input}: cannot read: ${(err as Error).message}`);
     }
-    const csv = computeIndicesCsv(opts, text);
-    if (opts.output) io.writeFile(opts.output, csv);
-    else io.stdout(csv);
+    const { computeIndicesChunks, defaultWorkers } = await import("./indices-parallel.ts");
+    const chunks = await computeIndicesChunks(opts, text, opts.workers ?? defaultWorkers());
+    if (opts.output) io.writeFile(opts.output, chunks.join(""));
+    else for (const chunk of chunks) io.stdout(chunk);
     return 0;
   } catch (err) {
     if (err instanceof IndicesInputError) {

@@ -18,7 +18,7 @@ function wichitaCsv(): string {
   return rows.join("\n") + "\n";
 }
 
-function run(argv: string[], files: Record<string, string>) {
+async function run(argv: string[], files: Record<string, string>) {
   const out: string[] = [];
   const err: string[] = [];
   const written: Record<string, string> = {};
@@ -31,7 +31,7 @@ function run(argv: string[], files: Record<string, string>) {
     },
     writeFile: (p, t) => void (written[p] = t),
   };
-  const code = runIndicesCommand(argv, io);
+  const code = await runIndicesCommand(argv, io);
   return { code, stdout: out.join(""), stderr: err.join(""), written };
 }
 
@@ -65,11 +65,11 @@ describe("indices command", () => {
     }
   });
 
-  it("SPEI-6 from tmean (dated Thornthwaite) equals SPEI of PRCP − R's dated PET", () => {
+  it("SPEI-6 from tmean (dated Thornthwaite) equals SPEI of PRCP − R's dated PET", async () => {
     const w = readReference("r_spei/generated/wichita_pet.csv");
-    const res = run(["--input", "w.csv", "--index", "spei", "--scale", "6", "--lat", "37.6475"], { "w.csv": wichitaCsv() });
+    const res = await run(["--input", "w.csv", "--index", "spei", "--scale", "6", "--lat", "37.6475"], { "w.csv": wichitaCsv() });
     expect(res.code).toBe(0);
-    const viaR = run(["--input", "b.csv", "--index", "spei", "--scale", "6"], {
+    const viaR = await run(["--input", "b.csv", "--index", "spei", "--scale", "6"], {
       "b.csv":
         "date,balance\n" +
         Array.from(w.year, (y, i) => `${y}-${String(w.month[i]).padStart(2, "0")},${w.PRCP[i] - w.pet_thornthwaite_ts[i]}`).join("\n"),
@@ -80,13 +80,13 @@ describe("indices command", () => {
     for (let i = 5; i < a.length; i++) expect(Math.abs(a[i] - b[i])).toBeLessThan(1e-6);
   });
 
-  it("SPI with a reference period, Inf written literally", () => {
+  it("SPI with a reference period, Inf written literally", async () => {
     const csv = "date,prcp\n" + Array.from({ length: 72 }, (_, i) => {
       const y = 2000 + Math.floor(i / 12);
       const m = (i % 12) + 1;
       return `${y}-${String(m).padStart(2, "0")},${i === 71 ? 0 : 10 + ((i * 7) % 13)}`;
     }).join("\n");
-    const res = run(["--input", "p.csv", "--index", "spi", "--scale", "1", "--ref-start", "2000-01", "--ref-end", "2004-12"], {
+    const res = await run(["--input", "p.csv", "--index", "spi", "--scale", "1", "--ref-start", "2000-01", "--ref-end", "2004-12"], {
       "p.csv": csv,
     });
     expect(res.code).toBe(0);
@@ -94,43 +94,43 @@ describe("indices command", () => {
     expect(res.stdout.trim().split("\n").at(-1)).toBe("2005-12,-Inf");
   });
 
-  it("errors name the file and line, exit code 2", () => {
+  it("errors name the file and line, exit code 2", async () => {
     const cases: [string, string[], string][] = [
       ["date,prcp\n2000-01,1\n2000-03,2\n", [], 'x.csv:3: month sequence broken: expected 2000-02, found 2000-03'],
       ["date,prcp\n2000-1,1\n", [], 'x.csv:2: bad date "2000-1" (want YYYY-MM)'],
       ["date,prcp\n2000-01,abc\n", [], 'x.csv:2: column "prcp": not a number: "abc"'],
-      ["date,rain\n2000-01,1\n", [], 'x.csv:1: missing column "prcp"'],
+      ["date,rain\n2000-01,1\n", [], 'x.csv:1: missing column "prcp" (one column per series: --layout wide)'],
       ["when,prcp\n2000-01,1\n", [], 'x.csv:1: missing column "date"'],
       ["date,prcp\n2000-01,1,2\n", [], "x.csv:2: expected 2 fields, found 3"],
-      ["date,prcp,tmean\n2000-01,1,2\n", ["--index", "spei"], "--lat is required to compute PET from tmean"],
+      ["date,prcp,tmean\n2000-01,1,2\n", ["--index", "spei"], "--lat (or a lat column) is required to compute PET from tmean"],
       ["date,prcp\n2000-01,1\n", ["--index", "spei"], 'x.csv:1: SPEI needs a "balance", "pet" or "tmean" column'],
       ["date,prcp\n2000-01,1\n", ["--ref-start", "2010-01"], "reference period is outside the data (2000-01..2000-01)"],
     ];
     for (const [csv, extra, message] of cases) {
       const argv = ["--input", "x.csv", "--index", "spi", "--scale", "1", ...extra];
-      const res = run(argv, { "x.csv": csv });
+      const res = await run(argv, { "x.csv": csv });
       expect(res.code, message).toBe(2);
       expect(res.stderr).toBe(`indices: ${message}\n`);
     }
   });
 
-  it("usage errors exit 2", () => {
-    expect(run(["--index", "spi", "--scale", "1"], {}).stderr).toContain("--input is required");
-    expect(run(["--input", "x", "--index", "spx", "--scale", "1"], {}).stderr).toBe('indices: --index must be spei or spi, got "spx"\n');
-    expect(run(["--input", "x", "--index", "spi", "--scale", "0"], {}).code).toBe(2);
-    expect(run(["--input", "x", "--index", "spi", "--scale", "3", "--bogus", "1"], {}).stderr).toContain('unknown option "--bogus"');
-    expect(run(["--input", "missing.csv", "--index", "spi", "--scale", "3"], {}).stderr).toBe(
+  it("usage errors exit 2", async () => {
+    expect((await run(["--index", "spi", "--scale", "1"], {})).stderr).toContain("--input is required");
+    expect((await run(["--input", "x", "--index", "spx", "--scale", "1"], {})).stderr).toBe('indices: --index must be spei or spi, got "spx"\n');
+    expect((await run(["--input", "x", "--index", "spi", "--scale", "0"], {})).code).toBe(2);
+    expect((await run(["--input", "x", "--index", "spi", "--scale", "3", "--bogus", "1"], {})).stderr).toContain('unknown option "--bogus"');
+    expect((await run(["--input", "missing.csv", "--index", "spi", "--scale", "3"], {})).stderr).toBe(
       "indices: missing.csv: cannot read: ENOENT\n",
     );
-    expect(run(["--input", "x", "--index", "spi", "--scale", "3", "--ref-start", "2001-13"], {}).stderr).toBe(
+    expect((await run(["--input", "x", "--index", "spi", "--scale", "3", "--ref-start", "2001-13"], {})).stderr).toBe(
       'indices: --ref-start must be YYYY-MM, got "2001-13"\n',
     );
   });
 
-  it("file output round trip on disk", () => {
+  it("file output round trip on disk", async () => {
     const input = join(dir, "p.csv");
     writeFileSync(input, "date,prcp\n2000-01,1\n2000-02,2\n");
-    const code = runIndicesCommand(["--input", input, "--index", "spi", "--scale", "2", "--output", join(dir, "o.csv")]);
+    const code = await runIndicesCommand(["--input", input, "--index", "spi", "--scale", "2", "--output", join(dir, "o.csv")]);
     expect(code).toBe(0);
     expect(readFileSync(join(dir, "o.csv"), "utf8")).toBe("date,value\n2000-01,NA\n2000-02,NA\n");
   });
