@@ -16,6 +16,7 @@ const BENCHES: [title: string, file: string, args: string[]][] = [
   ["Outbreak radar (issue 6)", "outbreak.bench.ts", []],
   ["Supply chain (issue 6)", "supply-chain.bench.ts", []],
   ["Where a point is, lib/geo (issue 10)", "geo.bench.ts", []],
+  ["Bulk scoring and many-series indices (issue 12)", "bulk.bench.ts", []],
 ];
 
 const only = process.argv.slice(2);

@@ -1,6 +1,6 @@
 // Many series on several cores: a long table is cut into slices of whole series, each parsed, computed and
-// formatted by a worker thread (indices-worker.ts); a wide table is parsed here and its series computed by the
-// workers. Output order is the input's. Small inputs and single series run inline: a worker costs its start-up.
+// formatted by a worker thread (indices-worker.ts); a wide table is parsed here, and each worker computes and
+// formats a block of its columns. Output order is the input's. Small inputs and single series run inline: a worker costs its start-up.
 import { availableParallelism } from "node:os";
 import { extname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,7 +22,7 @@ export function defaultWorkers(): number {
 interface WorkerResult {
   chunks?: string[];
   names?: string[];
-  values?: Float64Array[];
+  segments?: string[];
 }
 
 function runWorker(job: IndicesJob): Promise<WorkerResult> {
@@ -111,5 +111,5 @@ export async function computeIndicesChunks(opts: IndicesOptions, text: string, w
   const groups: TableSeries[][] = [];
   for (let i = 0; i < table.series.length; i += per) groups.push(table.series.slice(i, i + per));
   const results = await Promise.all(groups.map((series) => runWorker({ kind: "series", opts, series })));
-  return formatIndicesTable(table, results.flatMap((r) => r.values!));
+  return formatIndicesTable(table, [], true, results.map((r) => r.segments!));
 }
