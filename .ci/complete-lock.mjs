@@ -1,5 +1,6 @@
 /* global process */
-// Adds to package-lock.json the entries of rollup's platform binaries that the registry mirror here does not serve
+// Adds to package-lock.json the entries of rollup's and DuckDB's platform binaries that the registry mirror here does
+// not serve
 // (npm install leaves them out, and npm ci then refuses the lock). Each entry carries its os/cpu/libc, so npm ci
 // skips it on other platforms and installs the real one where it matches. Run after every npm install:
 //   node .ci/complete-lock.mjs package-lock.json
@@ -19,6 +20,18 @@ for (const [name, version] of Object.entries(rollup.optionalDependencies)) {
   if (abi === 'gnueabihf' || abi === 'musleabihf') cpu = 'arm';
   const e = { version, cpu: [cpuMap[cpu] ?? cpu], dev: true, license: 'MIT', optional: true, os: [os] };
   if (os === 'linux' && abi) e.libc = [abi.startsWith('musl') ? 'musl' : 'glibc'];
+  pk[key] = e;
+}
+// DuckDB's bindings: @duckdb/node-bindings-<os>-<cpu>[-musl].
+const duckdb = pk['node_modules/@duckdb/node-bindings'];
+for (const [name, version] of Object.entries(duckdb?.optionalDependencies ?? {})) {
+  const key = 'node_modules/' + name;
+  if (pk[key]) continue;
+  const m = name.match(/^@duckdb\/node-bindings-([a-z0-9]+)-([a-z0-9]+)(-musl)?$/);
+  if (!m) throw new Error('unexpected ' + name);
+  const [, os, cpu, musl] = m;
+  const e = { version, cpu: [cpu], dev: duckdb.dev === true, license: 'MIT', optional: true, os: [os] };
+  if (os === 'linux') e.libc = [musl ? 'musl' : 'glibc'];
   pk[key] = e;
 }
 lock.packages = Object.fromEntries(Object.entries(pk).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : a > b ? 1 : 0)));
