@@ -11,6 +11,7 @@ import { EventIndex } from "./event-index.ts";
 import { readManifest, verifyArtifacts, type Manifest } from "./manifest.ts";
 import { readOutbreakData } from "./outbreak-snapshot.ts";
 import { readPmtilesHeader } from "./pmtiles-header.ts";
+import { checkCsvExport, checkParquetExport, EXPORT_FILES } from "./drought-export.ts";
 import { ProvinceIndexReader, readProvincesJson } from "./province-index.ts";
 import { ProvinceSummariesReader } from "./province-summaries.ts";
 import { checkJson } from "./json-shape.ts";
@@ -38,6 +39,10 @@ const BY_NAME: Record<string, FileCheck> = {
   "tiles-index.json": (path, name, manifest) => void readTilesIndex(text(path), manifest.artifacts, name),
   "events.bin": (path) => void new EventIndex(readAligned(path)),
   "outbreaks.json": (path, name) => void readOutbreakData(text(path), name),
+  [EXPORT_FILES.cellsParquet]: (path, name) => void checkParquetExport(readFileSync(path), name),
+  [EXPORT_FILES.provincesParquet]: (path, name) => void checkParquetExport(readFileSync(path), name),
+  [EXPORT_FILES.cellsCsv]: (path, name) => checkCsvExport(readFileSync(path), name),
+  [EXPORT_FILES.provincesCsv]: (path, name) => checkCsvExport(readFileSync(path), name),
   "port-calls.dseries": (path) => {
     for (const s of readDaySeries(readAligned(path))) {
       for (const [column, values] of Object.entries(s.columns)) {

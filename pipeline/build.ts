@@ -10,6 +10,7 @@ import { sha256File, type FileChecksum } from "../formats/manifest.ts";
 import { writeDroughtGrid, interleaveIndices, openDroughtGrid } from "../formats/drought-grid.ts";
 import { ProvinceSummariesReader, writeProvinceSummaries } from "../formats/province-summaries.ts";
 import { buildTiles } from "../tiles/build-tiles.ts";
+import { writeExports } from "./publish/exports.ts";
 import { INSIDE, MIXED, writeCoverageMask, type CoverageMaskData } from "../formats/coverage-mask.ts";
 import type { LandCells } from "./grid/land-cells.ts";
 import { writeProvinceIndex, writeProvincesJson } from "../formats/province-index.ts";
@@ -275,6 +276,9 @@ export async function buildDrought(opts: BuildOptions): Promise<BuildResult> {
     });
     log.info({ stage: "tiles", tiles: tiles.tilesWritten, bytes: tiles.bytes, ms: tiles.totalMs }, "tiles done");
 
+    // Exports for other engines (formats/drought-export.md): GeoParquet and CSV of the grid and the summaries.
+    const exports = stage("exports", () => writeExports(staging.dir, openDroughtGrid(gridBytes), new ProvinceSummariesReader(summaryBytes), provinceMeta));
+
     const report = {
       version,
       builtAt: (opts.now ?? new Date()).toISOString(),
@@ -290,6 +294,7 @@ export async function buildDrought(opts: BuildOptions): Promise<BuildResult> {
         cellsWithSpei1AtLatestValidMonth: latestOffset < 0 ? 0 : validCells[latestOffset + firstValid],
       },
       tiles: { tilesWritten: tiles.tilesWritten, bytes: tiles.bytes, msPerMonth: tiles.msPerMonth, months: tiles.months, indices: tiles.indices },
+      exports,
       provinces: {
         count: provinces.length,
         withSummaryAtLatestValidMonth: provincesAtLatest,

@@ -7,6 +7,9 @@
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import type { Logger } from "../lib/log.ts";
 import type { KeyStore } from "./auth/key-store.ts";
+import { EXPORT_FILE_NAMES } from "../formats/drought-export.ts";
+import { exportHandlers } from "./routes/exports.ts";
+import { EXPORTS_PATH, type ExportService } from "./services/export-service.ts";
 import { renderDocsPage } from "./docs-page.ts";
 import { ApiError, ClientAbortedError } from "./errors.ts";
 import { DEFAULT_BODY_LIMIT } from "./http/body.ts";
@@ -34,6 +37,8 @@ export interface AppDeps {
   outbreak?: OutbreakService;
   /** Supply chain; without it POST /api/supply-chain/query answers 503 SERVICE_UNAVAILABLE. */
   supplyChain?: SupplyChainService;
+  /** The drought version's exports; without it the export routes answer 503 SERVICE_UNAVAILABLE. */
+  exports?: ExportService;
   /** Routers with their own paths and auth (map page, tiles), mounted before the routing gate. */
   routers?: Router[];
 }
@@ -58,6 +63,8 @@ export const ROUTES: ReadonlyArray<RouteDef> = [
   { path: "/api/risk-map/batch", methods: ["POST"], auth: true },
   { path: "/api/supply-chain/query", methods: ["POST"], auth: true },
   { path: "/api/outbreak-radar/query", methods: ["POST"], auth: true },
+  { path: EXPORTS_PATH, methods: ["GET"], auth: true },
+  ...EXPORT_FILE_NAMES.map((name) => ({ path: `${EXPORTS_PATH}/${name}`, methods: ["GET"] as const, auth: true })),
 ];
 const ROUTE_BY_PATH = new Map(ROUTES.map((r) => [r.path, r]));
 
@@ -210,6 +217,12 @@ export function createApp(deps: AppDeps) {
   app.post("/api/risk-map/batch", riskMap.batch);
   app.post("/api/supply-chain/query", supplyChainHandlers({ supplyChain: deps.supplyChain, bodyLimit }).query);
   app.post("/api/outbreak-radar/query", outbreakHandlers({ outbreak: deps.outbreak, bodyLimit }).query);
+  const exportsOrUnavailable = () => {
+    if (!deps.exports) throw new ApiError("SERVICE_UNAVAILABLE", "exports are not available in this process");
+    return exportHandlers(deps.exports);
+  };
+  app.get(EXPORTS_PATH, (req, res) => exportsOrUnavailable().list(req, res));
+  for (const name of EXPORT_FILE_NAMES) app.get(`${EXPORTS_PATH}/${name}`, (req, res, next) => exportsOrUnavailable().file(name)(req, res, next));
 
   // Reached only if a route in ROUTES has no handler.
   app.use((req) => {

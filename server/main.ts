@@ -16,6 +16,7 @@ import { printDevBanner } from "./auth/dev-key.ts";
 import { createRateLimiter, planLimitsFromEnv } from "./limits/rate-limit.ts";
 import { exitOnSignals, httpTimeoutsFromEnv, listen, workerCount } from "./serve.ts";
 import { openDroughtService } from "./services/drought-service.ts";
+import { ExportService } from "./services/export-service.ts";
 import { openFeedRiskService } from "./services/feed-risk-service.ts";
 import { ScoreService } from "./services/score-service.ts";
 import { openSupplyChainService } from "./services/supply-chain-service.ts";
@@ -39,6 +40,7 @@ async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
     bodyLimit: intSetting(env, "BODY_LIMIT", 64 * 1024),
     supplyChain: supplyChain.service,
     outbreak: outbreak.service,
+    exports: new ExportService(store),
     routers: [createMapPageRouter(), createTilesRouter({ current: () => store.current(), auth: (k) => keys.authenticate(k), logger: log })],
   });
   const running = await listen(app, {

@@ -10,6 +10,7 @@ import {
   droughtGridData,
   droughtQuery,
   errorEnvelopeSchema,
+  exportsData,
   pingData,
   provinceDroughtData,
   provinceQuery,
@@ -20,6 +21,7 @@ import {
   successEnvelope,
 } from "./schemas.ts";
 import { supplyChainBody, supplyChainData } from "./schemas-supply-chain.ts";
+import { EXPORT_FILE_NAMES } from "../formats/drought-export.ts";
 import { outbreakBody, outbreakData } from "./schemas-outbreak.ts";
 
 type JsonSchema = Record<string, unknown>;
@@ -158,6 +160,38 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
           },
         },
       },
+      "/api/risk-map/drought/exports": {
+        get: {
+          operationId: "droughtExports",
+          summary: "The served drought version's exports (GeoParquet, Parquet, gzip CSV) with sizes and checksums",
+          description: "Formats: formats/drought-export.md. A version built before exports existed lists none.",
+          responses: { "200": ok("Export list", { "application/json": successEnvelope(exportsData) }), ...errorResponses(GET_ERRORS) },
+        },
+      },
+      ...Object.fromEntries(
+        EXPORT_FILE_NAMES.map((name) => [
+          `/api/risk-map/drought/exports/${name}`,
+          {
+            get: {
+              operationId: `droughtExport_${name.replace(/[^a-z0-9]+/g, "_")}`,
+              summary: `Download ${name}`,
+              description:
+                "Strong ETag = the file's SHA-256 (as listed); If-None-Match → 304; Range and If-Range → 206 (bytes). " +
+                "404 NOT_FOUND when the served version has no such export.",
+              parameters: [
+                { name: "Range", in: "header", required: false, schema: { type: "string" }, description: "bytes=START-END" },
+                { name: "If-None-Match", in: "header", required: false, schema: { type: "string" } },
+              ],
+              responses: {
+                "200": { description: "the file", content: { [name.endsWith(".parquet") ? "application/vnd.apache.parquet" : "application/gzip"]: { schema: { type: "string", contentMediaType: "application/octet-stream" } } } },
+                "206": { description: "the requested byte range" },
+                "304": { description: "not modified" },
+                ...errorResponses(GET_ERRORS),
+              },
+            },
+          },
+        ]),
+      ),
       "/api/outbreak-radar/query": {
         post: {
           operationId: "outbreakRadarQuery",

@@ -366,3 +366,17 @@ export const errorEnvelopeSchema = z.object({
 });
 
 export const pingData = z.object({ pong: z.literal(true) });
+
+export const exportsData = z.object({
+  version: z.string().describe("the published drought version the files belong to"),
+  files: z.array(
+    z.object({
+      name: z.string(),
+      url: z.string(),
+      contentType: z.string(),
+      description: z.string(),
+      bytes: z.int().min(0),
+      sha256: z.string().regex(/^[0-9a-f]{64}$/).describe("also the file's ETag"),
+    }),
+  ),
+});

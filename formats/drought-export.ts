@@ -1,0 +1,216 @@
+// The drought exports of a published version (format: drought-export.md), for engines other than this service
+// (DuckDB, Spark/Sedona, GDAL, pandas): the grid as GeoParquet (one row per cell and month, the cell's square as WKB)
+// and the province summaries as Parquet, each also as gzip-compressed CSV. Written by the pipeline's build next to
+// the binary artifacts (so they are checksummed and swapped with them); checked on load by formats/version-files.ts.
+import { gunzipSync, gzipSync, constants as zlibConstants } from "node:zlib";
+import { parquetMetadata, type FileMetaData } from "hyparquet";
+import { parquetWriteBuffer } from "hyparquet-writer";
+import type { DroughtGrid } from "./drought-grid.ts";
+import type { ProvinceSummariesReader } from "./province-summaries.ts";
+import { formatMonth } from "../lib/months.ts";
+
+export const EXPORT_FILES = {
+  cellsParquet: "drought-cells.parquet",
+  cellsCsv: "drought-cells.csv.gz",
+  provincesParquet: "province-summaries.parquet",
+  provincesCsv: "province-summaries.csv.gz",
+} as const;
+
+export const EXPORT_FILE_NAMES: readonly string[] = Object.values(EXPORT_FILES);
+
+/** Columns before the index columns (one per index of the grid, e.g. spei1 … mcdi), then `valid` and geometry. */
+export const CELL_COLUMNS = ["cell_id", "grid_id", "country", "lat", "lng", "month"] as const;
+export const PROVINCE_COLUMNS = ["province_code", "province", "province_th", "month"] as const;
+
+const GEOPARQUET_VERSION = "1.1.0";
+
+/** A cell's square (its centre ± half the resolution) as a WKB Polygon, little-endian, counter-clockwise. */
+export function cellSquareWkb(lat: number, lng: number, resolutionDeg: number): Uint8Array {
+  const h = resolutionDeg / 2;
+  const ring: [number, number][] = [
+    [lng - h, lat - h],
+    [lng + h, lat - h],
+    [lng + h, lat + h],
+    [lng - h, lat + h],
+    [lng - h, lat - h],
+  ];
+  const bytes = new Uint8Array(1 + 4 + 4 + 4 + ring.length * 16);
+  const dv = new DataView(bytes.buffer);
+  dv.setUint8(0, 1); // little-endian
+  dv.setUint32(1, 3, true); // Polygon
+  dv.setUint32(5, 1, true); // one ring
+  dv.setUint32(9, ring.length, true);
+  ring.forEach(([x, y], i) => {
+    dv.setFloat64(13 + i * 16, x, true);
+    dv.setFloat64(21 + i * 16, y, true);
+  });
+  return bytes;
+}
+
+/** Grid ids as the API names cells ("TH025-<cell id>"). */
+export function gridIdOf(resolutionDeg: number, cellId: number): string {
+  return `TH${String(Math.round(resolutionDeg * 100)).padStart(3, "0")}-${cellId}`;
+}
+
+function nullable(x: number): number | null {
+  return Number.isFinite(x) ? x : null;
+}
+
+/** CSV values to 4 decimals (indices are z-scores; the Parquet columns hold the stored float32 values). */
+function csvNumber(x: number | null): string {
+  return x === null ? "" : String(Math.round(x * 1e4) / 1e4);
+}
+
+/** Stores a record's index values in the columns at row r; returns them as CSV fields (",v1,v2,…"). */
+function putValues(values: (number | null)[][], r: number, rec: Float32Array): string {
+  let fields = "";
+  for (let k = 0; k < values.length; k++) {
+    const v = nullable(rec[k]);
+    values[k][r] = v;
+    fields += "," + csvNumber(v);
+  }
+  return fields;
+}
+
+export interface CellExport {
+  parquet: Uint8Array;
+  csvGz: Uint8Array;
+  rows: number;
+}
+
+/**
+ * Every cell and month of the grid, month by month (so a month filter reads few row groups). Index values are
+ * float32 as stored; NaN and ±Inf are null in Parquet and empty in CSV; `valid` is true where SPEI-1 has a value.
+ */
+export function writeCellExport(grid: DroughtGrid, gridBbox: [number, number, number, number]): CellExport {
+  const n = grid.nCells * grid.nMonths;
+  const cellId = new Int32Array(n);
+  const gridId: string[] = new Array(n);
+  const country: string[] = new Array(n);
+  const lat = new Float64Array(n);
+  const lng = new Float64Array(n);
+  const month: string[] = new Array(n);
+  const valid: boolean[] = new Array(n);
+  const geometry: Uint8Array[] = new Array(n);
+  const values = grid.indexNames.map(() => new Array<number | null>(n));
+  const squares = Array.from({ length: grid.nCells }, (_, c) => cellSquareWkb(grid.cellLat(c), grid.cellLng(c), grid.resolutionDeg));
+  const ids = Array.from({ length: grid.nCells }, (_, c) => gridIdOf(grid.resolutionDeg, grid.cellId(c)));
+  // The CSV leaves the geometry out: a cell is the square lat/lng ± resolution/2 (format document).
+  const csv: string[] = [[...CELL_COLUMNS, ...grid.indexNames, "valid"].join(",")];
+  let r = 0;
+  for (let m = 0; m < grid.nMonths; m++) {
+    const monthText = formatMonth(grid.firstMonth + m);
+    for (let c = 0; c < grid.nCells; c++, r++) {
+      const rec = grid.record(c, m);
+      cellId[r] = grid.cellId(c);
+      gridId[r] = ids[c];
+      country[r] = grid.cellCountry(c);
+      lat[r] = grid.cellLat(c);
+      lng[r] = grid.cellLng(c);
+      month[r] = monthText;
+      valid[r] = Number.isFinite(rec[0]);
+      geometry[r] = squares[c];
+      csv.push(`${cellId[r]},${gridId[r]},${country[r]},${lat[r]},${lng[r]},${monthText}${putValues(values, r, rec)},${valid[r]}`);
+    }
+  }
+  const geo = {
+    version: GEOPARQUET_VERSION,
+    primary_column: "geometry",
+    columns: { geometry: { encoding: "WKB", geometry_types: ["Polygon"], bbox: gridBbox } },
+  };
+  const parquet = parquetWriteBuffer({
+    columnData: [
+      { name: "cell_id", data: cellId, type: "INT32", nullable: false },
+      { name: "grid_id", data: gridId, type: "STRING", nullable: false },
+      { name: "country", data: country, type: "STRING", nullable: false },
+      { name: "lat", data: lat, type: "DOUBLE", nullable: false },
+      { name: "lng", data: lng, type: "DOUBLE", nullable: false },
+      { name: "month", data: month, type: "STRING", nullable: false },
+      ...grid.indexNames.map((name, k) => ({ name, data: values[k], type: "FLOAT" as const })),
+      { name: "valid", data: valid, type: "BOOLEAN", nullable: false },
+      { name: "geometry", data: geometry, type: "BYTE_ARRAY", nullable: false },
+    ],
+    kvMetadata: [{ key: "geo", value: JSON.stringify(geo) }],
+    rowGroupSize: grid.nCells * 12,
+  });
+  return { parquet: new Uint8Array(parquet), csvGz: gzipSync(csv.join("\n") + "\n", { level: 1 }), rows: n };
+}
+
+export interface ProvinceRow {
+  code: string;
+  nameEn: string;
+  nameTh: string;
+}
+
+/** Every province and month of the summaries: means of the province's cells, and how many cells had a value. */
+export function writeProvinceExport(summaries: ProvinceSummariesReader, provinces: readonly ProvinceRow[]): CellExport {
+  const n = summaries.nProvinces * summaries.nMonths;
+  const code: string[] = new Array(n);
+  const name: string[] = new Array(n);
+  const nameTh: string[] = new Array(n);
+  const month: string[] = new Array(n);
+  const cellsUsed = new Int32Array(n);
+  const values = summaries.indexNames.map(() => new Array<number | null>(n));
+  const quoted = provinces.map((p) => [p.nameEn, p.nameTh].map((t) => (/[",\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t)));
+  const csv: string[] = [[...PROVINCE_COLUMNS, ...summaries.indexNames, "cells_used"].join(",")];
+  let r = 0;
+  for (let m = 0; m < summaries.nMonths; m++) {
+    const monthText = formatMonth(summaries.firstMonth + m);
+    for (let p = 0; p < summaries.nProvinces; p++, r++) {
+      const rec = summaries.record(p, m);
+      code[r] = provinces[p].code;
+      name[r] = provinces[p].nameEn;
+      nameTh[r] = provinces[p].nameTh;
+      month[r] = monthText;
+      cellsUsed[r] = summaries.cellsUsed(p, m);
+      csv.push(`${code[r]},${quoted[p][0]},${quoted[p][1]},${monthText}${putValues(values, r, rec)},${cellsUsed[r]}`);
+    }
+  }
+  const parquet = parquetWriteBuffer({
+    columnData: [
+      { name: "province_code", data: code, type: "STRING", nullable: false },
+      { name: "province", data: name, type: "STRING", nullable: false },
+      { name: "province_th", data: nameTh, type: "STRING", nullable: false },
+      { name: "month", data: month, type: "STRING", nullable: false },
+      ...summaries.indexNames.map((k, i) => ({ name: k, data: values[i], type: "FLOAT" as const })),
+      { name: "cells_used", data: cellsUsed, type: "INT32", nullable: false },
+    ],
+    rowGroupSize: summaries.nProvinces * 120,
+  });
+  return { parquet: new Uint8Array(parquet), csvGz: gzipSync(csv.join("\n") + "\n", { level: 1 }), rows: n };
+}
+
+/** Load-time check of a Parquet export: its footer parses and holds the expected columns (and `geo` for cells). */
+export function checkParquetExport(bytes: Uint8Array, name: string): FileMetaData {
+  let meta: FileMetaData;
+  try {
+    meta = parquetMetadata(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+  } catch (err) {
+    throw new Error(`${name}: not a readable Parquet file: ${(err as Error).message}`);
+  }
+  const columns = new Set(meta.schema.slice(1).map((s) => s.name));
+  const need = name === EXPORT_FILES.cellsParquet ? [...CELL_COLUMNS, "valid", "geometry"] : [...PROVINCE_COLUMNS, "cells_used"];
+  const missing = need.filter((c) => !columns.has(c));
+  if (missing.length) throw new Error(`${name}: missing columns ${missing.join(", ")}`);
+  if (!(Number(meta.num_rows) > 0)) throw new Error(`${name}: no rows`);
+  if (name === EXPORT_FILES.cellsParquet) {
+    const geo = meta.key_value_metadata?.find((kv) => kv.key === "geo");
+    if (!geo?.value) throw new Error(`${name}: no GeoParquet "geo" metadata`);
+    const parsed = JSON.parse(geo.value) as { primary_column?: string };
+    if (parsed.primary_column !== "geometry") throw new Error(`${name}: geo metadata names no geometry column`);
+  }
+  return meta;
+}
+
+/** Load-time check of a CSV export: gzip that starts with the expected header (only the first block is inflated). */
+export function checkCsvExport(bytes: Uint8Array, name: string): void {
+  let head: string;
+  try {
+    head = gunzipSync(bytes.subarray(0, 64 * 1024), { finishFlush: zlibConstants.Z_SYNC_FLUSH }).toString("utf8");
+  } catch (err) {
+    throw new Error(`${name}: not gzip: ${(err as Error).message}`);
+  }
+  const header = head.slice(0, head.indexOf("\n"));
+  const first = name === EXPORT_FILES.cellsCsv ? CELL_COLUMNS.join(",") : PROVINCE_COLUMNS.join(",");
+  if (!header.startsWith(first + ",")) throw new Error(`${name}: header "${header.slice(0, 80)}" does not start with ${first}`);
+}

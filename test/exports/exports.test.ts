@@ -1,0 +1,154 @@
+// The exports of a published version, read back by an independent reader (DuckDB) and downloaded over HTTP from a
+// running server: the values are the grid's and the summaries' own, the geometry is each cell's square, the files
+// are served with their checksum as ETag, conditional GET and ranges.
+import { createHash } from "node:crypto";
+import { readFileSync, realpathSync } from "node:fs";
+import { join } from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { parse } from "csv-parse/sync";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { checkCsvExport, checkParquetExport, EXPORT_FILES } from "../../formats/drought-export.ts";
+import { openDroughtGridFile } from "../../formats/drought-grid.ts";
+import { readManifest } from "../../formats/manifest.ts";
+import { ProvinceSummariesReader } from "../../formats/province-summaries.ts";
+import { readProvincesJson } from "../../formats/province-index.ts";
+import { formatMonth } from "../../lib/months.ts";
+import { privateArtifacts, startRealServer, type RealServer } from "../e2e/real-server.ts";
+
+const dir = realpathSync(join(inject("artifactsDir"), "current"));
+const grid = openDroughtGridFile(join(dir, "drought-grid.bin"));
+const summaries = new ProvinceSummariesReader(new Uint8Array(readFileSync(join(dir, "province-summaries.bin"))));
+const provinces = readProvincesJson(readFileSync(join(dir, "provinces.json"), "utf8"));
+const manifest = readManifest(dir);
+
+async function duck(sql: string): Promise<unknown[][]> {
+  const db = await DuckDBInstance.create(":memory:");
+  const c = await db.connect();
+  const rows = (await c.runAndReadAll(sql)).getRows();
+  c.closeSync();
+  return rows.map((r) => r.map((v) => (typeof v === "bigint" ? Number(v) : v)));
+}
+
+const cellsFile = join(dir, EXPORT_FILES.cellsParquet).replace(/'/g, "''");
+const provincesFile = join(dir, EXPORT_FILES.provincesParquet).replace(/'/g, "''");
+const month = grid.lastMonth - 1;
+const m = month - grid.firstMonth;
+
+describe("GeoParquet export read by DuckDB", () => {
+  it("holds every cell and month, and SPEI-1 where the grid has it", async () => {
+    const [[rows, cells, first, last, valid]] = await duck(
+      `select count(*), count(distinct cell_id), min(month), max(month), sum(valid::int) from '${cellsFile}'`,
+    );
+    expect([rows, cells, first, last]).toEqual([grid.nCells * grid.nMonths, grid.nCells, formatMonth(grid.firstMonth), formatMonth(grid.lastMonth)]);
+    let finite = 0;
+    for (let mm = 0; mm < grid.nMonths; mm++) for (let c = 0; c < grid.nCells; c++) if (Number.isFinite(grid.value(c, mm, 0))) finite++;
+    expect(valid).toBe(finite);
+  });
+
+  it("gives each cell its stored values and its square", async () => {
+    const picks = [0, Math.floor(grid.nCells / 2), grid.nCells - 1];
+    const rows = await duck(
+      `select cell_id, grid_id, lat, lng, ${grid.indexNames.join(", ")}, valid, geometry::varchar from '${cellsFile}' ` +
+        `where month = '${formatMonth(month)}' and cell_id in (${picks.map((c) => grid.cellId(c)).join(",")}) order by cell_id`,
+    );
+    expect(rows).toHaveLength(3);
+    for (const row of rows) {
+      const c = picks.find((p) => grid.cellId(p) === row[0])!;
+      const h = grid.resolutionDeg / 2;
+      const [lat, lng] = [grid.cellLat(c), grid.cellLng(c)];
+      expect(row.slice(1, 4)).toEqual([`TH025-${grid.cellId(c)}`, lat, lng]);
+      const rec = grid.record(c, m);
+      grid.indexNames.forEach((_, k) => expect(row[4 + k]).toBe(Number.isFinite(rec[k]) ? rec[k] : null));
+      expect(row[4 + grid.nIndices]).toBe(Number.isFinite(rec[0]));
+      expect(row[5 + grid.nIndices]).toBe(`POLYGON ((${lng - h} ${lat - h}, ${lng + h} ${lat - h}, ${lng + h} ${lat + h}, ${lng - h} ${lat + h}, ${lng - h} ${lat - h}))`);
+    }
+  });
+
+  it("carries GeoParquet metadata DuckDB understands", async () => {
+    const [[type]] = await duck(`select typeof(geometry) from '${cellsFile}' limit 1`);
+    expect(String(type)).toMatch(/^GEOMETRY/);
+    const meta = checkParquetExport(readFileSync(join(dir, EXPORT_FILES.cellsParquet)), EXPORT_FILES.cellsParquet);
+    const geo = JSON.parse(meta.key_value_metadata!.find((kv) => kv.key === "geo")!.value!);
+    expect(geo).toMatchObject({ version: "1.1.0", primary_column: "geometry", columns: { geometry: { encoding: "WKB", geometry_types: ["Polygon"] } } });
+  });
+
+  it("province export: the summaries' means and cell counts", async () => {
+    const rows = await duck(`select province_code, province, ${summaries.indexNames.join(", ")}, cells_used from '${provincesFile}' where month = '${formatMonth(month)}' order by province_code`);
+    expect(rows).toHaveLength(summaries.nProvinces);
+    const byCode = new Map(rows.map((r) => [r[0], r]));
+    provinces.forEach((p, i) => {
+      const row = byCode.get(p.code)!;
+      expect(row[1]).toBe(p.nameEn);
+      const rec = summaries.record(i, summaries.monthOffset(month));
+      summaries.indexNames.forEach((_, k) => expect(row[2 + k]).toBe(Number.isFinite(rec[k]) ? rec[k] : null));
+      expect(row[2 + summaries.nIndices]).toBe(summaries.cellsUsed(i, summaries.monthOffset(month)));
+    });
+  });
+});
+
+describe("CSV exports", () => {
+  it("cells: one row per cell and month, values to 4 decimals", () => {
+    const rows = parse(gunzipSync(readFileSync(join(dir, EXPORT_FILES.cellsCsv))), { columns: true }) as Record<string, string>[];
+    expect(rows).toHaveLength(grid.nCells * grid.nMonths);
+    const c = 5;
+    const row = rows[m * grid.nCells + c];
+    expect([row.cell_id, row.month]).toEqual([String(grid.cellId(c)), formatMonth(month)]);
+    const v = grid.value(c, m, 0);
+    expect(row.spei1).toBe(Number.isFinite(v) ? String(Math.round(v * 1e4) / 1e4) : "");
+  });
+
+  it("load-time checks refuse a truncated Parquet file and a CSV with another header", () => {
+    const parquet = readFileSync(join(dir, EXPORT_FILES.cellsParquet));
+    expect(() => checkParquetExport(parquet.subarray(0, parquet.length - 100), EXPORT_FILES.cellsParquet)).toThrow(/not a readable Parquet file/);
+    expect(() => checkCsvExport(Buffer.from("not gzip"), EXPORT_FILES.cellsCsv)).toThrow(/not gzip/);
+    expect(() => checkCsvExport(gzipSync("a,b\n1,2\n"), EXPORT_FILES.provincesCsv)).toThrow(/does not start with province_code/);
+  });
+});
+
+describe("export routes", () => {
+  let server: RealServer;
+  beforeAll(async () => {
+    server = await startRealServer(privateArtifacts(inject("artifactsDir")).dir);
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+  const get = (path: string, headers: Record<string, string> = {}) => fetch(server.base + path, { headers: { "X-API-Key": server.key, ...headers } });
+
+  it("lists the served version's exports with their checksums", async () => {
+    const r = await get("/api/risk-map/drought/exports");
+    expect(r.status).toBe(200);
+    const body = (await r.json()) as { data: { version: string; files: { name: string; sha256: string; bytes: number; url: string }[] } };
+    expect(body.data.version).toBe(manifest.version);
+    expect(body.data.files.map((f) => f.name)).toEqual(Object.values(EXPORT_FILES));
+    for (const f of body.data.files) expect([f.sha256, f.bytes, f.url]).toEqual([manifest.artifacts[f.name].sha256, manifest.artifacts[f.name].bytes, `/api/risk-map/drought/exports/${f.name}`]);
+  });
+
+  it("sends a file with its checksum as ETag, 304 on If-None-Match, ranges", async () => {
+    const path = `/api/risk-map/drought/exports/${EXPORT_FILES.cellsParquet}`;
+    const r = await get(path);
+    expect(r.status).toBe(200);
+    const bytes = Buffer.from(await r.arrayBuffer());
+    const sha = createHash("sha256").update(bytes).digest("hex");
+    expect(sha).toBe(manifest.artifacts[EXPORT_FILES.cellsParquet].sha256);
+    expect(r.headers.get("etag")).toBe(`"${sha}"`);
+    expect(r.headers.get("content-type")).toBe("application/vnd.apache.parquet");
+    expect(r.headers.get("content-disposition")).toBe(`attachment; filename="${manifest.version}-${EXPORT_FILES.cellsParquet}"`);
+    expect((await get(path, { "If-None-Match": `"${sha}"` })).status).toBe(304);
+    const head = await get(path, { Range: "bytes=0-3" });
+    expect([head.status, Buffer.from(await head.arrayBuffer()).toString()]).toEqual([206, "PAR1"]);
+    const stale = await get(path, { Range: "bytes=0-3", "If-Range": '"0000"' });
+    expect(stale.status).toBe(200);
+    await stale.arrayBuffer();
+  });
+
+  it("needs a key; an unknown export is a 404 in the envelope", async () => {
+    const r = await fetch(server.base + `/api/risk-map/drought/exports/${EXPORT_FILES.cellsCsv}`);
+    expect(r.status).toBe(401);
+    const missing = await get("/api/risk-map/drought/exports/secrets.parquet");
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { error: { code: string } }).error.code).toBe("NOT_FOUND");
+  });
+});
+
