@@ -1,0 +1,671 @@
+// The source registry: every input the pipeline reads, one entry each — its public origin, format, cadence,
+// licence and attribution (non-commercial terms flagged), the credential it needs, the path of its copy under
+// DATA_DIR, and the files a refresh fetches with their content checks and merge rules. SOURCE_URL_<NAME>
+// replaces an origin (mirrors, tests); the table in docs/methods/sources.md is this file in prose.
+import { basename, join } from "node:path";
+import { readdirSync, readFileSync, existsSync } from "node:fs";
+import { parsePsmslFilelist, parseRlrAnnual, THAI_COASTLINE_CODES } from "../feeds/psmsl.ts";
+import { ghcndResources, NOAA_ACCESS_URL } from "../inputs/ghcnd/refresh.ts";
+import { GHCND_SUBDIR } from "../inputs/ghcnd/stations.ts";
+import { csvColumnMax, geojsonPropertyMax, isoDay, laterDay, psmslYearMax } from "./data-as-of.ts";
+import { deprecated, overrideVariable } from "./settings.ts";
+import type { ContentCheck, ResourceContext, ResourceSpec, SourceEntry } from "./types.ts";
+
+const GiB = 1024 * 1024 * 1024;
+
+/** A file kept as the data directory has it (derived or static copies with no live equivalent). */
+function carried(dataDirFile: string, check: ContentCheck, file = basename(dataDirFile)): ResourceSpec {
+  return { file, dataDirFile, adapterReadsLive: true, check };
+}
+
+/** The one file of a single-file source. */
+function download(origin: string, file: string, check: ContentCheck, more: Partial<ResourceSpec> = {}): ResourceSpec {
+  return { file, url: origin, adapterReadsLive: true, check, ...more };
+}
+
+const joinUrl = (base: string, path: string) => `${base.replace(/\/$/, "")}/${path}`;
+
+/** Files of a mirror folder (sorted), or none when the folder is missing. */
+function mirrorFiles(dataDir: string, folder: string, pattern: RegExp): string[] {
+  const dir = join(dataDir, folder);
+  return existsSync(dir) ? readdirSync(dir).filter((f) => pattern.test(f)).sort() : [];
+}
+
+/** The current copy's file when there is one, else the data directory's. */
+function currentOrMirror(ctx: ResourceContext, file: string, dataDirFile: string): string | undefined {
+  const candidates = [ctx.currentDir ? join(ctx.currentDir, file) : undefined, join(ctx.dataDir, dataDirFile)];
+  return candidates.find((p): p is string => p !== undefined && existsSync(p));
+}
+
+/** OData answers of the WHO GHO: rows in "value", years in TimeDim. */
+function ghoCheck(): ContentCheck {
+  return {
+    format: "json",
+    rowsAt: "value",
+    asOf: (text) => {
+      let best: string | null = null;
+      for (const r of (JSON.parse(text) as { value: { TimeDim?: unknown }[] }).value) best = laterDay(best, isoDay(String(r.TimeDim ?? "")));
+      return best;
+    },
+  };
+}
+
+/** Release date in a WHO DON dataset file name (outbreaks_13052026.csv → 2026-05-13). */
+export function donReleaseDate(file: string): string | null {
+  const m = /_(\d{2})(\d{2})(\d{4})\.\w+$/.exec(file);
+  return m ? isoDay(`${m[3]}-${m[2]}-${m[1]}`) : null;
+}
+
+/** PortWatch Daily_Ports_Data attributes, in the mirror's column order. */
+export const PORTWATCH_DAILY_COLUMNS = [
+  "date", "year", "month", "day", "portid", "portname", "country", "ISO3",
+  "portcalls_container", "portcalls_dry_bulk", "portcalls_general_cargo", "portcalls_roro", "portcalls_tanker", "portcalls_cargo", "portcalls",
+  "import_container", "import_dry_bulk", "import_general_cargo", "import_roro", "import_tanker", "import_cargo", "import",
+  "export_container", "export_dry_bulk", "export_general_cargo", "export_roro", "export_tanker", "export_cargo", "export",
+  "ObjectId",
+] as const;
+
+/** Days PortWatch may still revise: each refresh asks again for this many days before the copy's last day. */
+export const PORTWATCH_REVISION_DAYS = 30;
+
+const PORTWATCH_PORTS_COLUMNS = [
+  "X", "Y", "portid", "portname", "country", "ISO3", "continent", "fullname", "lat", "lon",
+  "vessel_count_total", "vessel_count_container", "vessel_count_dry_bulk", "vessel_count_general_cargo", "vessel_count_RoRo", "vessel_count_tanker",
+  "industry_top1", "industry_top2", "industry_top3", "share_country_maritime_import", "share_country_maritime_export", "LOCODE", "pageid", "countrynoaccents", "ObjectId",
+] as const;
+
+const PORTWATCH_TERMS = "IMF PortWatch terms: free for non-commercial and research use, with attribution";
+const WHO_TERMS = "WHO data: CC BY-NC-SA 3.0 IGO (non-commercial use only)";
+
+/** The daily files of the mirror, each with its port id (first data row) and the window to ask for. */
+function portwatchDaily(ctx: ResourceContext): ResourceSpec[] {
+  const folder = join("ports", "portwatch", "daily");
+  const names = new Set([...mirrorFiles(ctx.dataDir, folder, /\.csv$/), ...(ctx.currentDir && existsSync(join(ctx.currentDir, "daily")) ? readdirSync(join(ctx.currentDir, "daily")).filter((f) => f.endsWith(".csv")) : [])]);
+  const out: ResourceSpec[] = [];
+  for (const name of [...names].sort()) {
+    const path = currentOrMirror(ctx, join("daily", name), join(folder, name));
+    if (!path) continue;
+    const text = readFileSync(path, "utf8");
+    const first = text.split(/\r?\n/, 3)[1] ?? "";
+    const portid = first.split(",")[4];
+    if (!/^[A-Za-z0-9_-]+$/.test(portid ?? "")) continue;
+    const last = csvColumnMax("date")(text, path);
+    let where = `portid='${portid}'`;
+    if (last) {
+      const from = new Date(Date.parse(last) - PORTWATCH_REVISION_DAYS * 86_400_000).toISOString().slice(0, 10);
+      where += ` AND date >= TIMESTAMP '${from} 00:00:00'`;
+    }
+    out.push({
+      file: join("daily", name),
+      url: `${joinUrl(ctx.origin, "query")}?where=${encodeURIComponent(where)}&outFields=*&orderByFields=date&f=json`,
+      dataDirFile: join(folder, name),
+      adapterReadsLive: true,
+      check: { format: "csv", columns: ["date", "portid", "portcalls", "import", "export"], asOf: csvColumnMax("date") },
+      merge: { kind: "csv-rows", key: ["date"], sort: true },
+      arcgis: { pageSize: 1000, columns: PORTWATCH_DAILY_COLUMNS, dateColumns: ["date"] },
+    });
+  }
+  return out;
+}
+
+/** filelist.txt and the annual RLR files of the Thai gauges it lists. */
+function psmslResources(ctx: ResourceContext): ResourceSpec[] {
+  const rlrCheck: ContentCheck = {
+    format: "csv",
+    csv: { header: false, delimiter: ";", quote: false },
+    asOf: psmslYearMax,
+    validate: (text, file) => {
+      if (parseRlrAnnual(text, file).records.length === 0) throw new Error("no year; mm line");
+    },
+  };
+  const listPath = currentOrMirror(ctx, "filelist.txt", "feeds/psmsl/filelist.txt");
+  const thai = listPath ? parsePsmslFilelist(readFileSync(listPath, "utf8"), listPath).records.filter((s) => THAI_COASTLINE_CODES.has(s.coastline)) : [];
+  return [
+    {
+      file: "filelist.txt",
+      url: joinUrl(ctx.origin, "filelist.txt"),
+      dataDirFile: "feeds/psmsl/filelist.txt",
+      adapterReadsLive: true,
+      check: {
+        format: "csv",
+        csv: { header: false, delimiter: ";", quote: false },
+        minRows: 1000,
+        validate: (text, file) => {
+          if (parsePsmslFilelist(text, file).records.length === 0) throw new Error("no station line");
+        },
+      },
+    },
+    ...thai.map((s): ResourceSpec => ({
+      file: `data/${s.id}.rlrdata`,
+      url: joinUrl(ctx.origin, `${s.id}.rlrdata`),
+      dataDirFile: `feeds/psmsl/data/${s.id}.rlrdata`,
+      adapterReadsLive: true,
+      check: rlrCheck,
+    })),
+  ];
+}
+
+export const SOURCES: readonly SourceEntry[] = [
+  {
+    name: "ghcnd",
+    title: "NOAA NCEI GHCN-Daily station observations (per-station access CSV)",
+    url: NOAA_ACCESS_URL,
+    format: "csv",
+    cadence: "daily",
+    licence: "NOAA: free of charge; non-US station data exchanged under WMO Resolution 40 may be restricted to non-commercial use",
+    attribution: "Menne et al. 2012, GHCN-Daily v3, doi:10.7289/V5D21VHZ",
+    nonCommercial: "WMO Resolution 40: non-US data may not be re-exported for commercial services",
+    dataDirPath: GHCND_SUBDIR,
+    legacyUrlVariable: "GHCND_BASE_URL",
+    liveFormat: "NOAA access CSV (quoted, *_ATTRIBUTES flags, values in tenths of mm / °C, every element); the mirror holds the CDO export (mm / °C). pipeline/inputs/ghcnd/parse.ts reads both.",
+    refresh: "http",
+    resources: ghcndResources,
+  },
+  {
+    name: "gdacs_events",
+    title: "GDACS current events (GeoJSON event list), merged by event into an archive",
+    url: "https://www.gdacs.org/gdacsapi/api/events/geteventlist/MAP",
+    format: "geojson",
+    cadence: "daily",
+    licence: "GDACS (European Commission JRC, UN OCHA): free use with attribution",
+    attribution: "GDACS, Global Disaster Alert and Coordination System (EC JRC / UN OCHA)",
+    dataDirPath: "feeds/gdacs",
+    refresh: "http",
+    resources: (ctx) => [
+      download(ctx.origin, "gdacs_events.geojson", { format: "geojson", asOf: geojsonPropertyMax(["todate", "fromdate"]) }, {
+        dataDirFile: "feeds/gdacs/gdacs_20260530T1858Z.geojson",
+        merge: { kind: "geojson-groups", key: ["eventtype", "eventid"] },
+      }),
+    ],
+  },
+  {
+    name: "gdacs_floods",
+    title: "GDACS flood events of the last 60 days (event search API), merged by event",
+    url: "https://www.gdacs.org/gdacsapi/api/events/geteventlist/SEARCH",
+    format: "geojson",
+    cadence: "daily",
+    licence: "GDACS (European Commission JRC, UN OCHA): free use with attribution",
+    attribution: "GDACS flood events (EC JRC / UN OCHA)",
+    dataDirPath: "feeds/gdacs/latest_gdacs_flood_db.csv",
+    liveFormat: "The search API answers GeoJSON, at most 100 events a page; the mirror's latest_gdacs_flood_db.csv is a table derived from it (one row per flood, geometry as text). The GeoJSON is archived by event; the flood-table adapter for it is to come.",
+    refresh: "http",
+    resources: (ctx) => {
+      const to = ctx.now.toISOString().slice(0, 10);
+      const from = new Date(ctx.now.getTime() - 60 * 86_400_000).toISOString().slice(0, 10);
+      return [
+        carried("feeds/gdacs/latest_gdacs_flood_db.csv", { format: "csv", columns: ["eventid", "alertlevel", "fromdate", "todate", "geometry", "iso3"], asOf: csvColumnMax("todate") }),
+        {
+          file: "gdacs_floods.geojson",
+          url: `${ctx.origin}?eventlist=FL&fromdate=${from}&todate=${to}&alertlevel=green;orange;red&pagesize=100&pagenumber=1`,
+          adapterReadsLive: false,
+          check: { format: "geojson", minRows: 0, asOf: geojsonPropertyMax(["todate", "fromdate"]) },
+          merge: { kind: "geojson-groups", key: ["eventtype", "eventid"] },
+        },
+      ];
+    },
+  },
+  {
+    name: "dfo",
+    title: "Dartmouth Flood Observatory Global Active Archive of Large Flood Events",
+    url: "https://floodobservatory.colorado.edu/Archives/FloodArchive.xlsx",
+    otherUrls: ["https://floodobservatory.colorado.edu/Archives/index.html"],
+    format: "xlsx",
+    cadence: "irregular",
+    licence: "free use with citation (no licence stated)",
+    attribution: "G.R. Brakenridge, Global Active Archive of Large Flood Events, Dartmouth Flood Observatory, University of Colorado",
+    dataDirPath: "feeds/dfo/FloodArchive.csv",
+    liveFormat: "The archive is published as an Excel workbook (FloodArchive.xlsx); the mirror holds a CSV export of it. An XLSX reader is to come.",
+    refresh: "http",
+    resources: (ctx) => [
+      carried("feeds/dfo/FloodArchive.csv", { format: "csv", columns: ["ID", "long", "lat", "Began", "Ended", "Severity", "Area"], asOf: csvColumnMax("Ended") }),
+      download(ctx.origin, "FloodArchive.xlsx", { format: "xlsx" }, { adapterReadsLive: false }),
+    ],
+  },
+  {
+    name: "firms",
+    title: "NASA FIRMS MODIS active fires over mainland South-East Asia (area API, last 5 days), merged by detection",
+    url: "https://firms.modaps.eosdis.nasa.gov/api/area/csv/{FIRMS_MAP_KEY}/MODIS_NRT/92,5,110,24/5",
+    format: "csv",
+    cadence: "daily",
+    licence: "NASA open data (free use, citation requested)",
+    attribution: "NASA FIRMS MODIS Collection 6.1 NRT active fires (MCD14DL), Giglio et al. 2016",
+    credential: "FIRMS_MAP_KEY",
+    dataDirPath: "feeds/firms",
+    liveFormat: "The area API's MODIS CSV adds an `instrument` column and reports version 6.1NRT; the mirror's reconstructed CSV has the 2018 C6 columns. Same names otherwise: old rows are moved to the new header by name.",
+    refresh: "http",
+    resources: (ctx) => [
+      carried("feeds/firms/MODIS_C6_SouthEast_Asia_48h_20180525.geojson", { format: "geojson", asOf: geojsonPropertyMax(["ACQ_DATE"]) }),
+      download(ctx.origin, "MODIS_C6_SouthEast_Asia_20180523-25_reconstructed.csv", {
+        format: "csv",
+        columns: ["latitude", "longitude", "acq_date", "acq_time", "confidence", "frp"],
+        minRows: 0,
+        asOf: csvColumnMax("acq_date"),
+      }, {
+        dataDirFile: "feeds/firms/MODIS_C6_SouthEast_Asia_20180523-25_reconstructed.csv",
+        merge: { kind: "csv-rows", key: ["latitude", "longitude", "acq_date", "acq_time", "satellite"], onHeaderChange: "remap" },
+      }),
+    ],
+  },
+  {
+    name: "ibtracs_active",
+    title: "NOAA IBTrACS v04r01 active storms, merged by storm (SID) into the recent long record",
+    url: "https://www.ncei.noaa.gov/data/international-best-track-archive-for-climate-stewardship-ibtracs/v04r01/access/csv/ibtracs.ACTIVE.list.v04r01.csv",
+    format: "csv",
+    cadence: "daily",
+    licence: "NOAA: public domain",
+    attribution: "Knapp et al. 2010, IBTrACS v04r01, doi:10.25921/82ty-9e16",
+    dataDirPath: "feeds/ibtracs/ibtracs.ACTIVE.list.v04r01.csv",
+    refresh: "http",
+    resources: (ctx) => [
+      download(ctx.origin, "ibtracs.ACTIVE.list.v04r01.csv", {
+        format: "csv",
+        columns: ["SID", "ISO_TIME", "LAT", "LON", "WMO_WIND"],
+        skipRows: 1,
+        minRows: 0,
+        asOf: csvColumnMax("ISO_TIME"),
+      }, {
+        dataDirFile: "feeds/ibtracs/ibtracs.ACTIVE.list.v04r01.csv",
+        merge: { kind: "csv-groups", key: ["SID"] },
+      }),
+    ],
+  },
+  {
+    name: "ibtracs_recent",
+    title: "NOAA IBTrACS v04r01 storms of the last three years",
+    url: "https://www.ncei.noaa.gov/data/international-best-track-archive-for-climate-stewardship-ibtracs/v04r01/access/csv/ibtracs.last3years.list.v04r01.csv",
+    format: "csv",
+    cadence: "weekly",
+    licence: "NOAA: public domain",
+    attribution: "Knapp et al. 2010, IBTrACS v04r01, doi:10.25921/82ty-9e16",
+    dataDirPath: "feeds/ibtracs/ibtracs_last3years_clean.csv",
+    liveFormat: "The native list (SID, ISO_TIME, LAT, LON, WMO_WIND, … and a units row); the mirror's ibtracs_last3years_clean.csv is a derived 8-column table (time, latitude, longitude, name, basin, wind, pressure, status). pipeline/feeds/ibtracs.ts reads both column sets.",
+    refresh: "http",
+    resources: (ctx) => [
+      carried("feeds/ibtracs/ibtracs_last3years_clean.csv", { format: "csv", columns: ["time", "latitude", "longitude", "wind"], skipRows: 1, asOf: csvColumnMax("time") }),
+      download(ctx.origin, "ibtracs.last3years.list.v04r01.csv", { format: "csv", columns: ["SID", "ISO_TIME", "LAT", "LON", "WMO_WIND"], skipRows: 1, asOf: csvColumnMax("ISO_TIME") }, {
+        merge: { kind: "csv-groups", key: ["SID"] },
+      }),
+    ],
+  },
+  {
+    name: "ibtracs_wp",
+    title: "NOAA IBTrACS v04r01 West Pacific basin, whole record (return periods)",
+    url: "https://www.ncei.noaa.gov/data/international-best-track-archive-for-climate-stewardship-ibtracs/v04r01/access/csv/ibtracs.WP.list.v04r01.csv",
+    format: "csv",
+    cadence: "weekly",
+    licence: "NOAA: public domain (the mirror's Parquet extract cites CC BY 4.0)",
+    attribution: "Knapp et al. 2010, IBTrACS v04r01, doi:10.25921/82ty-9e16",
+    dataDirPath: "feeds/ibtracs/ibtracs_wp_tracks.parquet",
+    liveFormat: "The native WP list CSV (all agencies, 3-hourly); the mirror holds a derived Parquet of the 6-hourly WMO fixes (SID, ISO_TIME, LAT, LON, WMO_WIND, WMO_PRES, …). A CSV reader for the long record is to come.",
+    refresh: "http",
+    maxBytes: 2 * GiB,
+    resources: (ctx) => [
+      carried("feeds/ibtracs/ibtracs_wp_tracks.parquet", { format: "parquet" }),
+      download(ctx.origin, "ibtracs.WP.list.v04r01.csv", { format: "csv", columns: ["SID", "ISO_TIME", "LAT", "LON", "WMO_WIND"], skipRows: 1, asOf: csvColumnMax("ISO_TIME") }, { adapterReadsLive: false }),
+    ],
+  },
+  {
+    name: "psmsl",
+    title: "PSMSL annual Revised Local Reference mean sea level (station list and the Thai gauges)",
+    url: "https://psmsl.org/data/obtaining/rlr.annual.data",
+    otherUrls: ["https://psmsl.org/data/obtaining/rlr.annual.data/rlr_annual.zip"],
+    format: "text",
+    cadence: "yearly",
+    licence: "PSMSL: free use with citation",
+    attribution: "Holgate et al. 2013, doi:10.2112/JCOASTRES-D-12-00175.1; PSMSL Tide Gauge Data",
+    dataDirPath: "feeds/psmsl",
+    refresh: "http",
+    resources: psmslResources,
+  },
+  {
+    name: "owid_temperature",
+    title: "Our World in Data monthly temperature anomalies by country (from Copernicus ERA5)",
+    url: "https://ourworldindata.org/grapher/monthly-temperature-anomalies.csv?v=1&csvType=full&useColumnShortNames=true",
+    format: "csv",
+    cadence: "monthly",
+    licence: "CC BY 4.0",
+    attribution: "Our World in Data, monthly temperature anomalies (Copernicus Climate Change Service, ERA5)",
+    dataDirPath: "feeds/temperature/monthly-temperature-anomalies.csv",
+    liveFormat: "The grapher export writes Day as YYYY-MM-DD; the mirror's copy has m/d/yyyy. Columns are the same.",
+    refresh: "http",
+    resources: (ctx) => [
+      download(ctx.origin, "monthly-temperature-anomalies.csv", { format: "csv", columns: ["Entity", "Code", "Day", "temperature_anomaly"], asOf: csvColumnMax("Day") }, {
+        dataDirFile: "feeds/temperature/monthly-temperature-anomalies.csv",
+      }),
+    ],
+  },
+  {
+    name: "gistemp",
+    title: "Global monthly temperature anomalies, NASA GISTEMP v4 and NOAA GCAG (datahub.io core/global-temp)",
+    url: "https://datahub.io/core/global-temp/r/monthly.csv",
+    otherUrls: ["https://data.giss.nasa.gov/gistemp/tabledata_v4/GLB.Ts+dSST.csv"],
+    format: "csv",
+    cadence: "monthly",
+    licence: "PDDL (datahub packaging); GISTEMP and GCAG are US government works",
+    attribution: "GISTEMP Team, NASA GISS Surface Temperature Analysis v4; NOAA Global Component of Climate at a Glance",
+    dataDirPath: "feeds/temperature/global-monthly-gistemp-gcag.csv",
+    liveFormat: "Same layout (Source, Year, Mean). The producer's own GLB.Ts+dSST.csv is a wide year × month table.",
+    refresh: "http",
+    resources: (ctx) => [
+      download(ctx.origin, "global-monthly-gistemp-gcag.csv", { format: "csv", columns: ["Source", "Year", "Mean"], asOf: csvColumnMax("Year") }, {
+        dataDirFile: "feeds/temperature/global-monthly-gistemp-gcag.csv",
+      }),
+    ],
+  },
+  {
+    name: "opendengue",
+    title: "OpenDengue V1.3 national, spatial and temporal extracts",
+    url: "https://github.com/OpenDengue/master-repo/raw/main/data/releases/V1.3",
+    otherUrls: ["https://opendengue.org/data.html", "https://doi.org/10.6084/m9.figshare.24259573"],
+    format: "zip",
+    cadence: "irregular",
+    licence: "CC BY 4.0",
+    attribution: "Clarke et al. 2024, OpenDengue, Sci Data 11:296, doi:10.1038/s41597-024-03120-7",
+    dataDirPath: "health/opendengue",
+    liveFormat: "Each release extract is one ZIP of a worldwide CSV; the mirror holds the regional CSV splits (SEARO, WPRO) of the same columns. Unzipping and the regional filter are to come.",
+    refresh: "http",
+    resources: (ctx) => [
+      ...mirrorFiles(ctx.dataDir, "health/opendengue", /\.csv$/).map((f) =>
+        carried(join("health/opendengue", f), { format: "csv", columns: ["adm_0_name", "calendar_end_date", "dengue_total"], csv: { multiline: true }, asOf: csvColumnMax("calendar_end_date", { multiline: true }) }),
+      ),
+      ...["National", "Spatial", "Temporal"].map((k) => download(joinUrl(ctx.origin, `${k}_extract_V1_3.zip`), `${k}_extract_V1_3.zip`, { format: "zip" }, { adapterReadsLive: false })),
+    ],
+  },
+  {
+    name: "who_don",
+    title: "WHO Disease Outbreak News as a dataset (newest release of outbreaks_<ddmmyyyy>.csv)",
+    url: "https://api.github.com/repos/jatorresmunguia/disease_outbreak_news/contents/Last%20update",
+    otherUrls: ["https://github.com/jatorresmunguia/disease_outbreak_news", "https://www.who.int/emergencies/disease-outbreak-news"],
+    format: "csv",
+    cadence: "monthly",
+    licence: "Dataset: MIT (Torres Munguía et al.); the DON texts it quotes are WHO content, CC BY-NC-SA 3.0 IGO",
+    attribution: "Torres Munguía et al. 2022, A global dataset of pandemic- and epidemic-prone disease outbreaks, Sci Data 9:683",
+    nonCommercial: "the quoted WHO DON texts are CC BY-NC-SA 3.0 IGO",
+    dataDirPath: "health/who-don",
+    liveFormat: "outbreaks_<ddmmyyyy>.csv is published as CSV in the mirror's layout; dons_raw is published only as RData, so the mirror's derived dons_raw CSV is kept until an RData reader exists.",
+    refresh: "http",
+    resources: (ctx) =>
+      mirrorFiles(ctx.dataDir, "health/who-don", /^(outbreaks|dons_raw)_\d{8}\.csv$/).map((f) =>
+        carried(join("health/who-don", f), f.startsWith("dons_raw")
+          ? { format: "csv", columns: ["Date", "ID"], csv: { multiline: true }, asOf: csvColumnMax("Date", { multiline: true }) }
+          : { format: "csv", columns: ["Country", "iso3", "Disease", "DONs"], asOf: (_t, file) => donReleaseDate(file) }),
+      ),
+    discover: async (ctx, fetchText) => {
+      const listing = JSON.parse(await fetchText(ctx.origin)) as { name?: string; download_url?: string }[];
+      const newest = listing
+        .filter((e) => typeof e.name === "string" && typeof e.download_url === "string" && /^outbreaks_\d{8}\.csv$/.test(e.name))
+        .sort((a, b) => (donReleaseDate(a.name!) ?? "").localeCompare(donReleaseDate(b.name!) ?? ""))
+        .at(-1);
+      if (!newest) throw new Error("no outbreaks_<ddmmyyyy>.csv in the release listing");
+      const mirror = mirrorFiles(ctx.dataDir, "health/who-don", /^outbreaks_\d{8}\.csv$/).at(-1);
+      return [{
+        file: newest.name!,
+        url: newest.download_url!,
+        dataDirFile: mirror ? join("health/who-don", mirror) : undefined,
+        replaces: mirror,
+        adapterReadsLive: true,
+        check: { format: "csv", columns: ["Country", "iso3", "Disease", "DONs"], asOf: (_t, file) => donReleaseDate(file) },
+      }];
+    },
+  },
+  {
+    name: "who_gho_malaria",
+    title: "WHO Global Health Observatory malaria indicators (OData API)",
+    url: "https://ghoapi.azureedge.net/api",
+    format: "json",
+    cadence: "yearly",
+    licence: WHO_TERMS,
+    attribution: "World Health Organization, Global Health Observatory",
+    nonCommercial: WHO_TERMS,
+    dataDirPath: "health/who-gho-malaria",
+    liveFormat: "The OData API answers JSON ({ value: [ { SpatialDim, TimeDim, NumericValue, Value, … } ] }); the mirror holds the portal's CSV export (SpatialDimensionValueCode, TimeDim, NumericValue, Value, …). A JSON reader is to come.",
+    refresh: "http",
+    resources: (ctx) => {
+      const files = mirrorFiles(ctx.dataDir, "health/who-gho-malaria", /^MALARIA_.*\.csv$/);
+      return [
+        ...files.map((f) => carried(join("health/who-gho-malaria", f), { format: "csv", columns: ["SpatialDimensionValueCode", "TimeDim", "NumericValue", "Value"], asOf: csvColumnMax("TimeDim") })),
+        ...files.map((f) => f.replace(/\.csv$/, "")).map((code) => download(joinUrl(ctx.origin, code), `${code}.json`, ghoCheck(), { adapterReadsLive: false })),
+      ];
+    },
+  },
+  {
+    name: "who_gho_cholera",
+    title: "WHO Global Health Observatory cholera cases, deaths and case fatality (OData API)",
+    url: "https://ghoapi.azureedge.net/api",
+    format: "json",
+    cadence: "yearly",
+    licence: WHO_TERMS,
+    attribution: "World Health Organization, Global Health Observatory (CHOLERA_0000000001..3)",
+    nonCommercial: WHO_TERMS,
+    dataDirPath: "health/who-cholera/who_gho_cholera_1949_2016.csv",
+    liveFormat: "Three OData indicators as JSON (cases CHOLERA_0000000001, deaths …2, case fatality …3); the mirror holds one derived CSV with the three as columns.",
+    refresh: "http",
+    resources: (ctx) => [
+      carried("health/who-cholera/who_gho_cholera_1949_2016.csv", { format: "csv", columns: ["Country", "Year", "Number of reported cases of cholera"], asOf: csvColumnMax("Year") }),
+      ...["CHOLERA_0000000001", "CHOLERA_0000000002", "CHOLERA_0000000003"].map((code) => download(joinUrl(ctx.origin, code), `${code}.json`, ghoCheck(), { adapterReadsLive: false })),
+    ],
+  },
+  {
+    name: "flunet",
+    title: "WHO FluNet virological surveillance, Thailand and Viet Nam (as republished by Our World in Data)",
+    url: "https://xmart-api-public.who.int/FLUMART/VIW_FNT?$format=csv&$filter=COUNTRY_CODE%20eq%20%27THA%27%20or%20COUNTRY_CODE%20eq%20%27VNM%27",
+    otherUrls: ["https://www.who.int/tools/flunet", "https://ourworldindata.org/influenza"],
+    format: "csv",
+    cadence: "weekly",
+    licence: "CC BY-NC-SA 3.0 IGO",
+    attribution: "WHO FluNet (Global Influenza Surveillance and Response System); Our World in Data",
+    nonCommercial: "CC BY-NC-SA 3.0 IGO: non-commercial use only",
+    dataDirPath: "health/flunet",
+    liveFormat: "FluNet's export has one row per country and ISO week (COUNTRY_CODE, ISO_WEEKSTARTDATE, INF_A, INF_B, …); the mirror holds OWID's derived monthly and weekly series per country. The weekly → monthly step is to come.",
+    refresh: "http",
+    resources: (ctx) => [
+      ...mirrorFiles(ctx.dataDir, "health/flunet", /\.csv$/).map((f) => carried(join("health/flunet", f), { format: "csv", asOf: csvColumnMax(["Month", "Day"]) })),
+      download(ctx.origin, "VIW_FNT.csv", { format: "csv", columns: ["COUNTRY_CODE", "ISO_WEEKSTARTDATE", "INF_A", "INF_B"], asOf: csvColumnMax("ISO_WEEKSTARTDATE") }, { adapterReadsLive: false }),
+    ],
+  },
+  {
+    name: "owid_covid",
+    title: "Our World in Data COVID-19 dataset (all countries)",
+    url: "https://covid.ourworldindata.org/data/owid-covid-data.csv",
+    format: "csv",
+    cadence: "weekly",
+    licence: "CC BY 4.0",
+    attribution: "Mathieu et al. 2020, Our World in Data COVID-19 dataset",
+    dataDirPath: "health/owid-covid/THA_covid_data.csv",
+    liveFormat: "The live file holds every country with an iso_code column; the mirror holds Thailand only without it. The THA filter is to come (the adapter would otherwise mix countries).",
+    refresh: "http",
+    resources: (ctx) => [
+      carried("health/owid-covid/THA_covid_data.csv", { format: "csv", columns: ["date", "new_cases"], asOf: csvColumnMax("date") }),
+      download(ctx.origin, "owid-covid-data.csv", { format: "csv", columns: ["iso_code", "date", "new_cases"], asOf: csvColumnMax("date") }, { adapterReadsLive: false }),
+    ],
+  },
+  {
+    name: "unlocode",
+    title: "UN/LOCODE code list, one CSV per country (geoapify/un-locode, geocoded)",
+    url: "https://raw.githubusercontent.com/geoapify/un-locode/main/src/data",
+    otherUrls: ["https://unece.org/trade/cefact/unlocode-code-list-country-and-territory"],
+    format: "csv",
+    cadence: "yearly",
+    licence: "MIT (geoapify/un-locode); UN/LOCODE itself is free to use (UNECE)",
+    attribution: "UNECE UN/LOCODE; geocoding by Geoapify (github.com/geoapify/un-locode)",
+    dataDirPath: "ports/unlocode",
+    refresh: "http",
+    resources: (ctx) =>
+      mirrorFiles(ctx.dataDir, "ports/unlocode", /^[A-Z]{2}\.csv$/).map((f) => ({
+        file: f,
+        url: joinUrl(ctx.origin, f),
+        dataDirFile: join("ports/unlocode", f),
+        adapterReadsLive: true,
+        check: { format: "csv", columns: ["country", "location", "name", "function", "lat", "lon"], csv: { fieldCount: "any" } },
+      })),
+  },
+  {
+    name: "wpi",
+    title: "NGA World Port Index (Pub 150)",
+    url: "https://msi.nga.mil/api/publications/download?type=view&key=16920959/SFH00000/UpdatedPub150.csv",
+    format: "csv",
+    cadence: "irregular",
+    licence: "US government work: public domain",
+    attribution: "National Geospatial-Intelligence Agency, World Port Index (Pub 150)",
+    dataDirPath: "ports/wpi/WPI.csv",
+    liveFormat: "UpdatedPub150.csv has the mirror's columns without the leading OID_ (unused).",
+    refresh: "http",
+    resources: (ctx) => [
+      download(ctx.origin, "WPI.csv", { format: "csv", columns: ["World Port Index Number", "Main Port Name", "UN/LOCODE", "Latitude", "Longitude"], minRows: 1000 }, { dataDirFile: "ports/wpi/WPI.csv" }),
+    ],
+  },
+  {
+    name: "portwatch_ports",
+    title: "IMF PortWatch ports database (ArcGIS feature service)",
+    url: "https://services9.arcgis.com/weJ1QsnbMYJlCHdG/arcgis/rest/services/PortWatch_ports_database/FeatureServer/0",
+    otherUrls: ["https://portwatch.imf.org/"],
+    format: "json",
+    cadence: "irregular",
+    licence: PORTWATCH_TERMS,
+    attribution: "IMF PortWatch; Arslanalp, Koepke & Verschuur 2021, IMF WP/21/225",
+    nonCommercial: PORTWATCH_TERMS,
+    dataDirPath: "ports/portwatch/PortWatch_ports_database.csv",
+    liveFormat: "The service answers JSON pages of attributes, written here as CSV in the mirror's column order; X and Y (Web Mercator geometry, unused) stay empty.",
+    refresh: "http",
+    resources: (ctx) => [{
+      file: "PortWatch_ports_database.csv",
+      url: `${joinUrl(ctx.origin, "query")}?where=1%3D1&outFields=*&orderByFields=ObjectId&f=json`,
+      dataDirFile: "ports/portwatch/PortWatch_ports_database.csv",
+      adapterReadsLive: true,
+      check: { format: "csv", columns: ["portid", "portname", "lat", "lon", "LOCODE"], minRows: 1000 },
+      arcgis: { pageSize: 1000, columns: PORTWATCH_PORTS_COLUMNS, dateColumns: [] },
+    }],
+  },
+  {
+    name: "portwatch_daily",
+    title: "IMF PortWatch daily port calls and trade estimates per port, merged by date",
+    url: "https://services9.arcgis.com/weJ1QsnbMYJlCHdG/arcgis/rest/services/Daily_Ports_Data/FeatureServer/0",
+    otherUrls: ["https://portwatch.imf.org/"],
+    format: "json",
+    cadence: "weekly",
+    licence: PORTWATCH_TERMS,
+    attribution: "IMF PortWatch; Arslanalp, Koepke & Verschuur 2021, IMF WP/21/225",
+    nonCommercial: PORTWATCH_TERMS,
+    dataDirPath: "ports/portwatch/daily",
+    liveFormat: `JSON pages of attributes (date as epoch ms), written as CSV in the mirror's 30 columns with date as YYYY-MM-DD; each refresh asks for the last ${PORTWATCH_REVISION_DAYS} days before the copy's last day and merges by date.`,
+    refresh: "http",
+    resources: portwatchDaily,
+  },
+  {
+    name: "portwatch_tankers",
+    title: "Tanker port calls per country per day (derived from PortWatch daily data)",
+    url: null,
+    otherUrls: ["https://services9.arcgis.com/weJ1QsnbMYJlCHdG/arcgis/rest/services/Daily_Ports_Data/FeatureServer/0"],
+    format: "csv",
+    cadence: "static",
+    licence: PORTWATCH_TERMS,
+    attribution: "IMF PortWatch (derived: tanker calls summed per country)",
+    nonCommercial: PORTWATCH_TERMS,
+    dataDirPath: "ports/portwatch/portwatch_tanker_daily_by_country.csv",
+    liveFormat: "No published file: it is the sum of every port's tanker calls per country, which needs the whole daily service (millions of rows).",
+    refresh: "none",
+    resources: () => [carried("ports/portwatch/portwatch_tanker_daily_by_country.csv", { format: "csv", columns: ["country", "date", "tanker_calls"], asOf: csvColumnMax("date") })],
+  },
+  {
+    name: "ais_sample",
+    title: "Decoded AIS messages, one minute worldwide (sample)",
+    url: null,
+    format: "csv",
+    cadence: "static",
+    licence: "MIT",
+    attribution: "Decoded AIS sample, 2018-07-06 (MIT-licensed public repository)",
+    dataDirPath: "ports/ais/ais_sample.csv",
+    liveFormat: "A fixed sample: there is no keyless live AIS feed.",
+    refresh: "none",
+    resources: () => [carried("ports/ais/ais_sample.csv", { format: "csv", columns: ["mmsi", "x", "y", "sog", "nav_status"] })],
+  },
+  {
+    name: "era5",
+    title: "ERA5-Land monthly means, total precipitation and 2 m temperature (Copernicus CDS API)",
+    url: "https://cds.climate.copernicus.eu/api/retrieve/v1/processes/reanalysis-era5-land-monthly-means/execution",
+    otherUrls: ["https://cds.climate.copernicus.eu/datasets/reanalysis-era5-land-monthly-means"],
+    format: "netcdf",
+    cadence: "monthly",
+    licence: "Copernicus licence: free use with attribution",
+    attribution: "Muñoz-Sabater et al. 2021, ERA5-Land, Copernicus Climate Change Service",
+    credential: "CDSAPI_KEY",
+    dataDirPath: "climate/era5-land-sample",
+    liveFormat: "A CDS job (submit, poll, download) returning NetCDF; the mirror holds 2020–2021 CDS output (int16 packed, tp in m/day). The job flow is to come.",
+    refresh: "cds",
+    maxBytes: 2 * GiB,
+    resources: (ctx) => mirrorFiles(ctx.dataDir, "climate/era5-land-sample", /\.nc$/).map((f) => carried(join("climate/era5-land-sample", f), { format: "netcdf" })),
+  },
+  {
+    name: "precl",
+    title: "NOAA PSL PREC/L 0.5° monthly land precipitation (keyless gridded precipitation)",
+    url: "https://downloads.psl.noaa.gov/Datasets/precl/0.5deg/precip.mon.mean.0.5x0.5.nc",
+    format: "netcdf",
+    cadence: "monthly",
+    licence: "NOAA PSL: public domain",
+    attribution: "Chen et al. 2002, PREC/L; NOAA PSL, Boulder, Colorado",
+    dataDirPath: null,
+    liveFormat: "Monthly mean precipitation rate (mm/day), global 0.5°, 1948 to date; the mirror has no copy.",
+    refresh: "http",
+    maxBytes: 2 * GiB,
+    resources: (ctx) => [download(ctx.origin, "precip.mon.mean.0.5x0.5.nc", { format: "netcdf" })],
+  },
+  {
+    name: "ghcn_cams",
+    title: "NOAA GHCN-CAMS 0.5° monthly 2 m air temperature (keyless gridded temperature)",
+    url: "https://downloads.psl.noaa.gov/Datasets/ghcncams/air.mon.mean.nc",
+    format: "netcdf",
+    cadence: "monthly",
+    licence: "NOAA PSL: public domain",
+    attribution: "Fan & van den Dool 2008, GHCN-CAMS; NOAA PSL, Boulder, Colorado",
+    dataDirPath: "climate/ghcn-cams-sample/air.mon.mean.nc",
+    liveFormat: "The whole record (1948 to date); the mirror's copy is an 8-month 2018 extract of the same file layout.",
+    refresh: "http",
+    maxBytes: 2 * GiB,
+    resources: (ctx) => [download(ctx.origin, "air.mon.mean.nc", { format: "netcdf" }, { dataDirFile: "climate/ghcn-cams-sample/air.mon.mean.nc" })],
+  },
+  {
+    name: "geoboundaries",
+    title: "geoBoundaries gbOpen Thailand ADM1 provinces (normalised copy)",
+    url: "https://www.geoboundaries.org/api/current/gbOpen/THA/ADM1/",
+    format: "geojson",
+    cadence: "static",
+    licence: "ODbL-1.0 (derived from OpenStreetMap)",
+    attribution: "Runfola et al. 2020, geoBoundaries, doi:10.1371/journal.pone.0231866",
+    dataDirPath: "boundaries/geoboundaries-tha-adm1/thailand-provinces.geojson",
+    liveFormat: "The API answers JSON metadata with a download link to the raw boundaries (shapeName, shapeISO); the mirror holds a normalised copy with ISO codes, English and Thai names. Boundaries change rarely: not refreshed.",
+    refresh: "none",
+    resources: () => [carried("boundaries/geoboundaries-tha-adm1/thailand-provinces.geojson", { format: "geojson", minRows: 77 })],
+  },
+  {
+    name: "province_names",
+    title: "Province name variants and the opengisdata-thailand provinces (alias sources)",
+    url: null,
+    format: "csv",
+    cadence: "static",
+    licence: "no licence stated (used for cross-checks and aliases only)",
+    attribution: "province_name_variants.csv; opengisdata-thailand provinces.geojson",
+    dataDirPath: "boundaries",
+    liveFormat: "Static reference files without a public origin to refresh from.",
+    refresh: "none",
+    resources: () => [
+      carried("boundaries/province_name_variants.csv", { format: "csv" }),
+      carried("boundaries/opengisdata-thailand/provinces.geojson", { format: "geojson", minRows: 77 }, "opengisdata-thailand/provinces.geojson"),
+    ],
+  },
+];
+
+export function sourceByName(name: string): SourceEntry | undefined {
+  return SOURCES.find((s) => s.name === name);
+}
+
+/** The origin a refresh uses: SOURCE_URL_<NAME> when set, else the registry's. */
+export function effectiveOrigin(entry: SourceEntry, env: NodeJS.ProcessEnv): { url: string | null; overridden: boolean } {
+  const override = env[overrideVariable(entry.name)];
+  if (override) return { url: override, overridden: true };
+  const legacy = entry.legacyUrlVariable ? env[entry.legacyUrlVariable] : undefined;
+  if (legacy) {
+    deprecated(entry.legacyUrlVariable!, overrideVariable(entry.name));
+    return { url: legacy, overridden: true };
+  }
+  return { url: entry.url, overridden: false };
+}

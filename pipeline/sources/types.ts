@@ -1,0 +1,157 @@
+// The shapes of the source registry: what a source is (origin, format, cadence, licence, credential, where its
+// copy sits in DATA_DIR), which files a refresh fetches, how each is checked and merged, and the local state the
+// refresh leaves behind. The entries themselves are in registry.ts.
+import type { CsvOptions } from "../feeds/csv.ts";
+
+export type SourceFormat = "csv" | "json" | "geojson" | "netcdf" | "parquet" | "text" | "xlsx" | "zip";
+
+export type Cadence = "daily" | "weekly" | "monthly" | "yearly" | "irregular" | "static";
+
+/** Days between releases; a copy is stale when its data are older than STALE_FACTOR × this. null: no schedule. */
+export const CADENCE_DAYS: Record<Cadence, number | null> = {
+  daily: 1,
+  weekly: 7,
+  monthly: 31,
+  yearly: 366,
+  irregular: null,
+  static: null,
+};
+
+/** How a source is refreshed: plain HTTP GETs, the Copernicus CDS job flow (not built yet), or not at all. */
+export type RefreshKind = "http" | "cds" | "none";
+
+/** What a download must be before it is used (content-check.ts). */
+export interface ContentCheck {
+  format: SourceFormat;
+  /** CSV: columns the header must hold — the ones the adapter reads, not the whole header. */
+  columns?: readonly string[];
+  /** CSV reader options (delimiter, no header, no quoting). */
+  csv?: CsvOptions;
+  /** CSV: lines after the header that are not data (IBTrACS' units row). */
+  skipRows?: number;
+  /** JSON: the array of rows ("features" for GeoJSON, "value" for OData, "" for a top-level array). */
+  rowsAt?: string;
+  /** Fewest rows a usable copy has (default 1). */
+  minRows?: number;
+  /** Latest date inside the data, YYYY-MM-DD (end of the period for months and years). */
+  asOf?: (text: string, file: string) => string | null;
+  /** A source-specific check on the text (e.g. the GHCN-Daily parser); throws with the reason. */
+  validate?: (text: string, file: string) => void;
+}
+
+/** How a download joins the copy it replaces (merge.ts). */
+export interface MergeSpec {
+  /** "rows": one row per key, the download wins; "groups": every row of a key the download holds is replaced. */
+  kind: "csv-rows" | "csv-groups" | "geojson-groups";
+  /** CSV column names, or GeoJSON property names, whose values joined by "|" form the key. */
+  key: readonly string[];
+  /** CSV header that changed between the copies: "remap" moves old rows by column name (same units only);
+   *  "replace" keeps the download alone when it reaches at least as far back as the old copy, else refuses. */
+  onHeaderChange?: "remap" | "replace";
+  /** Rows sorted by key after the merge (date-keyed series). */
+  sort?: boolean;
+}
+
+/** One file a refresh fetches (or carries over) into the source's raw-cache version. */
+export interface ResourceSpec {
+  /** Path inside the version directory (also the name in logs and state). */
+  file: string;
+  /** URL to fetch; `{VAR}` is filled from the environment at request time and never logged. Absent: the file is
+   *  carried over from the previous copy (or the data directory) so the version directory stays complete. */
+  url?: string;
+  /** The copy under DATA_DIR: served until a download exists, and the first merge's history. */
+  dataDirFile?: string;
+  /** The pipeline's adapter reads the downloaded layout as it is. False where the live layout differs from the
+   *  mirror's copy and the adapter for it is still to come: builders keep the data-directory copy meanwhile. */
+  adapterReadsLive: boolean;
+  check: ContentCheck;
+  merge?: MergeSpec;
+  /** A carried file this download supersedes (an older dated release): left out of the version once it arrives. */
+  replaces?: string;
+  /** ArcGIS feature-service query: fetched page by page (resultOffset) and turned into CSV with these columns. */
+  arcgis?: { pageSize: number; columns: readonly string[]; dateColumns: readonly string[] };
+}
+
+export interface ResourceContext {
+  /** The origin after SOURCE_URL_<NAME>. */
+  origin: string;
+  dataDir: string;
+  /** The source's current raw-cache version directory, when there is one. */
+  currentDir?: string;
+  env: NodeJS.ProcessEnv;
+  now: Date;
+}
+
+export interface SourceEntry {
+  /** Lower-case id; SOURCE_URL_<NAME upper-case> overrides `url`. */
+  name: string;
+  title: string;
+  /** The public origin: the file URL, or the base the resource paths hang from. null: no public origin known. */
+  url: string | null;
+  /** Other public endpoints of the same data (the primary producer where `url` is a republication). */
+  otherUrls?: readonly string[];
+  format: SourceFormat;
+  cadence: Cadence;
+  licence: string;
+  attribution: string;
+  /** Set where the terms forbid commercial use (or restrict it), with the terms. */
+  nonCommercial?: string;
+  /** Environment variable holding the credential the origin needs. */
+  credential?: string;
+  /** Path under DATA_DIR of the mirror copy (file or folder); null when the mirror has none. */
+  dataDirPath: string | null;
+  /** Where the live format differs from the mirror's copy. */
+  liveFormat?: string;
+  refresh: RefreshKind;
+  /** Largest download accepted per file, bytes (default SOURCES_MAX_BYTES). */
+  maxBytes?: number;
+  /** Environment variable that overrode the origin before SOURCE_URL_<NAME> (still read, with a deprecation line). */
+  legacyUrlVariable?: string;
+  /** The files of one refresh (and of the data-directory copy, for dataAsOf). No network here. */
+  resources(ctx: ResourceContext): ResourceSpec[] | Promise<ResourceSpec[]>;
+  /** More files found at refresh time from a listing on the origin (dated release names). */
+  discover?(ctx: ResourceContext, fetchText: (url: string) => Promise<string>): Promise<ResourceSpec[]>;
+}
+
+/** Outcome of one file in the last refresh. */
+export type FileOrigin = "download" | "not-modified" | "carried" | "kept" | "data-dir";
+
+export interface FileState {
+  /** URL as configured (placeholders unfilled: no secret). */
+  url?: string;
+  etag?: string;
+  lastModified?: string;
+  sha256: string;
+  bytes: number;
+  rows: number | null;
+  malformedRows: number;
+  /** First malformed rows as `file:line: reason` (at most MAX_MALFORMED_LISTED). */
+  malformedAt: string[];
+  dataAsOf: string | null;
+  /** Last time the origin confirmed this copy (200 or 304). */
+  fetchedAt?: string;
+  from: FileOrigin;
+  /** Why the last attempt on this file failed (the previous copy was kept). */
+  error?: string;
+}
+
+export type RefreshOutcome = "updated" | "unchanged" | "partial" | "failed" | "skipped";
+
+/** ARTIFACTS_DIR/raw/<source>/state.json */
+export interface SourceStateFile {
+  source: string;
+  /** Current raw-cache version (a directory under versions/). */
+  version?: string;
+  /** Last refresh whose downloads were accepted or confirmed unchanged. */
+  fetchedAt?: string;
+  /** Last refresh attempt. */
+  checkedAt: string;
+  lastResult: RefreshOutcome;
+  reason?: string;
+  /** The last refresh could not reach the origin at all (network, DNS, timeouts): reported as offline. */
+  unreachable?: boolean;
+  files: Record<string, FileState>;
+  dataAsOf: string | null;
+}
+
+export type SourceStatus = "fresh" | "stale" | "offline" | "failed";
