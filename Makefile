@@ -36,14 +36,14 @@ $(PUBLISHED): $(NODE_MODULES) $(PIPELINE_SOURCES) $(DROUGHT_INPUTS)
 snapshots: $(NODE_MODULES)
 	@npm run -s pipeline -- snapshots
 
-# Nightly: refresh inputs where a source is configured (offline: keep the data directory and say so),
-# then rebuild what changed and publish.
+# Nightly: every source from its public origin into the raw cache (ARTIFACTS_DIR/raw/; SOURCES_OFFLINE=1 or no
+# network: the data directory stays the input and the status says so), then rebuild what changed and publish, with a
+# summary table. Exits non-zero only when nothing could be published.
 refresh: $(NODE_MODULES)
-	npm run -s pipeline -- refresh
+	@npm run -s pipeline -- refresh
 
-nightly: refresh
-	$(MAKE) artifacts
-	$(MAKE) snapshots
+nightly: $(NODE_MODULES)
+	@npm run -s pipeline -- nightly
 
 # The development key lives in .dev-key (git-ignored, mode 0600) and is reused while usable; the server prints
 # it and a few requests to try once it is listening.

@@ -148,6 +148,7 @@ function psmslResources(ctx: ResourceContext): ResourceSpec[] {
 export const SOURCES: readonly SourceEntry[] = [
   {
     name: "ghcnd",
+    usedBy: ["drought"],
     title: "NOAA NCEI GHCN-Daily station observations (per-station access CSV)",
     url: NOAA_ACCESS_URL,
     format: "csv",
@@ -163,6 +164,7 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "gdacs_events",
+    usedBy: ["flood", "storm", "supply_chain"],
     title: "GDACS current events (GeoJSON event list), merged by event into an archive",
     url: "https://www.gdacs.org/gdacsapi/api/events/geteventlist/MAP",
     format: "geojson",
@@ -180,6 +182,7 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "gdacs_floods",
+    usedBy: ["flood", "supply_chain"],
     title: "GDACS flood events of the last 60 days (event search API), merged by event",
     url: "https://www.gdacs.org/gdacsapi/api/events/geteventlist/SEARCH",
     format: "geojson",
@@ -206,6 +209,7 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "dfo",
+    usedBy: ["flood"],
     title: "Dartmouth Flood Observatory Global Active Archive of Large Flood Events",
     url: "https://floodobservatory.colorado.edu/Archives/FloodArchive.xlsx",
     otherUrls: ["https://floodobservatory.colorado.edu/Archives/index.html"],
@@ -223,6 +227,7 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "firms",
+    usedBy: ["wildfire"],
     title: "NASA FIRMS MODIS active fires over mainland South-East Asia (area API, last 5 days), merged by detection",
     url: "https://firms.modaps.eosdis.nasa.gov/api/area/csv/{FIRMS_MAP_KEY}/MODIS_NRT/92,5,110,24/5",
     format: "csv",
@@ -248,6 +253,7 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "ibtracs_active",
+    usedBy: ["storm"],
     title: "NOAA IBTrACS v04r01 active storms, merged by storm (SID) into the recent long record",
     url: "https://www.ncei.noaa.gov/data/international-best-track-archive-for-climate-stewardship-ibtracs/v04r01/access/csv/ibtracs.ACTIVE.list.v04r01.csv",
     format: "csv",
@@ -271,6 +277,7 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "ibtracs_recent",
+    usedBy: ["storm"],
     title: "NOAA IBTrACS v04r01 storms of the last three years",
     url: "https://www.ncei.noaa.gov/data/international-best-track-archive-for-climate-stewardship-ibtracs/v04r01/access/csv/ibtracs.last3years.list.v04r01.csv",
     format: "csv",
@@ -289,6 +296,7 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "ibtracs_wp",
+    usedBy: ["storm"],
     title: "NOAA IBTrACS v04r01 West Pacific basin, whole record (return periods)",
     url: "https://www.ncei.noaa.gov/data/international-best-track-archive-for-climate-stewardship-ibtracs/v04r01/access/csv/ibtracs.WP.list.v04r01.csv",
     format: "csv",
@@ -306,6 +314,7 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "psmsl",
+    usedBy: ["sea_level_rise"],
     title: "PSMSL annual Revised Local Reference mean sea level (station list and the Thai gauges)",
     url: "https://psmsl.org/data/obtaining/rlr.annual.data",
     otherUrls: ["https://psmsl.org/data/obtaining/rlr.annual.data/rlr_annual.zip"],
@@ -319,6 +328,7 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "owid_temperature",
+    usedBy: ["heatwave"],
     title: "Our World in Data monthly temperature anomalies by country (from Copernicus ERA5)",
     url: "https://ourworldindata.org/grapher/monthly-temperature-anomalies.csv?v=1&csvType=full&useColumnShortNames=true",
     format: "csv",
@@ -336,6 +346,7 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "gistemp",
+    usedBy: ["heatwave"],
     title: "Global monthly temperature anomalies, NASA GISTEMP v4 and NOAA GCAG (datahub.io core/global-temp)",
     url: "https://datahub.io/core/global-temp/r/monthly.csv",
     otherUrls: ["https://data.giss.nasa.gov/gistemp/tabledata_v4/GLB.Ts+dSST.csv"],
@@ -354,6 +365,7 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "opendengue",
+    usedBy: ["outbreak"],
     title: "OpenDengue V1.3 national, spatial and temporal extracts",
     url: "https://github.com/OpenDengue/master-repo/raw/main/data/releases/V1.3",
     otherUrls: ["https://opendengue.org/data.html", "https://doi.org/10.6084/m9.figshare.24259573"],
@@ -373,6 +385,7 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "who_don",
+    usedBy: ["outbreak"],
     title: "WHO Disease Outbreak News as a dataset (newest release of outbreaks_<ddmmyyyy>.csv)",
     url: "https://api.github.com/repos/jatorresmunguia/disease_outbreak_news/contents/Last%20update",
     otherUrls: ["https://github.com/jatorresmunguia/disease_outbreak_news", "https://www.who.int/emergencies/disease-outbreak-news"],
@@ -410,6 +423,7 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "who_gho_malaria",
+    usedBy: ["outbreak"],
     title: "WHO Global Health Observatory malaria indicators (OData API)",
     url: "https://ghoapi.azureedge.net/api",
     format: "json",
@@ -430,6 +444,7 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "who_gho_cholera",
+    usedBy: ["outbreak"],
     title: "WHO Global Health Observatory cholera cases, deaths and case fatality (OData API)",
     url: "https://ghoapi.azureedge.net/api",
     format: "json",
@@ -447,6 +462,7 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "flunet",
+    usedBy: ["outbreak"],
     title: "WHO FluNet virological surveillance, Thailand and Viet Nam (as republished by Our World in Data)",
     url: "https://xmart-api-public.who.int/FLUMART/VIW_FNT?$format=csv&$filter=COUNTRY_CODE%20eq%20%27THA%27%20or%20COUNTRY_CODE%20eq%20%27VNM%27",
     otherUrls: ["https://www.who.int/tools/flunet", "https://ourworldindata.org/influenza"],
@@ -465,6 +481,7 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "owid_covid",
+    usedBy: ["outbreak"],
     title: "Our World in Data COVID-19 dataset (all countries)",
     url: "https://covid.ourworldindata.org/data/owid-covid-data.csv",
     format: "csv",
@@ -481,6 +498,7 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "unlocode",
+    usedBy: ["supply_chain"],
     title: "UN/LOCODE code list, one CSV per country (geoapify/un-locode, geocoded)",
     url: "https://raw.githubusercontent.com/geoapify/un-locode/main/src/data",
     otherUrls: ["https://unece.org/trade/cefact/unlocode-code-list-country-and-territory"],
@@ -501,6 +519,7 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "wpi",
+    usedBy: ["supply_chain"],
     title: "NGA World Port Index (Pub 150)",
     url: "https://msi.nga.mil/api/publications/download?type=view&key=16920959/SFH00000/UpdatedPub150.csv",
     format: "csv",
@@ -516,6 +535,7 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "portwatch_ports",
+    usedBy: ["supply_chain"],
     title: "IMF PortWatch ports database (ArcGIS feature service)",
     url: "https://services9.arcgis.com/weJ1QsnbMYJlCHdG/arcgis/rest/services/PortWatch_ports_database/FeatureServer/0",
     otherUrls: ["https://portwatch.imf.org/"],
@@ -538,6 +558,7 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "portwatch_daily",
+    usedBy: ["supply_chain"],
     title: "IMF PortWatch daily port calls and trade estimates per port, merged by date",
     url: "https://services9.arcgis.com/weJ1QsnbMYJlCHdG/arcgis/rest/services/Daily_Ports_Data/FeatureServer/0",
     otherUrls: ["https://portwatch.imf.org/"],
@@ -553,6 +574,7 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "portwatch_tankers",
+    usedBy: ["supply_chain"],
     title: "Tanker port calls per country per day (derived from PortWatch daily data)",
     url: null,
     otherUrls: ["https://services9.arcgis.com/weJ1QsnbMYJlCHdG/arcgis/rest/services/Daily_Ports_Data/FeatureServer/0"],
@@ -568,6 +590,7 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "ais_sample",
+    usedBy: ["supply_chain"],
     title: "Decoded AIS messages, one minute worldwide (sample)",
     url: null,
     format: "csv",
@@ -581,6 +604,7 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "era5",
+    usedBy: ["drought"],
     title: "ERA5-Land monthly means, total precipitation and 2 m temperature (Copernicus CDS API)",
     url: "https://cds.climate.copernicus.eu/api/retrieve/v1/processes/reanalysis-era5-land-monthly-means/execution",
     otherUrls: ["https://cds.climate.copernicus.eu/datasets/reanalysis-era5-land-monthly-means"],
@@ -597,6 +621,7 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "precl",
+    usedBy: ["drought"],
     title: "NOAA PSL PREC/L 0.5° monthly land precipitation (keyless gridded precipitation)",
     url: "https://downloads.psl.noaa.gov/Datasets/precl/0.5deg/precip.mon.mean.0.5x0.5.nc",
     format: "netcdf",
@@ -611,6 +636,7 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "ghcn_cams",
+    usedBy: ["drought"],
     title: "NOAA GHCN-CAMS 0.5° monthly 2 m air temperature (keyless gridded temperature)",
     url: "https://downloads.psl.noaa.gov/Datasets/ghcncams/air.mon.mean.nc",
     format: "netcdf",
@@ -625,6 +651,7 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "geoboundaries",
+    usedBy: ["drought", "boundaries", "outbreak"],
     title: "geoBoundaries gbOpen Thailand ADM1 provinces (normalised copy)",
     url: "https://www.geoboundaries.org/api/current/gbOpen/THA/ADM1/",
     format: "geojson",
@@ -638,6 +665,7 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "province_names",
+    usedBy: ["drought", "boundaries", "outbreak"],
     title: "Province name variants and the opengisdata-thailand provinces (alias sources)",
     url: null,
     format: "csv",

@@ -8,11 +8,12 @@
 //   failed   the last refresh failed (the previous copy, if any, is still used)
 // — each with a reason. Reads files only; never touches the network.
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sha256Bytes } from "../../formats/manifest.ts";
+import type { AnswerKind } from "../../formats/source-status.ts";
 import { checkContent } from "./content-check.ts";
-import { currentRawDir, readSourceState } from "./raw-cache.ts";
+import { currentRawDir, RAW_DIR, readSourceState } from "./raw-cache.ts";
 import { effectiveOrigin, SOURCES } from "./registry.ts";
 import { sourceSettings } from "./settings.ts";
 import { CADENCE_DAYS, type Cadence, type FileState, type RefreshKind, type ResourceSpec, type SourceEntry, type SourceFormat, type SourceStatus } from "./types.ts";
@@ -41,6 +42,7 @@ export interface SourceFileReport {
 export interface SourceReport {
   name: string;
   title: string;
+  usedBy: readonly AnswerKind[];
   /** The origin in use (SOURCE_URL_<NAME> when set); credentials appear as {VAR}, never as values. */
   url: string | null;
   overridden: boolean;
@@ -78,6 +80,8 @@ export interface SourceStateOptions {
   env?: NodeJS.ProcessEnv;
   now?: Date;
   sources?: readonly SourceEntry[];
+  /** Facts of files read before (sourceStates loads and saves them under ARTIFACTS_DIR/raw/). */
+  facts?: FileFacts;
 }
 
 function cachedFile(spec: ResourceSpec, s: FileState): SourceFileReport {
@@ -88,22 +92,53 @@ function cachedFile(spec: ResourceSpec, s: FileState): SourceFileReport {
   };
 }
 
-function diskFile(spec: ResourceSpec, path: string, from: "cache" | "data-dir"): SourceFileReport {
-  const bytes = readFileSync(path);
-  let rows: number | null = null;
-  let malformed: number | null = null;
-  let dataAsOf: string | null = null;
+/** What reading a file told (checksum, rows, malformed rows, data as-of), by path, size and mtime. */
+type FileFacts = Map<string, { sha256: string; bytes: number; rows: number | null; malformed: number | null; dataAsOf: string | null }>;
+const FACTS_FILE = "file-facts.json";
+
+function loadFacts(artifactsDir: string): FileFacts {
   try {
-    const c = checkContent(bytes, spec.check, spec.file, { maxMalformedShare: 1 });
-    rows = c.rows;
-    malformed = c.malformed.length;
-    dataAsOf = c.dataAsOf;
+    return new Map(Object.entries(JSON.parse(readFileSync(join(artifactsDir, RAW_DIR, FACTS_FILE), "utf8"))));
   } catch {
-    // The copy is reported as it is; its counts stay unknown.
+    return new Map();
+  }
+}
+
+function saveFacts(artifactsDir: string, facts: FileFacts): void {
+  try {
+    mkdirSync(join(artifactsDir, RAW_DIR), { recursive: true });
+    const tmp = join(artifactsDir, RAW_DIR, `${FACTS_FILE}.${process.pid}`);
+    writeFileSync(tmp, JSON.stringify(Object.fromEntries(facts)));
+    renameSync(tmp, join(artifactsDir, RAW_DIR, FACTS_FILE));
+  } catch {
+    // a cache only: the next run reads the files again
+  }
+}
+
+/** A copy on disk, read and checked once per (path, size, mtime): the data directory is large and rarely changes. */
+function diskFile(spec: ResourceSpec, path: string, from: "cache" | "data-dir", facts: FileFacts = new Map()): SourceFileReport {
+  const st = statSync(path);
+  const key = `${path}|${st.size}|${st.mtimeMs}|${spec.file}`;
+  let f = facts.get(key);
+  if (!f) {
+    const bytes = readFileSync(path);
+    let rows: number | null = null;
+    let malformed: number | null = null;
+    let dataAsOf: string | null = null;
+    try {
+      const c = checkContent(bytes, spec.check, spec.file, { maxMalformedShare: 1 });
+      rows = c.rows;
+      malformed = c.malformed.length;
+      dataAsOf = c.dataAsOf;
+    } catch {
+      // The copy is reported as it is; its counts stay unknown.
+    }
+    f = { sha256: sha256Bytes(bytes), bytes: bytes.length, rows, malformed, dataAsOf };
+    facts.set(key, f);
   }
   return {
     file: spec.file, url: spec.url, from, adapterReadsLive: spec.adapterReadsLive, etag: null, lastModified: null,
-    sha256: sha256Bytes(bytes), bytes: bytes.length, rows, malformedRows: malformed, dataAsOf, fetchedAt: null, error: null,
+    sha256: f.sha256, bytes: f.bytes, rows: f.rows, malformedRows: f.malformed, dataAsOf: f.dataAsOf, fetchedAt: null, error: null,
   };
 }
 
@@ -131,9 +166,9 @@ export async function sourceState(entry: SourceEntry, opts: SourceStateOptions):
     const cached = currentDir ? join(currentDir, spec.file) : undefined;
     if (cached && existsSync(cached)) {
       const s = state?.files[spec.file];
-      files.push(s ? cachedFile(spec, s) : diskFile(spec, cached, "cache"));
+      files.push(s ? cachedFile(spec, s) : diskFile(spec, cached, "cache", opts.facts));
     } else if (spec.dataDirFile && existsSync(join(opts.dataDir, spec.dataDirFile))) {
-      files.push(diskFile(spec, join(opts.dataDir, spec.dataDirFile), "data-dir"));
+      files.push(diskFile(spec, join(opts.dataDir, spec.dataDirFile), "data-dir", opts.facts));
     } else if (!currentDir || spec.url) {
       files.push({ file: spec.file, url: spec.url, from: "none", adapterReadsLive: spec.adapterReadsLive, etag: null, lastModified: null, sha256: null, bytes: null, rows: null, malformedRows: null, dataAsOf: null, fetchedAt: null, error: null });
     }
@@ -181,6 +216,7 @@ export async function sourceState(entry: SourceEntry, opts: SourceStateOptions):
   return {
     name: entry.name,
     title: entry.title,
+    usedBy: entry.usedBy,
     url,
     overridden,
     origin: entry.url,
@@ -214,6 +250,8 @@ export async function sourceState(entry: SourceEntry, opts: SourceStateOptions):
 /** Every source's state (the function /api/status and the nightly summary read). */
 export async function sourceStates(opts: SourceStateOptions): Promise<SourceReport[]> {
   const out: SourceReport[] = [];
-  for (const entry of opts.sources ?? SOURCES) out.push(await sourceState(entry, opts));
+  const facts = loadFacts(opts.artifactsDir);
+  for (const entry of opts.sources ?? SOURCES) out.push(await sourceState(entry, { ...opts, facts }));
+  saveFacts(opts.artifactsDir, facts);
   return out;
 }

@@ -2,6 +2,7 @@
 // copy sits in DATA_DIR), which files a refresh fetches, how each is checked and merged, and the local state the
 // refresh leaves behind. The entries themselves are in registry.ts.
 import type { CsvOptions } from "../feeds/csv.ts";
+import type { AnswerKind } from "../../formats/source-status.ts";
 
 export type SourceFormat = "csv" | "json" | "geojson" | "netcdf" | "parquet" | "text" | "xlsx" | "zip";
 
@@ -86,6 +87,8 @@ export interface SourceEntry {
   /** Lower-case id; SOURCE_URL_<NAME upper-case> overrides `url`. */
   name: string;
   title: string;
+  /** The answers it feeds: an answer drawn from a stale source says so (formats/source-status.ts). */
+  usedBy: readonly AnswerKind[];
   /** The public origin: the file URL, or the base the resource paths hang from. null: no public origin known. */
   url: string | null;
   /** Other public endpoints of the same data (the primary producer where `url` is a republication). */
