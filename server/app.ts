@@ -10,6 +10,7 @@ import type { KeyStore } from "./auth/key-store.ts";
 import { EXPORT_FILE_NAMES } from "../formats/drought-export.ts";
 import { exportHandlers } from "./routes/exports.ts";
 import { EXPORTS_PATH, type ExportService } from "./services/export-service.ts";
+import { UNKNOWN_FRESHNESS, type Freshness, type SourceStatusService } from "./services/source-status-service.ts";
 import { renderDocsPage } from "./docs-page.ts";
 import { ApiError, ClientAbortedError } from "./errors.ts";
 import { DEFAULT_BODY_LIMIT } from "./http/body.ts";
@@ -37,6 +38,8 @@ export interface AppDeps {
   outbreak?: OutbreakService;
   /** Supply chain; without it POST /api/supply-chain/query answers 503 SERVICE_UNAVAILABLE. */
   supplyChain?: SupplyChainService;
+  /** Sources status (freshness of answers, /api/status); without it answers say stale: null with the reason. */
+  sources?: SourceStatusService;
   /** The drought version's exports; without it the export routes answer 503 SERVICE_UNAVAILABLE. */
   exports?: ExportService;
   /** Routers with their own paths and auth (map page, tiles), mounted before the routing gate. */
@@ -54,6 +57,7 @@ export const ROUTES: ReadonlyArray<RouteDef> = [
   { path: "/healthz", methods: ["GET"], auth: false },
   { path: "/readyz", methods: ["GET"], auth: false },
   { path: "/metrics", methods: ["GET"], auth: false },
+  { path: "/api/status", methods: ["GET"], auth: false },
   { path: "/openapi.json", methods: ["GET"], auth: false },
   { path: "/docs", methods: ["GET"], auth: false },
   { path: "/api/ping", methods: ["GET"], auth: true },
@@ -83,7 +87,7 @@ function setRateHeaders(res: Response, d: RateDecision): void {
 export function createApp(deps: AppDeps) {
   const { logger } = deps;
   const bodyLimit = deps.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const metrics = createMetrics(() => deps.drought.dataVersion());
+  const metrics = createMetrics(() => deps.drought.dataVersion(), undefined, () => deps.sources?.ages() ?? []);
   let openApiCache: object | undefined;
   let docsCache: string | undefined;
   const openApi = () => (openApiCache ??= buildOpenApi({ bodyLimit }));
@@ -210,13 +214,24 @@ export function createApp(deps: AppDeps) {
   });
   app.get("/api/ping", (req, res) => sendJson(req, res, 200, { success: true, data: { pong: true } }));
 
-  const riskMap = riskMapHandlers({ drought: deps.drought, bodyLimit, charge });
+  const freshness: Freshness = (kind) => deps.sources?.flag(kind) ?? UNKNOWN_FRESHNESS;
+  app.get("/api/status", (req, res) => {
+    if (!deps.sources) throw new ApiError("SERVICE_UNAVAILABLE", "the sources status is not available in this process");
+    let drought = "none";
+    try {
+      drought = deps.drought.dataVersion() || "none";
+    } catch {
+      // not loaded yet
+    }
+    sendJson(req, res, 200, { success: true, data: deps.sources.status(drought) });
+  });
+  const riskMap = riskMapHandlers({ drought: deps.drought, bodyLimit, charge, freshness });
   app.post("/api/risk-map/score", riskMap.score);
   app.get("/api/risk-map/drought", riskMap.drought);
   app.get("/api/risk-map/drought/province", riskMap.province);
   app.post("/api/risk-map/batch", riskMap.batch);
-  app.post("/api/supply-chain/query", supplyChainHandlers({ supplyChain: deps.supplyChain, bodyLimit }).query);
-  app.post("/api/outbreak-radar/query", outbreakHandlers({ outbreak: deps.outbreak, bodyLimit }).query);
+  app.post("/api/supply-chain/query", supplyChainHandlers({ supplyChain: deps.supplyChain, bodyLimit, freshness }).query);
+  app.post("/api/outbreak-radar/query", outbreakHandlers({ outbreak: deps.outbreak, bodyLimit, freshness }).query);
   const exportsOrUnavailable = () => {
     if (!deps.exports) throw new ApiError("SERVICE_UNAVAILABLE", "exports are not available in this process");
     return exportHandlers(deps.exports);

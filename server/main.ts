@@ -21,6 +21,7 @@ import { openFeedRiskService } from "./services/feed-risk-service.ts";
 import { ScoreService } from "./services/score-service.ts";
 import { openSupplyChainService } from "./services/supply-chain-service.ts";
 import { openOutbreakService } from "./services/outbreak-service.ts";
+import { openSourceStatusService } from "./services/source-status-service.ts";
 
 async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
   const { service: droughtOnly, store } = await openDroughtService(artifactsDir(env));
@@ -28,6 +29,7 @@ async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
   const drought = new ScoreService(droughtOnly, feeds.service);
   const supplyChain = await openSupplyChainService(artifactsDir(env), log);
   const outbreak = await openOutbreakService(artifactsDir(env), log);
+  const sources = await openSourceStatusService(artifactsDir(env), log);
   const keys = new FileKeyStore(resolve(env.API_KEYS_FILE ?? "./keys.json"), { logger: log });
   const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
   const limiter = createRateLimiter({ plans: planLimitsFromEnv(env), redis });
@@ -41,6 +43,7 @@ async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
     supplyChain: supplyChain.service,
     outbreak: outbreak.service,
     exports: new ExportService(store),
+    sources: sources.service,
     routers: [createMapPageRouter(), createTilesRouter({ current: () => store.current(), auth: (k) => keys.authenticate(k), logger: log })],
   });
   const running = await listen(app, {

@@ -1,6 +1,7 @@
 // Prometheus metrics, one registry per app (so tests and cluster workers do not share global state):
 // request counter and latency histogram by route pattern and status, the served data version as a gauge,
-// whether the rate-limit store is reachable (rate_limit_store_up), plus the default Node.js process metrics.
+// whether the rate-limit store is reachable (rate_limit_store_up), the age of each source's data
+// (source_data_age_seconds), plus the default Node.js process metrics.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { rateLimitStore, type RateLimitStore } from "./limits/rate-limit.ts";
 
@@ -9,7 +10,11 @@ export interface Metrics {
   observe(method: string, route: string, status: number, seconds: number): void;
 }
 
-export function createMetrics(dataVersion: () => string, limitStore: () => RateLimitStore = rateLimitStore): Metrics {
+export function createMetrics(
+  dataVersion: () => string,
+  limitStore: () => RateLimitStore = rateLimitStore,
+  sourceAges: () => { name: string; seconds: number }[] = () => [],
+): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({
@@ -50,6 +55,16 @@ export function createMetrics(dataVersion: () => string, limitStore: () => RateL
       this.reset();
       const store = limitStore();
       this.set({ store: store.kind }, store.up() ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: "source_data_age_seconds",
+    help: "Seconds since the end of the latest date inside each source's data (from the published sources status)",
+    labelNames: ["source"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { name, seconds } of sourceAges()) this.set({ source: name }, seconds);
     },
   });
   return {

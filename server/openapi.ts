@@ -22,6 +22,7 @@ import {
 } from "./schemas.ts";
 import { supplyChainBody, supplyChainData } from "./schemas-supply-chain.ts";
 import { EXPORT_FILE_NAMES } from "../formats/drought-export.ts";
+import { freshnessFields, statusData } from "./schemas-freshness.ts";
 import { outbreakBody, outbreakData } from "./schemas-outbreak.ts";
 
 type JsonSchema = Record<string, unknown>;
@@ -63,6 +64,7 @@ const ERRORS = {
   "429": "RATE_LIMIT_EXCEEDED: plan quota exceeded (see Retry-After)",
   "431": "HEADERS_TOO_LARGE: request headers over 16 KiB; connection closed",
   "500": "INTERNAL_ERROR",
+  "503": "SERVICE_UNAVAILABLE: data not loaded yet, or the feature is not configured in this process",
 } as const;
 
 function errorResponses(codes: ReadonlyArray<keyof typeof ERRORS>) {
@@ -116,8 +118,8 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
           requestBody: jsonBody(scoreBody),
           responses: {
             "200": ok("Risk score (envelope), or a GeoJSON Feature with format=geojson", {
-              "application/json": successEnvelope(scoreData),
-              "application/geo+json": scoreFeature,
+              "application/json": successEnvelope(scoreData.extend(freshnessFields)),
+              "application/geo+json": scoreFeature.extend({ properties: scoreFeature.shape.properties.extend(freshnessFields) }),
             }),
             ...errorResponses(POST_ERRORS),
           },
@@ -129,7 +131,7 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
           summary: "Drought indices at the nearest grid point",
           description: "Query numbers are plain decimals (no exponent, hex or blanks).",
           parameters: queryParameters(droughtQuery),
-          responses: { "200": ok("Drought grid result", { "application/json": successEnvelope(droughtGridData) }), ...errorResponses(GET_ERRORS) },
+          responses: { "200": ok("Drought grid result", { "application/json": successEnvelope(droughtGridData.extend(freshnessFields)) }), ...errorResponses(GET_ERRORS) },
         },
       },
       "/api/risk-map/drought/province": {
@@ -138,7 +140,7 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
           summary: "Drought by province (77 Thai provinces, country THA)",
           parameters: queryParameters(provinceQuery),
           responses: {
-            "200": ok("Province drought result", { "application/json": successEnvelope(provinceDroughtData) }),
+            "200": ok("Province drought result", { "application/json": successEnvelope(provinceDroughtData.extend(freshnessFields)) }),
             ...errorResponses(GET_ERRORS),
           },
         },
@@ -153,8 +155,8 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
           requestBody: jsonBody(batchBody),
           responses: {
             "200": ok("Batch result (format=json) or a FeatureCollection (format=geojson)", {
-              "application/json": successEnvelope(batchData),
-              "application/geo+json": batchFeatureCollection,
+              "application/json": successEnvelope(batchData.extend(freshnessFields)),
+              "application/geo+json": batchFeatureCollection.extend(freshnessFields),
             }),
             ...errorResponses(POST_ERRORS),
           },
@@ -202,7 +204,7 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
             "caseEstimate null). A point outside Thailand's 77 provinces: 404 NOT_FOUND. No outbreak snapshot configured: 503. " +
             `Methods: docs/methods/outbreaks.md. ${limitNote}`,
           requestBody: jsonBody(outbreakBody),
-          responses: { "200": ok("Outbreak result", { "application/json": successEnvelope(outbreakData) }), ...errorResponses(POST_ERRORS) },
+          responses: { "200": ok("Outbreak result", { "application/json": successEnvelope(outbreakData.extend(freshnessFields)) }), ...errorResponses(POST_ERRORS) },
         },
       },
       "/api/supply-chain/query": {
@@ -214,7 +216,7 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
             "Unknown port or no port in range: 404 NOT_FOUND. Fields without data are null and listed in details.missing. " +
             `Methods: docs/methods/supply-chain.md. ${limitNote}`,
           requestBody: jsonBody(supplyChainBody),
-          responses: { "200": ok("Supply chain result", { "application/json": successEnvelope(supplyChainData) }), ...errorResponses(POST_ERRORS) },
+          responses: { "200": ok("Supply chain result", { "application/json": successEnvelope(supplyChainData.extend(freshnessFields)) }), ...errorResponses(POST_ERRORS) },
         },
       },
       "/api/ping": {
@@ -222,6 +224,18 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
           operationId: "ping",
           summary: "Authenticated no-op for benchmarks and key checks",
           responses: { "200": ok("pong", { "application/json": successEnvelope(pingData) }), ...errorResponses(["401", "429"]) },
+        },
+      },
+      "/api/status": {
+        get: {
+          operationId: "status",
+          summary: "How fresh the data are: every source with its data as-of, age, cadence and status, and the published versions (no key)",
+          description:
+            "Statuses: fresh, stale (older than 3 × the cadence), offline (no download in use: SOURCES_OFFLINE, no network, no credential, " +
+            "or no public origin; the data directory's copy serves), failed (the last refresh failed; the previous copy serves). " +
+            "Every answer carries `stale` and `staleSources` for the sources it is drawn from. 503 when the process has no status service.",
+          security: [],
+          responses: { "200": ok("Sources status", { "application/json": successEnvelope(statusData) }), ...errorResponses(["405", "408", "431", "500", "503"]) },
         },
       },
       "/healthz": {

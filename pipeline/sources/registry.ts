@@ -604,7 +604,8 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "era5",
-    usedBy: ["drought"],
+    // No answer reads it yet: the drought build uses the station grid unless a reanalysis build is asked for.
+    usedBy: [],
     title: "ERA5-Land monthly means, total precipitation and 2 m temperature (Copernicus CDS API)",
     url: "https://cds.climate.copernicus.eu/api/retrieve/v1/processes/reanalysis-era5-land-monthly-means/execution",
     otherUrls: ["https://cds.climate.copernicus.eu/datasets/reanalysis-era5-land-monthly-means"],
@@ -621,7 +622,8 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "precl",
-    usedBy: ["drought"],
+    // No answer reads it yet: the drought build uses the station grid unless a reanalysis build is asked for.
+    usedBy: [],
     title: "NOAA PSL PREC/L 0.5° monthly land precipitation (keyless gridded precipitation)",
     url: "https://downloads.psl.noaa.gov/Datasets/precl/0.5deg/precip.mon.mean.0.5x0.5.nc",
     format: "netcdf",
@@ -636,7 +638,8 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "ghcn_cams",
-    usedBy: ["drought"],
+    // No answer reads it yet: the drought build uses the station grid unless a reanalysis build is asked for.
+    usedBy: [],
     title: "NOAA GHCN-CAMS 0.5° monthly 2 m air temperature (keyless gridded temperature)",
     url: "https://downloads.psl.noaa.gov/Datasets/ghcncams/air.mon.mean.nc",
     format: "netcdf",

@@ -6,12 +6,15 @@ import { parseOrThrow } from "../http/validate.ts";
 import { batchBody, droughtQuery, provinceQuery, scoreBody, scoreQuery } from "../schemas.ts";
 import type { BatchItem, DroughtService, ScoreData } from "../services/types.ts";
 import { batchCost } from "../limits/rate-limit.ts";
+import type { Freshness } from "../services/source-status-service.ts";
 
 export interface RiskMapDeps {
   drought: DroughtService;
   bodyLimit: number;
   /** Charges extra rate-limit points for the current request; throws a 429 ApiError when over budget. */
   charge: (req: Request, res: Response, points: number) => Promise<void>;
+  /** The freshness flag of an answer kind (stale, staleSources). */
+  freshness: Freshness;
 }
 
 export function scoreFeature(data: ScoreData) {
@@ -54,18 +57,21 @@ export function riskMapHandlers(deps: RiskMapDeps) {
       const { format } = parseOrThrow(scoreQuery, req.query, "query");
       const body = parseOrThrow(scoreBody, await readJsonBody(req, deps.bodyLimit), "body");
       const data = drought.score(body);
-      if (format === "geojson") sendJson(req, res, 200, scoreFeature(data), "application/geo+json");
-      else sendJson(req, res, 200, { success: true, data });
+      const flag = deps.freshness(body.riskType);
+      if (format === "geojson") {
+        const feature = scoreFeature(data);
+        sendJson(req, res, 200, { ...feature, properties: { ...feature.properties, ...flag } }, "application/geo+json");
+      } else sendJson(req, res, 200, { success: true, data: { ...data, ...flag } });
     },
 
     drought(req: Request, res: Response) {
       const q = parseOrThrow(droughtQuery, req.query, "query");
-      sendJson(req, res, 200, { success: true, data: drought.drought(q.lat, q.lng, q.month) });
+      sendJson(req, res, 200, { success: true, data: { ...drought.drought(q.lat, q.lng, q.month), ...deps.freshness("drought") } });
     },
 
     province(req: Request, res: Response) {
       const q = parseOrThrow(provinceQuery, req.query, "query");
-      sendJson(req, res, 200, { success: true, data: drought.province(q.name, q.country, q.month) });
+      sendJson(req, res, 200, { success: true, data: { ...drought.province(q.name, q.country, q.month), ...deps.freshness("drought") } });
     },
 
     async batch(req: Request, res: Response) {
@@ -75,9 +81,9 @@ export function riskMapHandlers(deps: RiskMapDeps) {
       const results = body.locations.map((loc) => drought.batchItem(loc.id, loc.lat, loc.lng));
       const timestamp = new Date().toISOString();
       if (body.format === "geojson") {
-        sendJson(req, res, 200, batchFeatureCollection(results, timestamp, drought.dataVersion()), "application/geo+json");
+        sendJson(req, res, 200, { ...batchFeatureCollection(results, timestamp, drought.dataVersion()), ...deps.freshness("drought") }, "application/geo+json");
       } else {
-        sendJson(req, res, 200, { success: true, data: { count: results.length, riskType: body.riskType, results, timestamp } });
+        sendJson(req, res, 200, { success: true, data: { count: results.length, riskType: body.riskType, results, timestamp, ...deps.freshness("drought") } });
       }
     },
   };

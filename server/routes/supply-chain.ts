@@ -6,13 +6,14 @@ import { parseOrThrow } from "../http/validate.ts";
 import { ApiError } from "../errors.ts";
 import { supplyChainBody } from "../schemas-supply-chain.ts";
 import type { SupplyChainService } from "../services/supply-chain-service.ts";
+import type { Freshness } from "../services/source-status-service.ts";
 
-export function supplyChainHandlers(deps: { supplyChain?: SupplyChainService; bodyLimit: number }) {
+export function supplyChainHandlers(deps: { supplyChain?: SupplyChainService; bodyLimit: number; freshness: Freshness }) {
   return {
     async query(req: Request, res: Response) {
       const body = parseOrThrow(supplyChainBody, await readJsonBody(req, deps.bodyLimit), "body");
       if (deps.supplyChain === undefined) throw new ApiError("SERVICE_UNAVAILABLE", "supply-chain data are not configured");
-      sendJson(req, res, 200, { success: true, data: deps.supplyChain.query(body) });
+      sendJson(req, res, 200, { success: true, data: { ...deps.supplyChain.query(body), ...deps.freshness("supply_chain") } });
     },
   };
 }

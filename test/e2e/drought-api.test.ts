@@ -11,6 +11,7 @@ import { readManifest } from "../../formats/manifest.ts";
 import { droughtLevel, droughtScore, riskLevel } from "../../lib/drought-scale.ts";
 import { formatMonth, parseMonth } from "../../lib/months.ts";
 import { privateArtifacts, startRealServer, type RealServer } from "./real-server.ts";
+import { UNKNOWN_FRESHNESS } from "../../server/services/source-status-service.ts";
 
 let server: RealServer;
 let grid: DroughtGrid;
@@ -121,6 +122,8 @@ describe("GET /api/risk-map/drought/province", () => {
       level: riskLevel(droughtScore(rec[0])),
       indices: { spei1: r3(rec[0]), spei3: r3(rec[1]), spei6: r3(rec[2]) },
       severity: { spei1: droughtLevel(rec[0]) },
+      // This server has the drought artifacts only: no sources status, so freshness is unknown and says why.
+      ...UNKNOWN_FRESHNESS,
     };
     for (const name of ["Buri Ram", "buriram", "BURI-RAM", "บุรีรัมย์", "TH-31", "Bùrí Ram"]) {
       const res = await get(`/api/risk-map/drought/province?name=${encodeURIComponent(name)}`);

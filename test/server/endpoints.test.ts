@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATA_VERSION, FIXED_TIME } from "./fake-service.ts";
 import { get, postJson, startTestServer, type TestServer } from "./helpers.ts";
 import { ROUTES } from "../../server/app.ts";
+import { UNKNOWN_FRESHNESS } from "../../server/services/source-status-service.ts";
 
 let s: TestServer;
 beforeAll(async () => {
@@ -26,7 +27,7 @@ describe("POST /api/risk-map/score", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("x-data-version")).toBe(DATA_VERSION);
     expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
-    expect(await res.json()).toEqual({ success: true, data: SCORE_DATA });
+    expect(await res.json()).toEqual({ success: true, data: { ...SCORE_DATA, ...UNKNOWN_FRESHNESS } });
     expect(s.service.calls.at(-1)).toBe("score 13.75 100.5 drought false 30d");
   });
 
@@ -52,6 +53,7 @@ describe("POST /api/risk-map/score", () => {
         spei3: -0.5,
         dataSources: ["test-grid"],
         timestamp: FIXED_TIME,
+        ...UNKNOWN_FRESHNESS,
       },
     });
   });
@@ -92,6 +94,7 @@ describe("GET /api/risk-map/drought", () => {
           indices: { spei1: -1, spei3: -0.5, spei6: 0.25, spei12: null, spi1: -0.9, mcdi: -0.7 },
           severity: { spei1: "D1" },
         },
+        ...UNKNOWN_FRESHNESS,
       },
     });
     expect(s.service.calls.at(-1)).toBe("drought 13.75 100.5 undefined");
@@ -116,7 +119,7 @@ describe("GET /api/risk-map/drought/province", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
       success: true,
-      data: { province: "Bangkok", country: "THA", month: "2024-06", score: 20, level: "low", indices: { spei1: 0.1, spei3: 0.2, spei6: 0.3 }, severity: { spei1: null } },
+      data: { province: "Bangkok", country: "THA", month: "2024-06", score: 20, level: "low", indices: { spei1: 0.1, spei3: 0.2, spei6: 0.3 }, severity: { spei1: null }, ...UNKNOWN_FRESHNESS },
     });
     expect(s.service.calls.at(-1)).toBe("province Bangkok THA undefined");
   });
