@@ -1,8 +1,11 @@
+// Deprecated (docs/methods/sources.md): the source registry's refresh (SOURCE_URL_<NAME>, `make refresh`) fetches
+// every input now; FEED_URL_<NAME> still works for a snapshot build, with a deprecation line.
 // The fetch step: a feed is downloaded from its public URL when one is configured (env FEED_URL_<NAME>, e.g.
 // FEED_URL_GDACS_GEOJSON=https://www.gdacs.org/gdacsapi/api/events/geteventlist/MAP), with a timeout per
 // attempt and retries with backoff; when no URL is configured, or every attempt fails, the file of the data
 // directory is used and the outcome says so. FEED_FETCH_TIMEOUT_MS (20000) and FEED_FETCH_RETRIES (2).
 import { readFileSync } from "node:fs";
+import { deprecated } from "../sources/settings.ts";
 
 export interface FeedSource {
   /** Env suffix, e.g. "GDACS_GEOJSON" → FEED_URL_GDACS_GEOJSON. */
@@ -36,6 +39,7 @@ async function fetchOnce(url: string, timeoutMs: number): Promise<string> {
 export async function fetchFeed(src: FeedSource, opts: FetchOptions = {}): Promise<FetchOutcome> {
   const env = opts.env ?? process.env;
   const url = env[`FEED_URL_${src.name}`];
+  if (url) deprecated(`FEED_URL_${src.name}`, "SOURCE_URL_<NAME> with `make refresh` (docs/methods/sources.md)");
   const timeoutMs = opts.timeoutMs ?? Number(env.FEED_FETCH_TIMEOUT_MS ?? 20_000);
   const retries = opts.retries ?? Number(env.FEED_FETCH_RETRIES ?? 2);
   const backoffMs = opts.backoffMs ?? 500;
