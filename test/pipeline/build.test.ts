@@ -32,9 +32,13 @@ describe("drought build on the real data mirror", () => {
     expect(names.filter((n) => !n.startsWith("tiles-"))).toEqual([
       "build-report.json",
       "coverage-mask.bin",
+      "drought-cells.csv.gz",
+      "drought-cells.parquet",
       "drought-grid.bin",
       "province-index.bin",
       "province-summaries.bin",
+      "province-summaries.csv.gz",
+      "province-summaries.parquet",
       "provinces.json",
     ]);
     // One raster archive per index for the one precomputed month, the vector archives and their index.
