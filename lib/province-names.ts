@@ -28,6 +28,22 @@ export function normalizeName(s: string): string {
     .replace(/[^\p{L}\p{N}]/gu, "");
 }
 
+/**
+ * A looser key for Latin names, tolerant of the common variants of Thai romanisation: final "rn" for "n"
+ * (Samutprakarn / Samut Prakan), aspirates written with or without "h" (ph/p, th/t, kh/k), doubled vowels
+ * (Chaiyaphoom / Chaiyaphum is not covered: only doubled letters, "ee"/"e", "oo"/"o"), on top of normalizeName's
+ * dropping of spaces, hyphens and diacritics. Two provinces may share a loose key: then the name is ambiguous.
+ * Thai text is returned as normalizeName gives it.
+ */
+export function looseName(s: string): string {
+  const n = normalizeName(s);
+  if (THAI.test(n)) return n;
+  return n
+    .replace(/rn/g, "n")
+    .replace(/([ptk])h/g, "$1")
+    .replace(/([aeiou])\1+/g, "$1");
+}
+
 export interface CloseMatch {
   code: string;
   nameEn: string;

@@ -31,6 +31,28 @@ import type { BuildSettings } from "./build-settings.ts";
 export const GRID_INDICES = ["spei1", "spei3", "spei6", "spei12", "spei24", "spi1", "spi3", "mcdi"] as const;
 /** Index layers of the province summaries. */
 export const PROVINCE_INDICES = GRID_INDICES;
+/** The indices a drought answer carries: the default month has all of them (latestServedMonth). */
+export const SERVED_INDICES = ["spei1", "spei3", "spei6", "spei12", "spi1", "mcdi"] as const;
+
+/**
+ * Offset of the latest month in [first, last] in which every layer has a value on at least `share` of the cells,
+ * or -1. Layers are cell-major (cell × nMonths + month).
+ */
+export function latestServedMonth(layers: readonly Float32Array[], nCells: number, nMonths: number, share: number, first: number, last: number): number {
+  for (let m = last; m >= first; m--) {
+    let all = true;
+    for (const layer of layers) {
+      let valid = 0;
+      for (let c = 0; c < nCells; c++) if (layer[c * nMonths + m] === layer[c * nMonths + m]) valid++;
+      if (valid < share * nCells) {
+        all = false;
+        break;
+      }
+    }
+    if (all) return m;
+  }
+  return -1;
+}
 
 export const ARTIFACT_FILES = {
   grid: "drought-grid.bin",
@@ -192,13 +214,24 @@ export async function buildDrought(opts: BuildOptions): Promise<BuildResult> {
     for (let c = 0; c < nCells; c++) out.set(layer.subarray(c * axis.nMonths + firstValid, c * axis.nMonths + lastValid + 1), c * nMonths);
     return out;
   });
-  let latestValid: MonthIndex | null = null;
+  // The default month of the answers (and the newest precomputed tiles) is the latest in which every index they
+  // carry has values (latestServedMonth); the report also names the latest month with SPEI-1 alone.
+  let latestSpei1: MonthIndex | null = null;
   for (let m = lastValid; m >= firstValid; m--) {
     if (validCells[m] >= settings.validCellShare * nCells) {
-      latestValid = axis.first + m;
+      latestSpei1 = axis.first + m;
       break;
     }
   }
+  const latestServed = latestServedMonth(
+    SERVED_INDICES.map((name) => layers[GRID_INDICES.indexOf(name)]),
+    nCells,
+    axis.nMonths,
+    settings.validCellShare,
+    firstValid,
+    lastValid,
+  );
+  const latestValid: MonthIndex | null = latestServed < 0 ? null : axis.first + latestServed;
   const values = interleaveIndices(trimmed, nCells, nMonths);
 
   const summaries = stage("province summaries", () =>
@@ -286,7 +319,8 @@ export async function buildDrought(opts: BuildOptions): Promise<BuildResult> {
       baseline: { start: formatMonth(settings.baselineStart), end: formatMonth(settings.baselineEnd) },
       monthRange: { first: formatMonth(firstMonth), last: formatMonth(firstMonth + nMonths - 1) },
       latestValidMonth: latestValid === null ? null : formatMonth(latestValid),
-      latestValidRule: `latest month in which at least ${settings.validCellShare * 100} % of land cells have SPEI-1`,
+      latestValidRule: `latest month in which at least ${settings.validCellShare * 100} % of land cells have each of ${SERVED_INDICES.join(", ")} (the default month of the answers)`,
+      latestSpei1Month: latestSpei1 === null ? null : formatMonth(latestSpei1),
       source: source.report as Record<string, unknown>,
       grid: {
         resolutionDeg: cells.resolutionDeg,

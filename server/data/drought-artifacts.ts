@@ -14,7 +14,7 @@ import type { Manifest } from "../../formats/manifest.ts";
 import { CoverageMask } from "../../formats/coverage-mask.ts";
 import { isCovered as isCoveredArea } from "../../lib/drought/locate-cell.ts";
 import { parseMonth, type MonthIndex } from "../../lib/months.ts";
-import { normalizeName } from "../../lib/province-names.ts";
+import { looseName, normalizeName } from "../../lib/province-names.ts";
 
 export interface DroughtArtifacts {
   version: string;
@@ -25,6 +25,8 @@ export interface DroughtArtifacts {
   provinces: ProvinceMeta[];
   /** Normalised spelling → province number (position in provinces.json and the summaries). */
   provinceByName: Map<string, number>;
+  /** Loose spelling (lib/province-names.ts looseName) → the provinces it may mean (more than one: ambiguous). */
+  provinceByLooseName: Map<string, number[]>;
   /** The month served when a request names none: the build's latest valid month. */
   defaultMonth: MonthIndex;
   baselineLabel: string;
@@ -54,7 +56,14 @@ export function openDroughtArtifacts(dir: string, manifest: Manifest): DroughtAr
     throw new Error(`province-summaries has ${summaries.nProvinces} provinces, provinces.json ${provinces.length}`);
   }
   const provinceByName = new Map<string, number>();
+  const provinceByLooseName = new Map<string, number[]>();
   provinces.forEach((p, i) => {
+    for (const name of [p.nameEn, p.slug, ...p.aliases]) {
+      const loose = looseName(name);
+      const list = provinceByLooseName.get(loose) ?? [];
+      if (!list.includes(i)) list.push(i);
+      provinceByLooseName.set(loose, list);
+    }
     for (const name of [p.code, p.code.slice(3), p.nameEn, p.nameTh, p.slug, ...p.aliases]) {
       const key = normalizeName(name);
       const prev = provinceByName.get(key);
@@ -73,6 +82,7 @@ export function openDroughtArtifacts(dir: string, manifest: Manifest): DroughtAr
     coverage,
     provinces,
     provinceByName,
+    provinceByLooseName,
     defaultMonth: latest,
     baselineLabel: `${manifest.baseline.start.slice(0, 4)}-${manifest.baseline.end.slice(0, 4)}`,
     tiles,

@@ -5,7 +5,7 @@
 import { NotFoundError } from "../errors.ts";
 import { droughtLevel, droughtScore, riskLevel, D_LEVEL_NAMES } from "../../lib/drought-scale.ts";
 import { formatMonth, parseMonth, type MonthIndex } from "../../lib/months.ts";
-import { closeMatches, normalizeName } from "../../lib/province-names.ts";
+import { closeMatches, looseName, normalizeName } from "../../lib/province-names.ts";
 import { ArtifactStore } from "../data/artifact-store.ts";
 import { NO_CELL_NEAR_REASON, noMonthReason, noValueReason, OUTSIDE_AREA_REASON } from "../../lib/drought/locate-cell.ts";
 import { DROUGHT_OPENED_FILES, isCovered, openDroughtArtifacts, type DroughtArtifacts } from "../data/drought-artifacts.ts";
@@ -208,11 +208,7 @@ export class ArtifactDroughtService implements DroughtService {
     if (country.toUpperCase() !== "THA") {
       throw new NotFoundError(`no province data for country ${country}: only Thailand (THA) is covered`, { country });
     }
-    const p = a.provinceByName.get(normalizeName(name));
-    if (p === undefined) {
-      const matches = closeMatches(a.provinces, name, 3).map((m) => m.nameEn);
-      throw new NotFoundError(`unknown province "${name}"`, { name, closeMatches: matches });
-    }
+    const p = findProvince(a, name);
     const m = this.month(a, month);
     const off = a.summaries.monthOffset(m);
     const meta = a.provinces[p];
@@ -248,6 +244,23 @@ export class ArtifactDroughtService implements DroughtService {
     const score = droughtScore(hit.spei1);
     return { id, lat, lng, found: true, riskScore: score, riskLevel: riskLevel(score), severity: droughtLevel(hit.spei1), spei1: round(hit.spei1, 3) as number };
   }
+}
+
+/**
+ * A province by any of its spellings: exactly (normalised), else by its loose romanisation key when that names one
+ * province. Unknown and ambiguous names are 404s with close matches.
+ */
+export function findProvince(a: Pick<DroughtArtifacts, "provinceByName" | "provinceByLooseName" | "provinces">, name: string): number {
+  const exact = a.provinceByName.get(normalizeName(name));
+  if (exact !== undefined) return exact;
+  const loose = a.provinceByLooseName.get(looseName(name)) ?? [];
+  if (loose.length === 1) return loose[0];
+  if (loose.length > 1) {
+    const names = loose.map((i) => a.provinces[i].nameEn);
+    throw new NotFoundError(`ambiguous province name "${name}": it may mean ${names.join(" or ")}`, { name, closeMatches: names });
+  }
+  const matches = closeMatches(a.provinces, name, 3).map((m) => m.nameEn);
+  throw new NotFoundError(`unknown province "${name}"`, { name, closeMatches: matches });
 }
 
 /** Grid ids name the grid and the cell: "TH025-<row*nCols+col>". */
