@@ -22,7 +22,7 @@ import { buildOpenApi } from "./openapi.ts";
 import { riskMapHandlers } from "./routes/risk-map.ts";
 import { outbreakHandlers } from "./routes/outbreak.ts";
 import type { OutbreakService } from "./services/outbreak-service.ts";
-import type { DroughtService } from "./services/types.ts";
+import type { DroughtHistory, DroughtService } from "./services/types.ts";
 import { supplyChainHandlers } from "./routes/supply-chain.ts";
 import type { SupplyChainService } from "./services/supply-chain-service.ts";
 
@@ -38,6 +38,8 @@ export interface AppDeps {
   outbreak?: OutbreakService;
   /** Supply chain; without it POST /api/supply-chain/query answers 503 SERVICE_UNAVAILABLE. */
   supplyChain?: SupplyChainService;
+  /** Monthly records at a point or of a province; without it the history routes answer 503. */
+  history?: DroughtHistory;
   /** Sources status (freshness of answers, /api/status); without it answers say stale: null with the reason. */
   sources?: SourceStatusService;
   /** The drought version's exports; without it the export routes answer 503 SERVICE_UNAVAILABLE. */
@@ -64,6 +66,8 @@ export const ROUTES: ReadonlyArray<RouteDef> = [
   { path: "/api/risk-map/score", methods: ["POST"], auth: true },
   { path: "/api/risk-map/drought", methods: ["GET"], auth: true },
   { path: "/api/risk-map/drought/province", methods: ["GET"], auth: true },
+  { path: "/api/risk-map/drought/history", methods: ["GET"], auth: true },
+  { path: "/api/risk-map/drought/province/history", methods: ["GET"], auth: true },
   { path: "/api/risk-map/batch", methods: ["POST"], auth: true },
   { path: "/api/supply-chain/query", methods: ["POST"], auth: true },
   { path: "/api/outbreak-radar/query", methods: ["POST"], auth: true },
@@ -225,10 +229,12 @@ export function createApp(deps: AppDeps) {
     }
     sendJson(req, res, 200, { success: true, data: deps.sources.status(drought) });
   });
-  const riskMap = riskMapHandlers({ drought: deps.drought, bodyLimit, charge, freshness });
+  const riskMap = riskMapHandlers({ drought: deps.drought, bodyLimit, charge, freshness, history: deps.history });
   app.post("/api/risk-map/score", riskMap.score);
   app.get("/api/risk-map/drought", riskMap.drought);
   app.get("/api/risk-map/drought/province", riskMap.province);
+  app.get("/api/risk-map/drought/history", riskMap.history);
+  app.get("/api/risk-map/drought/province/history", riskMap.provinceHistory);
   app.post("/api/risk-map/batch", riskMap.batch);
   app.post("/api/supply-chain/query", supplyChainHandlers({ supplyChain: deps.supplyChain, bodyLimit, freshness }).query);
   app.post("/api/outbreak-radar/query", outbreakHandlers({ outbreak: deps.outbreak, bodyLimit, freshness }).query);

@@ -43,6 +43,7 @@ async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
     supplyChain: supplyChain.service,
     outbreak: outbreak.service,
     exports: new ExportService(store),
+    history: droughtOnly,
     sources: sources.service,
     routers: [createMapPageRouter(), createTilesRouter({ current: () => store.current(), auth: (k) => keys.authenticate(k), logger: log })],
   });

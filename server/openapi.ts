@@ -8,6 +8,10 @@ import {
   batchData,
   batchFeatureCollection,
   droughtGridData,
+  droughtHistoryData,
+  historyQuery,
+  provinceHistoryData,
+  provinceHistoryQuery,
   droughtQuery,
   errorEnvelopeSchema,
   exportsData,
@@ -131,7 +135,32 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
           summary: "Drought indices at the nearest grid point",
           description: "Query numbers are plain decimals (no exponent, hex or blanks).",
           parameters: queryParameters(droughtQuery),
-          responses: { "200": ok("Drought grid result", { "application/json": successEnvelope(droughtGridData.extend(freshnessFields)) }), ...errorResponses(GET_ERRORS) },
+          responses: { "200": ok("Drought grid result (or one CSV row with format=csv)", { "application/json": successEnvelope(droughtGridData.extend(freshnessFields)), "text/csv": z.string() }), ...errorResponses(GET_ERRORS) },
+        },
+      },
+      "/api/risk-map/drought/history": {
+        get: {
+          operationId: "droughtHistoryAtPoint",
+          summary: "The monthly record at the nearest grid point: indices, score, D-level and validity per month",
+          description:
+            "from/to are clamped to the record (period gives the months served); a range outside it is 404 NOT_FOUND naming the " +
+            "record's span; from after to is 400. format=csv (or Accept: text/csv): one row per month.",
+          parameters: queryParameters(historyQuery),
+          responses: {
+            "200": ok("Monthly record", { "application/json": successEnvelope(droughtHistoryData.extend(freshnessFields)), "text/csv": z.string() }),
+            ...errorResponses(GET_ERRORS),
+          },
+        },
+      },
+      "/api/risk-map/drought/province/history": {
+        get: {
+          operationId: "droughtHistoryByProvince",
+          summary: "The monthly record of a province: SPEI-1/3/6 means, score, D-level, validity and cells used per month",
+          parameters: queryParameters(provinceHistoryQuery),
+          responses: {
+            "200": ok("Monthly record", { "application/json": successEnvelope(provinceHistoryData.extend(freshnessFields)), "text/csv": z.string() }),
+            ...errorResponses(GET_ERRORS),
+          },
         },
       },
       "/api/risk-map/drought/province": {
@@ -140,7 +169,7 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
           summary: "Drought by province (77 Thai provinces, country THA)",
           parameters: queryParameters(provinceQuery),
           responses: {
-            "200": ok("Province drought result", { "application/json": successEnvelope(provinceDroughtData.extend(freshnessFields)) }),
+            "200": ok("Province drought result (or one CSV row with format=csv)", { "application/json": successEnvelope(provinceDroughtData.extend(freshnessFields)), "text/csv": z.string() }),
             ...errorResponses(GET_ERRORS),
           },
         },
@@ -157,6 +186,7 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
             "200": ok("Batch result (format=json) or a FeatureCollection (format=geojson)", {
               "application/json": successEnvelope(batchData.extend(freshnessFields)),
               "application/geo+json": batchFeatureCollection.extend(freshnessFields),
+              "text/csv": z.string(),
             }),
             ...errorResponses(POST_ERRORS),
           },

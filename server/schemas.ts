@@ -45,11 +45,39 @@ export const scoreQuery = z.object({
   format: z.enum(["json", "geojson"]).default("json").describe("geojson returns a GeoJSON Feature without envelope"),
 });
 
+/** Answer format of the drought GET routes: csv is text/csv with a header row (also chosen by Accept: text/csv). */
+const format = z.enum(["json", "csv"]).optional().describe("json (default) or csv: text/csv with a header row; Accept: text/csv chooses csv too");
+
 export const droughtQuery = z.object({
   lat: queryNumber(lat),
   lng: queryNumber(lng),
   month: month.optional().describe("Month, YYYY-MM; default the latest available month"),
+  format,
 });
+
+/** The indices a history may ask for (the grid's own names). */
+export const HISTORY_INDICES = ["spei1", "spei3", "spei6", "spei12", "spei24", "spi1", "spi3", "mcdi"] as const;
+export const DEFAULT_HISTORY_INDICES = ["spei1", "spei3", "spei6", "spei12", "spi1", "mcdi"] as const;
+
+const monthRange = {
+  from: month.optional().describe("First month, YYYY-MM; default the first month of the record"),
+  to: month.optional().describe("Last month, YYYY-MM; default the last month of the record"),
+};
+
+export const historyQuery = z
+  .object({
+    lat: queryNumber(lat),
+    lng: queryNumber(lng),
+    ...monthRange,
+    indices: z
+      .string()
+      .transform((s) => s.split(",").map((x) => x.trim()))
+      .pipe(z.array(z.enum(HISTORY_INDICES)).min(1).max(HISTORY_INDICES.length))
+      .optional()
+      .describe(`Comma-separated subset of ${HISTORY_INDICES.join(", ")}; default ${DEFAULT_HISTORY_INDICES.join(",")}`),
+    format,
+  })
+  .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, { message: "from must not be after to", path: ["from"] });
 
 export const provinceQuery = z.object({
   name: z.string().trim().min(1).max(100).describe("Province name in English"),
@@ -60,7 +88,13 @@ export const provinceQuery = z.object({
     .default("THA")
     .describe("ISO 3166-1 alpha-3; default THA"),
   month: month.optional().describe("Month, YYYY-MM; default the latest available month"),
+  format,
 });
+
+export const provinceHistoryQuery = provinceQuery
+  .omit({ month: true })
+  .extend(monthRange)
+  .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, { message: "from must not be after to", path: ["from"] });
 
 export const batchLocation = z.strictObject({
   id: z.string().max(200).optional(),
@@ -71,10 +105,43 @@ export const batchLocation = z.strictObject({
 export const batchBody = z.strictObject({
   locations: z.array(batchLocation).min(1).max(MAX_BATCH_LOCATIONS),
   riskType: z.literal("drought").describe("only drought is supported"),
-  format: z.enum(["json", "geojson"]).default("json"),
+  format: z.enum(["json", "geojson", "csv"]).default("json").describe("csv: text/csv, one row per location (Accept: text/csv chooses it too)"),
 });
 
 // ---- responses ----
+
+/** Where a point's drought answer comes from: the nearest grid cell. */
+const gridLocation = z.object({
+  requestedLat: z.number(),
+  requestedLng: z.number(),
+  gridId: z.string(),
+  gridLat: z.number(),
+  gridLng: z.number(),
+  distanceKm: z.number(),
+  country: z.string(),
+});
+
+const historyMonth = z.object({
+  month,
+  valid: z.boolean().describe("SPEI-1 has a value: the month has a score"),
+  score: z.number().nullable(),
+  level: riskLevel.nullable(),
+  severity: dLevel.nullable(),
+  indices: z.record(z.string(), indexValue),
+});
+
+export const droughtHistoryData = z.object({
+  location: gridLocation,
+  period: z.object({ from: month, to: month, months: z.int(), climatologyBaseline: z.string() }),
+  series: z.array(historyMonth),
+});
+
+export const provinceHistoryData = z.object({
+  province: z.string(),
+  country: z.string(),
+  period: z.object({ from: month, to: month, months: z.int(), climatologyBaseline: z.string() }),
+  series: z.array(historyMonth.extend({ cellsUsed: z.int().describe("land cells with a value that month") })),
+});
 
 export const droughtIndices = z.object({
   spei1: indexValue,
@@ -264,15 +331,7 @@ export const scoreData = z.object({
 });
 
 export const droughtGridData = z.object({
-  location: z.object({
-    requestedLat: z.number(),
-    requestedLng: z.number(),
-    gridId: z.string(),
-    gridLat: z.number(),
-    gridLng: z.number(),
-    distanceKm: z.number(),
-    country: z.string(),
-  }),
+  location: gridLocation,
   period: z.object({ month, climatologyBaseline: z.string() }),
   drought: z.object({
     score: z.number().min(0).max(100),

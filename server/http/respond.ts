@@ -35,10 +35,20 @@ function chooseEncoding(accept: string | undefined): Encoding {
 }
 
 export function sendJson(req: Request, res: Response, status: number, payload: unknown, contentType = "application/json"): void {
-  const body = Buffer.from(JSON.stringify(payload), "utf8");
+  sendText(req, res, status, Buffer.from(JSON.stringify(payload), "utf8"), contentType);
+}
+
+/** A CSV answer (text/csv, header row first); `Vary: Accept` because the same URL may answer JSON. */
+export function sendCsv(req: Request, res: Response, csv: string, filename: string): void {
+  res.setHeader("Content-Disposition", `inline; filename="${filename}"`);
+  sendText(req, res, 200, Buffer.from(csv, "utf8"), "text/csv", "Accept-Encoding, Accept");
+}
+
+/** A UTF-8 body with a weak ETag (GET 200), 304 on If-None-Match, br or gzip when asked for and worth it. */
+function sendText(req: Request, res: Response, status: number, body: Buffer, contentType: string, vary = "Accept-Encoding"): void {
   res.status(status);
   res.setHeader("Content-Type", `${contentType}; charset=utf-8`);
-  res.setHeader("Vary", "Accept-Encoding");
+  res.setHeader("Vary", vary);
   const cacheable = (req.method === "GET" || req.method === "HEAD") && status === 200;
   if (cacheable) {
     const etag = etagOf(body);

@@ -1,10 +1,12 @@
 // The drought endpoints' handlers: validate → call the DroughtService → shape the response. Nothing else.
 import type { Request, Response } from "express";
 import { readJsonBody } from "../http/body.ts";
-import { sendJson } from "../http/respond.ts";
+import { sendCsv, sendJson } from "../http/respond.ts";
 import { parseOrThrow } from "../http/validate.ts";
-import { batchBody, droughtQuery, provinceQuery, scoreBody, scoreQuery } from "../schemas.ts";
-import type { BatchItem, DroughtService, ScoreData } from "../services/types.ts";
+import { batchBody, droughtQuery, historyQuery, provinceHistoryQuery, provinceQuery, scoreBody, scoreQuery } from "../schemas.ts";
+import { ApiError } from "../errors.ts";
+import { batchCsv, droughtCsv, historyCsv, provinceCsv, provinceHistoryCsv, wantsCsv } from "./drought-csv.ts";
+import type { BatchItem, DroughtHistory, DroughtService, ScoreData } from "../services/types.ts";
 import { batchCost } from "../limits/rate-limit.ts";
 import type { Freshness } from "../services/source-status-service.ts";
 
@@ -15,6 +17,13 @@ export interface RiskMapDeps {
   charge: (req: Request, res: Response, points: number) => Promise<void>;
   /** The freshness flag of an answer kind (stale, staleSources). */
   freshness: Freshness;
+  /** The monthly records (history routes); without it they answer 503. */
+  history?: DroughtHistory;
+}
+
+function requireHistory(h: DroughtHistory | undefined): DroughtHistory {
+  if (!h) throw new ApiError("SERVICE_UNAVAILABLE", "drought history is not available in this process");
+  return h;
 }
 
 export function scoreFeature(data: ScoreData) {
@@ -66,21 +75,44 @@ export function riskMapHandlers(deps: RiskMapDeps) {
 
     drought(req: Request, res: Response) {
       const q = parseOrThrow(droughtQuery, req.query, "query");
-      sendJson(req, res, 200, { success: true, data: { ...drought.drought(q.lat, q.lng, q.month), ...deps.freshness("drought") } });
+      const data = drought.drought(q.lat, q.lng, q.month);
+      if (wantsCsv(req, q.format)) sendCsv(req, res, droughtCsv(data), "drought.csv");
+      else sendJson(req, res, 200, { success: true, data: { ...data, ...deps.freshness("drought") } });
+    },
+
+    history(req: Request, res: Response) {
+      const q = parseOrThrow(historyQuery, req.query, "query");
+      const data = requireHistory(deps.history).history(q);
+      if (wantsCsv(req, q.format)) sendCsv(req, res, historyCsv(data), "drought-history.csv");
+      else sendJson(req, res, 200, { success: true, data: { ...data, ...deps.freshness("drought") } });
+    },
+
+    provinceHistory(req: Request, res: Response) {
+      const q = parseOrThrow(provinceHistoryQuery, req.query, "query");
+      const data = requireHistory(deps.history).provinceHistory(q);
+      if (wantsCsv(req, q.format)) sendCsv(req, res, provinceHistoryCsv(data), "province-history.csv");
+      else sendJson(req, res, 200, { success: true, data: { ...data, ...deps.freshness("drought") } });
     },
 
     province(req: Request, res: Response) {
       const q = parseOrThrow(provinceQuery, req.query, "query");
-      sendJson(req, res, 200, { success: true, data: { ...drought.province(q.name, q.country, q.month), ...deps.freshness("drought") } });
+      const data = drought.province(q.name, q.country, q.month);
+      if (wantsCsv(req, q.format)) sendCsv(req, res, provinceCsv(data), "province.csv");
+      else sendJson(req, res, 200, { success: true, data: { ...data, ...deps.freshness("drought") } });
     },
 
     async batch(req: Request, res: Response) {
-      const body = parseOrThrow(batchBody, await readJsonBody(req, deps.bodyLimit), "body");
+      const raw = await readJsonBody(req, deps.bodyLimit);
+      const body = parseOrThrow(batchBody, raw, "body");
+      // A format in the body wins; without one, Accept: text/csv asks for CSV.
+      const explicit = typeof raw === "object" && raw !== null && "format" in raw;
       // The entry gate charged 1 point; the rest of the batch cost is charged once the size is known.
       await deps.charge(req, res, batchCost(body.locations.length) - 1);
       const results = body.locations.map((loc) => drought.batchItem(loc.id, loc.lat, loc.lng));
       const timestamp = new Date().toISOString();
-      if (body.format === "geojson") {
+      if (body.format === "csv" || (!explicit && wantsCsv(req, undefined))) {
+        sendCsv(req, res, batchCsv(results), "batch.csv");
+      } else if (body.format === "geojson") {
         sendJson(req, res, 200, { ...batchFeatureCollection(results, timestamp, drought.dataVersion()), ...deps.freshness("drought") }, "application/geo+json");
       } else {
         sendJson(req, res, 200, { success: true, data: { count: results.length, riskType: body.riskType, results, timestamp, ...deps.freshness("drought") } });

@@ -7,11 +7,15 @@ import { droughtLevel, droughtScore, riskLevel, D_LEVEL_NAMES } from "../../lib/
 import { formatMonth, parseMonth, type MonthIndex } from "../../lib/months.ts";
 import { closeMatches, looseName, normalizeName } from "../../lib/province-names.ts";
 import { ArtifactStore } from "../data/artifact-store.ts";
-import { NO_CELL_NEAR_REASON, noMonthReason, noValueReason, OUTSIDE_AREA_REASON } from "../../lib/drought/locate-cell.ts";
+import { locateCell, locateReason, NO_CELL_NEAR_REASON, noMonthReason, noValueReason, OUTSIDE_AREA_REASON } from "../../lib/drought/locate-cell.ts";
+import { DEFAULT_HISTORY_INDICES } from "../schemas.ts";
 import { DROUGHT_OPENED_FILES, isCovered, openDroughtArtifacts, type DroughtArtifacts } from "../data/drought-artifacts.ts";
 import { log } from "../../lib/log.ts";
 import type {
   BatchItem,
+  DroughtHistory,
+  DroughtHistoryData,
+  ProvinceHistoryData,
   DroughtGridData,
   DroughtService,
   ProvinceDroughtData,
@@ -44,7 +48,7 @@ interface CellHit {
   spei1: number;
 }
 
-export class ArtifactDroughtService implements DroughtService {
+export class ArtifactDroughtService implements DroughtService, DroughtHistory {
   constructor(private readonly store: ArtifactStore<DroughtArtifacts>) {}
 
   private artifacts(): DroughtArtifacts {
@@ -58,6 +62,79 @@ export class ArtifactDroughtService implements DroughtService {
   /** Month of a request: the given YYYY-MM (already validated) or the latest valid month. */
   private month(a: DroughtArtifacts, month: string | undefined): MonthIndex {
     return month === undefined ? a.defaultMonth : (parseMonth(month) as MonthIndex);
+  }
+
+  /** The months [from, to] clamped to the record, or a 404 naming the record's span. */
+  private monthRange(first: MonthIndex, last: MonthIndex, from: string | undefined, to: string | undefined): [MonthIndex, MonthIndex] {
+    const lo = Math.max(first, from === undefined ? first : (parseMonth(from) as MonthIndex));
+    const hi = Math.min(last, to === undefined ? last : (parseMonth(to) as MonthIndex));
+    if (lo > hi) {
+      throw new NotFoundError(`no drought data from ${from ?? formatMonth(first)} to ${to ?? formatMonth(last)}: the record covers ${formatMonth(first)} to ${formatMonth(last)}`, {
+        from: from ?? null,
+        to: to ?? null,
+        coverage: { from: formatMonth(first), to: formatMonth(last) },
+      });
+    }
+    return [lo, hi];
+  }
+
+  history(q: { lat: number; lng: number; from?: string; to?: string; indices?: readonly string[] }): DroughtHistoryData {
+    const a = this.artifacts();
+    const cell = locateCell(a, q.lat, q.lng);
+    if (cell < 0) throw new NotFoundError(locateReason(cell), { lat: q.lat, lng: q.lng });
+    const { distanceKm } = a.grid.nearestCell(q.lat, q.lng);
+    const [lo, hi] = this.monthRange(a.grid.firstMonth, a.grid.lastMonth, q.from, q.to);
+    const names = q.indices ?? DEFAULT_HISTORY_INDICES;
+    const nos = names.map((n) => a.grid.indexNo(n));
+    const spei1No = a.grid.indexNo("spei1");
+    const series = [];
+    for (let m = lo; m <= hi; m++) {
+      const rec = a.grid.record(cell, m - a.grid.firstMonth);
+      const indices: Record<string, number | null> = {};
+      names.forEach((n, i) => (indices[n] = nos[i] < 0 ? null : round(rec[nos[i]], 3)));
+      series.push({ month: formatMonth(m), ...scoreOf(rec[spei1No]), indices });
+    }
+    return {
+      location: {
+        requestedLat: q.lat,
+        requestedLng: q.lng,
+        gridId: gridId(a, cell),
+        gridLat: a.grid.cellLat(cell),
+        gridLng: a.grid.cellLng(cell),
+        distanceKm: round(distanceKm, 2) as number,
+        country: a.grid.cellCountry(cell),
+      },
+      period: { from: formatMonth(lo), to: formatMonth(hi), months: hi - lo + 1, climatologyBaseline: a.baselineLabel },
+      series,
+    };
+  }
+
+  provinceHistory(q: { name: string; country: string; from?: string; to?: string }): ProvinceHistoryData {
+    const a = this.artifacts();
+    if (q.country.toUpperCase() !== "THA") {
+      throw new NotFoundError(`no province data for country ${q.country}: only Thailand (THA) is covered`, { country: q.country });
+    }
+    const p = findProvince(a, q.name);
+    const s = a.summaries;
+    const [lo, hi] = this.monthRange(s.firstMonth, (s.firstMonth + s.nMonths - 1) as MonthIndex, q.from, q.to);
+    const names = s.indexNames;
+    const keep = ["spei1", "spei3", "spei6"].map((n) => names.indexOf(n));
+    const series = [];
+    for (let m = lo; m <= hi; m++) {
+      const rec = s.record(p, m - s.firstMonth);
+      series.push({
+        month: formatMonth(m),
+        ...scoreOf(rec[keep[0]]),
+        indices: { spei1: round(rec[keep[0]], 3), spei3: round(rec[keep[1]], 3), spei6: round(rec[keep[2]], 3) },
+        cellsUsed: s.cellsUsed(p, m - s.firstMonth),
+      });
+    }
+    return {
+      province: a.provinces[p].nameEn,
+      country: "THA",
+      period: { from: formatMonth(lo), to: formatMonth(hi), months: hi - lo + 1, climatologyBaseline: a.baselineLabel },
+      series,
+    };
   }
 
   /**
@@ -261,6 +338,13 @@ export function findProvince(a: Pick<DroughtArtifacts, "provinceByName" | "provi
   }
   const matches = closeMatches(a.provinces, name, 3).map((m) => m.nameEn);
   throw new NotFoundError(`unknown province "${name}"`, { name, closeMatches: matches });
+}
+
+/** Score, level, D-level and validity of a month from its SPEI-1 (the drought scale of lib/drought-scale.ts). */
+function scoreOf(spei1: number) {
+  if (!Number.isFinite(spei1)) return { valid: false, score: null, level: null, severity: null };
+  const score = droughtScore(spei1);
+  return { valid: true, score, level: riskLevel(score), severity: droughtLevel(spei1) };
 }
 
 /** Grid ids name the grid and the cell: "TH025-<row*nCols+col>". */

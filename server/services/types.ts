@@ -4,6 +4,8 @@
 import type { z } from "zod";
 import type {
   batchItem,
+  droughtHistoryData,
+  provinceHistoryData,
   droughtGridData,
   provinceDroughtData,
   RISK_TYPES,
@@ -29,6 +31,15 @@ export type ProvinceDroughtData = z.infer<typeof provinceDroughtData>;
  * still succeeds.
  */
 export type BatchItem = z.infer<typeof batchItem>;
+
+export type DroughtHistoryData = z.infer<typeof droughtHistoryData>;
+export type ProvinceHistoryData = z.infer<typeof provinceHistoryData>;
+
+/** The monthly record at a point or of a province (the history routes). */
+export interface DroughtHistory {
+  history(q: { lat: number; lng: number; from?: string; to?: string; indices?: readonly string[] }): DroughtHistoryData;
+  provinceHistory(q: { name: string; country: string; from?: string; to?: string }): ProvinceHistoryData;
+}
 
 export interface DroughtService {
   dataVersion(): string;                       // for the X-Data-Version header

@@ -240,7 +240,7 @@ describe("operational endpoints", () => {
     const batch = doc.paths["/api/risk-map/batch"].post.requestBody.content["application/json"].schema;
     expect(batch.properties.locations.maxItems).toBe(100);
     const params = doc.paths["/api/risk-map/drought"].get.parameters;
-    expect(params.map((p: { name: string; required: boolean }) => [p.name, p.required])).toEqual([["lat", true], ["lng", true], ["month", false]]);
+    expect(params.map((p: { name: string; required: boolean }) => [p.name, p.required])).toEqual([["lat", true], ["lng", true], ["month", false], ["format", false]]);
     expect(params[2].schema.pattern).toBe("^\\d{4}-(0[1-9]|1[0-2])$");
     const ok = doc.paths["/api/risk-map/drought"].get.responses["200"].content["application/json"].schema;
     expect(ok.properties.data.properties.location.required).toContain("gridId");

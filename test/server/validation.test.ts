@@ -134,7 +134,7 @@ describe("batch body", () => {
 
   it("riskType other than drought and unknown format are 400", async () => {
     expect((await batch({ locations: [loc], riskType: "flood" })).body.error.message).toBe('riskType: Invalid input: expected "drought"');
-    expect((await batch({ locations: [loc], riskType: "drought", format: "csv" })).body.error.message).toBe('format: Invalid option: expected one of "json"|"geojson"');
+    expect((await batch({ locations: [loc], riskType: "drought", format: "xml" })).body.error.message).toBe('format: Invalid option: expected one of "json"|"geojson"|"csv"');
     expect((await batch({ riskType: "drought" })).body.error.message).toBe("locations: required");
   });
 });

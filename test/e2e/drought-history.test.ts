@@ -1,0 +1,105 @@
+// History and CSV answers through a running server on the real artifacts: the monthly series equal the
+// single-month answers, ranges are validated and clamped, CSV rows carry the JSON values.
+import { parse } from "csv-parse/sync";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { privateArtifacts, startRealServer, type RealServer } from "./real-server.ts";
+
+let server: RealServer;
+beforeAll(async () => {
+  server = await startRealServer(privateArtifacts(inject("artifactsDir")).dir);
+}, 60_000);
+afterAll(async () => {
+  await server?.stop();
+});
+const get = (path: string, headers: Record<string, string> = {}) => fetch(server.base + path, { headers: { "X-API-Key": server.key, ...headers } });
+const json = async (path: string) => {
+  const r = await get(path);
+  // The answers' shapes are the OpenAPI document's; here they are read loosely.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return { status: r.status, body: (await r.json()) as { data: any; error: any } };
+};
+
+describe("GET /api/risk-map/drought/history", () => {
+  it("gives the whole record at the nearest cell, each month equal to the month's own answer", async () => {
+    const { status, body } = await json("/api/risk-map/drought/history?lat=18.79&lng=98.98");
+    expect(status).toBe(200);
+    const d = body.data;
+    expect(d.series).toHaveLength(d.period.months);
+    expect(d.series[0].month).toBe(d.period.from);
+    expect(d.series.at(-1).month).toBe(d.period.to);
+    expect(Object.keys(d.series[0].indices)).toEqual(["spei1", "spei3", "spei6", "spei12", "spi1", "mcdi"]);
+    for (const month of ["1990-05", "2010-08", "2018-10"]) {
+      const one = (await json(`/api/risk-map/drought?lat=18.79&lng=98.98&month=${month}`)).body.data;
+      const h = d.series.find((m: { month: string }) => m.month === month);
+      expect(h).toEqual({ month, valid: true, score: one.drought.score, level: one.drought.level, severity: one.drought.severity.spei1, indices: one.drought.indices });
+      expect(d.location.gridId).toBe(one.location.gridId);
+    }
+    const invalid = d.series.find((m: { valid: boolean }) => !m.valid);
+    expect(invalid).toMatchObject({ score: null, level: null, severity: null, indices: { spei1: null } });
+  });
+
+  it("takes a range and a subset of indices; refuses bad ones", async () => {
+    const { body } = await json("/api/risk-map/drought/history?lat=13.75&lng=100.5&from=2017-01&to=2017-12&indices=spei1,spei24");
+    expect(body.data.period).toMatchObject({ from: "2017-01", to: "2017-12", months: 12 });
+    expect(Object.keys(body.data.series[0].indices)).toEqual(["spei1", "spei24"]);
+    const clamped = (await json("/api/risk-map/drought/history?lat=13.75&lng=100.5&from=1800-01&to=1950-03")).body.data;
+    expect(clamped.period.from).toBe(clamped.series[0].month);
+    expect(clamped.period.to).toBe("1950-03");
+    const outside = await json("/api/risk-map/drought/history?lat=13.75&lng=100.5&from=2030-01");
+    expect([outside.status, outside.body.error.code]).toEqual([404, "NOT_FOUND"]);
+    expect(outside.body.error.details.coverage).toMatchObject({ from: expect.stringMatching(/^\d{4}-\d\d$/), to: expect.stringMatching(/^\d{4}-\d\d$/) });
+    for (const q of ["from=2018-05&to=2018-01", "indices=spei9", "indices=", "from=2018-13", "lat=95"]) {
+      const r = await json(`/api/risk-map/drought/history?lat=13.75&lng=100.5&${q}`);
+      expect([r.status, r.body.error.code], q).toEqual([400, "VALIDATION_ERROR"]);
+    }
+    const sea = await json("/api/risk-map/drought/history?lat=10&lng=100");
+    expect([sea.status, sea.body.error.message]).toEqual([404, "location is outside the covered area (Thailand's land area)"]);
+  });
+});
+
+describe("GET /api/risk-map/drought/province/history", () => {
+  it("gives the province's months, each equal to the month's province answer", async () => {
+    const { body } = await json("/api/risk-map/drought/province/history?name=Buriram&from=2018-01&to=2018-12");
+    expect(body.data).toMatchObject({ province: "Buri Ram", country: "THA", period: { from: "2018-01", to: "2018-12", months: 12 } });
+    for (const m of body.data.series.filter((_: unknown, i: number) => i % 4 === 0)) {
+      const one = (await json(`/api/risk-map/drought/province?name=Buri%20Ram&month=${m.month}`)).body.data;
+      expect({ score: m.score, level: m.level, severity: m.severity, indices: m.indices }).toEqual({ score: one.score, level: one.level, severity: one.severity.spei1, indices: one.indices });
+      expect(m.cellsUsed).toBeGreaterThan(0);
+    }
+    expect((await json("/api/risk-map/drought/province/history?name=Atlantis")).status).toBe(404);
+  });
+});
+
+describe("CSV answers", () => {
+  it("drought and province: one row holding the JSON answer's values", async () => {
+    const r = await get("/api/risk-map/drought?lat=18.79&lng=98.98&format=csv");
+    expect(r.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    const rows = parse(await r.text(), { columns: true }) as Record<string, string>[];
+    const j = (await json("/api/risk-map/drought?lat=18.79&lng=98.98")).body.data;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ grid_id: j.location.gridId, month: j.period.month, score: String(j.drought.score), spei12: String(j.drought.indices.spei12), severity: j.drought.severity.spei1 ?? "" });
+    const p = parse(await (await get("/api/risk-map/drought/province?name=Bangkok", { Accept: "text/csv" })).text(), { columns: true }) as Record<string, string>[];
+    expect(p[0]).toMatchObject({ province: "Bangkok", country: "THA" });
+    // JSON stays the default, and an Accept that prefers JSON gets JSON.
+    expect((await get("/api/risk-map/drought/province?name=Bangkok", { Accept: "application/json, text/csv;q=0.5" })).headers.get("content-type")).toMatch(/^application\/json/);
+  });
+
+  it("history: one row per month; batch: one row per location; errors stay JSON", async () => {
+    const text = await (await get("/api/risk-map/drought/history?lat=13.75&lng=100.5&from=2018-01&to=2018-06", { Accept: "text/csv" })).text();
+    const rows = parse(text, { columns: true }) as Record<string, string>[];
+    expect(text.split("\n")[0]).toBe("grid_id,grid_lat,grid_lng,month,valid,score,level,severity,spei1,spei3,spei6,spei12,spi1,mcdi");
+    expect(rows.map((r) => r.month)).toEqual(["2018-01", "2018-02", "2018-03", "2018-04", "2018-05", "2018-06"]);
+    const batch = await fetch(server.base + "/api/risk-map/batch", {
+      method: "POST",
+      headers: { "X-API-Key": server.key, "Content-Type": "application/json" },
+      body: JSON.stringify({ riskType: "drought", format: "csv", locations: [{ id: "bkk, hq", lat: 13.75, lng: 100.5 }, { id: "sea", lat: 10, lng: 100 }] }),
+    });
+    expect(batch.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    const b = parse(await batch.text(), { columns: true }) as Record<string, string>[];
+    expect(b.map((r) => [r.id, r.found])).toEqual([["bkk, hq", "true"], ["sea", "false"]]);
+    expect(b[1].reason).toBe("location is outside the covered area (Thailand's land area)");
+    const bad = await get("/api/risk-map/drought?lat=95&lng=100&format=csv");
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("VALIDATION_ERROR");
+  });
+});
