@@ -11,6 +11,7 @@ import { writeDroughtGrid, interleaveIndices, openDroughtGrid } from "../formats
 import { ProvinceSummariesReader, writeProvinceSummaries } from "../formats/province-summaries.ts";
 import { buildTiles } from "../tiles/build-tiles.ts";
 import { writeExports } from "./publish/exports.ts";
+import { PROVINCE_SHAPES_FILE, writeProvinceShapes } from "../formats/province-shapes.ts";
 import { INSIDE, MIXED, writeCoverageMask, type CoverageMaskData } from "../formats/coverage-mask.ts";
 import type { LandCells } from "./grid/land-cells.ts";
 import { writeProvinceIndex, writeProvincesJson } from "../formats/province-index.ts";
@@ -289,6 +290,7 @@ export async function buildDrought(opts: BuildOptions): Promise<BuildResult> {
       writeFileSync(join(staging.dir, ARTIFACT_FILES.provinceIndex), writeProvinceIndex(flattenRings(provinces)));
       const provinceMeta = provinceMetadata(provinces, aliases);
       writeFileSync(join(staging.dir, ARTIFACT_FILES.provinces), writeProvincesJson(provinceMeta));
+      writeFileSync(join(staging.dir, PROVINCE_SHAPES_FILE), writeProvinceShapes(provinces));
       return { gridBytes, summaryBytes, provinceMeta };
     });
 

@@ -67,6 +67,7 @@ export const ROUTES: ReadonlyArray<RouteDef> = [
   { path: "/api/risk-map/drought", methods: ["GET"], auth: true },
   { path: "/api/risk-map/drought/province", methods: ["GET"], auth: true },
   { path: "/api/risk-map/drought/history", methods: ["GET"], auth: true },
+  { path: "/api/risk-map/drought/provinces", methods: ["GET"], auth: true },
   { path: "/api/risk-map/drought/province/history", methods: ["GET"], auth: true },
   { path: "/api/risk-map/batch", methods: ["POST"], auth: true },
   { path: "/api/supply-chain/query", methods: ["POST"], auth: true },
@@ -234,6 +235,7 @@ export function createApp(deps: AppDeps) {
   app.get("/api/risk-map/drought", riskMap.drought);
   app.get("/api/risk-map/drought/province", riskMap.province);
   app.get("/api/risk-map/drought/history", riskMap.history);
+  app.get("/api/risk-map/drought/provinces", riskMap.choropleth);
   app.get("/api/risk-map/drought/province/history", riskMap.provinceHistory);
   app.post("/api/risk-map/batch", riskMap.batch);
   app.post("/api/supply-chain/query", supplyChainHandlers({ supplyChain: deps.supplyChain, bodyLimit, freshness }).query);

@@ -12,6 +12,8 @@ import {
   historyQuery,
   provinceHistoryData,
   provinceHistoryQuery,
+  choroplethQuery,
+  provinceChoropleth,
   droughtQuery,
   errorEnvelopeSchema,
   exportsData,
@@ -148,6 +150,18 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
           parameters: queryParameters(historyQuery),
           responses: {
             "200": ok("Monthly record", { "application/json": successEnvelope(droughtHistoryData.extend(freshnessFields)), "text/csv": z.string() }),
+            ...errorResponses(GET_ERRORS),
+          },
+        },
+      },
+      "/api/risk-map/drought/provinces": {
+        get: {
+          operationId: "droughtChoropleth",
+          summary: "All 77 provinces of a month as a GeoJSON FeatureCollection: simplified outlines (about 1 km) with each province's summary",
+          description: "Feature id = ISO 3166-2 code. For map clients; province-history gives one province's months.",
+          parameters: queryParameters(choroplethQuery),
+          responses: {
+            "200": ok("FeatureCollection", { "application/geo+json": provinceChoropleth.extend(freshnessFields) }),
             ...errorResponses(GET_ERRORS),
           },
         },

@@ -439,3 +439,35 @@ export const exportsData = z.object({
     }),
   ),
 });
+
+export const choroplethQuery = z.object({
+  month: month.optional().describe("Month, YYYY-MM; default the latest available month"),
+});
+
+export const provinceChoropleth = z.object({
+  type: z.literal("FeatureCollection"),
+  month,
+  climatologyBaseline: z.string(),
+  features: z.array(
+    z.object({
+      type: z.literal("Feature"),
+      id: z.string().describe("ISO 3166-2 code, e.g. TH-10"),
+      geometry: z.object({ type: z.literal("MultiPolygon"), coordinates: z.array(z.array(z.array(z.tuple([z.number(), z.number()])))) }),
+      properties: z.object({
+        code: z.string(),
+        province: z.string(),
+        provinceTh: z.string(),
+        region: z.string(),
+        month,
+        valid: z.boolean(),
+        score: z.number().nullable(),
+        level: riskLevel.nullable(),
+        severity: dLevel.nullable(),
+        spei1: indexValue,
+        spei3: indexValue,
+        spei6: indexValue,
+        cellsUsed: z.int(),
+      }),
+    }),
+  ),
+});

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { openDroughtGridFile, type DroughtGrid } from "../../formats/drought-grid.ts";
 import { readTilesIndex } from "../../formats/tiles-index.ts";
+import { PROVINCE_SHAPES_FILE, readProvinceShapes, type ProvinceShapes } from "../../formats/province-shapes.ts";
 import { readAligned } from "../../formats/version-files.ts";
 import { TILES_INDEX_FILE, type TilesIndex } from "../../tiles/build-tiles.ts";
 import { ProvinceSummariesReader } from "../../formats/province-summaries.ts";
@@ -30,6 +31,8 @@ export interface DroughtArtifacts {
   /** The month served when a request names none: the build's latest valid month. */
   defaultMonth: MonthIndex;
   baselineLabel: string;
+  /** Simplified province outlines (province-shapes.json), in province order; absent in versions built before them. */
+  shapes: ProvinceShapes["provinces"] | undefined;
   /** The version's tile build (tiles-index.json), when it has one. */
   tiles: TilesIndex | undefined;
 }
@@ -41,6 +44,7 @@ export const DROUGHT_OPENED_FILES: ReadonlySet<string> = new Set([
   "province-index.bin",
   "coverage-mask.bin",
   "provinces.json",
+  PROVINCE_SHAPES_FILE,
   TILES_INDEX_FILE,
 ]);
 
@@ -51,6 +55,8 @@ export function openDroughtArtifacts(dir: string, manifest: Manifest): DroughtAr
   const coverage = new CoverageMask(readAligned(join(dir, "coverage-mask.bin")));
   const provinces = readProvincesJson(readFileSync(join(dir, "provinces.json"), "utf8"));
   const artifacts = manifest.artifacts ?? {};
+  const shapes = PROVINCE_SHAPES_FILE in artifacts ? readProvinceShapes(readFileSync(join(dir, PROVINCE_SHAPES_FILE), "utf8")).provinces : undefined;
+  if (shapes && shapes.map((x) => x.code).join() !== provinces.map((p) => p.code).join()) throw new Error(`${PROVINCE_SHAPES_FILE}: provinces differ from provinces.json`);
   const tiles = TILES_INDEX_FILE in artifacts ? readTilesIndex(readFileSync(join(dir, TILES_INDEX_FILE), "utf8"), artifacts) : undefined;
   if (summaries.nProvinces !== provinces.length) {
     throw new Error(`province-summaries has ${summaries.nProvinces} provinces, provinces.json ${provinces.length}`);
@@ -84,6 +90,7 @@ export function openDroughtArtifacts(dir: string, manifest: Manifest): DroughtAr
     provinceByName,
     provinceByLooseName,
     defaultMonth: latest,
+    shapes,
     baselineLabel: `${manifest.baseline.start.slice(0, 4)}-${manifest.baseline.end.slice(0, 4)}`,
     tiles,
   };

@@ -3,7 +3,7 @@ import type { Request, Response } from "express";
 import { readJsonBody } from "../http/body.ts";
 import { sendCsv, sendJson } from "../http/respond.ts";
 import { parseOrThrow } from "../http/validate.ts";
-import { batchBody, droughtQuery, historyQuery, provinceHistoryQuery, provinceQuery, scoreBody, scoreQuery } from "../schemas.ts";
+import { batchBody, choroplethQuery, droughtQuery, historyQuery, provinceHistoryQuery, provinceQuery, scoreBody, scoreQuery } from "../schemas.ts";
 import { ApiError } from "../errors.ts";
 import { batchCsv, droughtCsv, historyCsv, provinceCsv, provinceHistoryCsv, wantsCsv } from "./drought-csv.ts";
 import type { BatchItem, DroughtHistory, DroughtService, ScoreData } from "../services/types.ts";
@@ -85,6 +85,11 @@ export function riskMapHandlers(deps: RiskMapDeps) {
       const data = requireHistory(deps.history).history(q);
       if (wantsCsv(req, q.format)) sendCsv(req, res, historyCsv(data), "drought-history.csv");
       else sendJson(req, res, 200, { success: true, data: { ...data, ...deps.freshness("drought") } });
+    },
+
+    choropleth(req: Request, res: Response) {
+      const q = parseOrThrow(choroplethQuery, req.query, "query");
+      sendJson(req, res, 200, { ...requireHistory(deps.history).choropleth(q.month), ...deps.freshness("drought") }, "application/geo+json");
     },
 
     provinceHistory(req: Request, res: Response) {

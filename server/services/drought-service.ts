@@ -15,6 +15,7 @@ import type {
   BatchItem,
   DroughtHistory,
   DroughtHistoryData,
+  ProvinceChoropleth,
   ProvinceHistoryData,
   DroughtGridData,
   DroughtService,
@@ -134,6 +135,45 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
       country: "THA",
       period: { from: formatMonth(lo), to: formatMonth(hi), months: hi - lo + 1, climatologyBaseline: a.baselineLabel },
       series,
+    };
+  }
+
+  choropleth(month?: string): ProvinceChoropleth {
+    const a = this.artifacts();
+    if (!a.shapes) throw new NotFoundError(`version ${a.version} has no province outlines (built before they existed): rebuild with \`make artifacts\``, { version: a.version });
+    const m = this.month(a, month);
+    const s = a.summaries;
+    const off = s.monthOffset(m);
+    if (off < 0) {
+      throw new NotFoundError(`no province summaries for ${formatMonth(m)}: they cover ${formatMonth(s.firstMonth)} to ${formatMonth(s.firstMonth + s.nMonths - 1)}`, { month: formatMonth(m) });
+    }
+    const names = s.indexNames;
+    const [i1, i3, i6] = ["spei1", "spei3", "spei6"].map((n) => names.indexOf(n));
+    const shapes = a.shapes;
+    return {
+      type: "FeatureCollection",
+      month: formatMonth(m),
+      climatologyBaseline: a.baselineLabel,
+      features: a.provinces.map((p, i) => {
+        const rec = s.record(i, off);
+        return {
+          type: "Feature" as const,
+          id: p.code,
+          geometry: shapes[i].geometry,
+          properties: {
+            code: p.code,
+            province: p.nameEn,
+            provinceTh: p.nameTh,
+            region: p.region,
+            month: formatMonth(m),
+            ...scoreOf(rec[i1]),
+            spei1: round(rec[i1], 3),
+            spei3: round(rec[i3], 3),
+            spei6: round(rec[i6], 3),
+            cellsUsed: s.cellsUsed(i, off),
+          },
+        };
+      }),
     };
   }
 

@@ -6,6 +6,7 @@ import type {
   batchItem,
   droughtHistoryData,
   provinceHistoryData,
+  provinceChoropleth,
   droughtGridData,
   provinceDroughtData,
   RISK_TYPES,
@@ -34,11 +35,14 @@ export type BatchItem = z.infer<typeof batchItem>;
 
 export type DroughtHistoryData = z.infer<typeof droughtHistoryData>;
 export type ProvinceHistoryData = z.infer<typeof provinceHistoryData>;
+export type ProvinceChoropleth = z.infer<typeof provinceChoropleth>;
 
 /** The monthly record at a point or of a province (the history routes). */
 export interface DroughtHistory {
   history(q: { lat: number; lng: number; from?: string; to?: string; indices?: readonly string[] }): DroughtHistoryData;
   provinceHistory(q: { name: string; country: string; from?: string; to?: string }): ProvinceHistoryData;
+  /** Every province's summary of a month with its simplified outline (the choropleth route). */
+  choropleth(month?: string): ProvinceChoropleth;
 }
 
 export interface DroughtService {

@@ -103,3 +103,29 @@ describe("CSV answers", () => {
     expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("VALIDATION_ERROR");
   });
 });
+
+describe("GET /api/risk-map/drought/provinces (choropleth)", () => {
+  it("gives the 77 provinces of a month with their outlines and the province answers' values", async () => {
+    const r = await get("/api/risk-map/drought/provinces?month=2018-08");
+    expect(r.headers.get("content-type")).toBe("application/geo+json; charset=utf-8");
+    const fc = (await r.json()) as { type: string; month: string; features: { id: string; geometry: { type: string; coordinates: number[][][][] }; properties: Record<string, unknown> }[] };
+    expect([fc.type, fc.month, fc.features.length]).toEqual(["FeatureCollection", "2018-08", 77]);
+    expect(new Set(fc.features.map((f) => f.id)).size).toBe(77);
+    for (const f of fc.features.filter((_, i) => i % 19 === 0)) {
+      const one = (await json(`/api/risk-map/drought/province?name=${f.id}&month=2018-08`)).body.data;
+      expect(f.properties).toMatchObject({ code: f.id, province: one.province, month: "2018-08", score: one.score, level: one.level, severity: one.severity.spei1, spei1: one.indices.spei1, spei3: one.indices.spei3, spei6: one.indices.spei6 });
+      expect(f.geometry.type).toBe("MultiPolygon");
+      const ring = f.geometry.coordinates[0][0];
+      expect(ring.length).toBeGreaterThanOrEqual(4);
+      expect(ring[0]).toEqual(ring.at(-1));
+      for (const [x, y] of ring) expect(x > 97 && x < 106 && y > 5 && y < 21).toBe(true);
+    }
+    // Bangkok's outline holds Bangkok (a point well inside it).
+    const bkk = fc.features.find((f) => f.id === "TH-10")!;
+    const xs = bkk.geometry.coordinates.flat(2).map((p) => p[0]);
+    expect(Math.min(...xs) < 100.5 && Math.max(...xs) > 100.5).toBe(true);
+    const missing = await json("/api/risk-map/drought/provinces?month=1900-01");
+    expect([missing.status, missing.body.error.code]).toEqual([404, "NOT_FOUND"]);
+    expect((await json("/api/risk-map/drought/provinces?month=2018-13")).status).toBe(400);
+  });
+});

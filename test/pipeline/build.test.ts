@@ -36,6 +36,7 @@ describe("drought build on the real data mirror", () => {
       "drought-cells.parquet",
       "drought-grid.bin",
       "province-index.bin",
+      "province-shapes.json",
       "province-summaries.bin",
       "province-summaries.csv.gz",
       "province-summaries.parquet",
