@@ -297,6 +297,26 @@ export const droughtHistorical = z.object({
   driestMonth: z.object({ month, spei1: indexValue }).nullable(),
 });
 
+const droughtEvent = z.object({
+  index: z.literal("spei3"),
+  threshold: z.number(),
+  method: z.string(),
+  recordFrom: month.describe("first month of the record the runs are counted in"),
+  runsInRecord: z.int().describe("runs from recordFrom to the served month"),
+  current: z
+    .object({
+      onset: month,
+      months: z.int().min(1),
+      peak: z.number().describe("lowest SPEI-3 of the run"),
+      peakMonth: month,
+      cumulativeDeficit: z.number().describe("Σ (threshold − SPEI-3) over the run's months"),
+      rankBySeverity: z.int().min(1).describe("1 = the largest cumulative deficit of the record at this cell"),
+      rankByDuration: z.int().min(1),
+    })
+    .nullable(),
+  reason: z.string().optional().describe("why current is null"),
+});
+
 export const scoreData = z.object({
   location: z.object({ lat: z.number(), lng: z.number() }),
   riskType: z.enum(RISK_TYPES),
@@ -317,6 +337,7 @@ export const scoreData = z.object({
       .optional(),
     recentMonths: z.array(droughtRecentMonth).optional(),
     historical: droughtHistorical.optional(),
+    droughtEvent: droughtEvent.optional().describe("drought: the current run of SPEI-3 below -1 at the cell (run theory) and its rank in the record"),
     asOf: timestamp.optional().describe("feed risk types: the time the snapshot's data are current as of"),
     snapshotVersion: z.string().optional().describe("feed risk types: the snapshot version answered from"),
     coverage: coverageDetails.optional(),

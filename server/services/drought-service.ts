@@ -9,6 +9,7 @@ import { closeMatches, looseName, normalizeName } from "../../lib/province-names
 import { ArtifactStore } from "../data/artifact-store.ts";
 import { locateCell, locateReason, NO_CELL_NEAR_REASON, noMonthReason, noValueReason, OUTSIDE_AREA_REASON } from "../../lib/drought/locate-cell.ts";
 import { DEFAULT_HISTORY_INDICES } from "../schemas.ts";
+import { droughtRuns, rankOf } from "../../lib/drought/runs.ts";
 import { DROUGHT_OPENED_FILES, isCovered, openDroughtArtifacts, type DroughtArtifacts } from "../data/drought-artifacts.ts";
 import { log } from "../../lib/log.ts";
 import type {
@@ -33,6 +34,8 @@ export const DROUGHT_DATA_SOURCES = [
 export const TIMEFRAME_MONTHS: Record<ScoreQuery["timeframe"], number> = { "7d": 1, "30d": 1, "90d": 3, "1y": 12 };
 
 const INDEX_KEYS = ["spei1", "spei3", "spei6", "spei12", "spi1", "mcdi"] as const;
+/** SPEI-3 below −1 (moderate drought on the McKee scale) marks a drought month for the events. */
+const EVENT_THRESHOLD = -1;
 
 function round(x: number, digits: number): number | null {
   if (!Number.isFinite(x)) return null;
@@ -258,6 +261,7 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
       recentMonths: this.recentMonths(hit, TIMEFRAME_MONTHS[q.timeframe]),
     };
     if (q.includeHistorical) details.historical = this.historical(hit);
+    details.droughtEvent = this.droughtEvent(hit);
     return {
       location: { lat: q.lat, lng: q.lng },
       riskType: "drought",
@@ -267,6 +271,39 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
       details,
       dataSources: DROUGHT_DATA_SOURCES,
       timestamp: new Date().toISOString(),
+    };
+  }
+
+  /**
+   * The run of SPEI-3 below EVENT_THRESHOLD that the served month is in (run theory, lib/drought/runs.ts), counted
+   * up to the served month, and its rank among every run of the cell's record up to then.
+   */
+  private droughtEvent(hit: CellHit) {
+    const g = hit.a.grid;
+    const k = g.indexNo("spei3");
+    const series = new Float64Array(hit.offset + 1);
+    for (let m = 0; m <= hit.offset; m++) series[m] = g.value(hit.cell, m, k);
+    const runs = droughtRuns(series, EVENT_THRESHOLD);
+    const base = { index: "spei3" as const, threshold: EVENT_THRESHOLD, method: "run theory (Yevjevich 1967): consecutive months below the threshold; a missing month ends a run", recordFrom: formatMonth(g.firstMonth), runsInRecord: runs.length };
+    const run = runs.at(-1);
+    if (!run || run.end !== hit.offset) {
+      const v = series[hit.offset];
+      const why = Number.isNaN(v) ? `no SPEI-3 value in ${formatMonth(hit.month)}` : `SPEI-3 is ${v.toFixed(2)} in ${formatMonth(hit.month)}, not below ${EVENT_THRESHOLD}`;
+      return { ...base, current: null, reason: `${why}: no drought run at this cell` };
+    }
+    let peakAt = run.start;
+    for (let m = run.start; m <= run.end; m++) if (series[m] === run.peak) peakAt = m;
+    return {
+      ...base,
+      current: {
+        onset: formatMonth(g.firstMonth + run.start),
+        months: run.duration,
+        peak: round(run.peak, 3) as number,
+        peakMonth: formatMonth(g.firstMonth + peakAt),
+        cumulativeDeficit: round(run.deficit, 3) as number,
+        rankBySeverity: rankOf(runs, run, (r) => r.deficit),
+        rankByDuration: rankOf(runs, run, (r) => r.duration),
+      },
     };
   }
 
