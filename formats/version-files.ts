@@ -12,6 +12,7 @@ import { readManifest, verifyArtifacts, type Manifest } from "./manifest.ts";
 import { readOutbreakData } from "./outbreak-snapshot.ts";
 import { readPmtilesHeader } from "./pmtiles-header.ts";
 import { PROVINCE_SHAPES_FILE, readProvinceShapes } from "./province-shapes.ts";
+import { CONFIDENCE_FILE, ConfidenceGrid } from "./confidence-grid.ts";
 import { checkCsvExport, checkParquetExport, EXPORT_FILES } from "./drought-export.ts";
 import { ProvinceIndexReader, readProvincesJson } from "./province-index.ts";
 import { ProvinceSummariesReader } from "./province-summaries.ts";
@@ -38,6 +39,7 @@ const BY_NAME: Record<string, FileCheck> = {
   "coverage-mask.bin": (path, name) => void new CoverageMask(readAligned(path), name),
   "provinces.json": (path, name) => void readProvincesJson(text(path), name),
   [PROVINCE_SHAPES_FILE]: (path, name) => void readProvinceShapes(text(path), name),
+  [CONFIDENCE_FILE]: (path, name) => void new ConfidenceGrid(readAligned(path), name),
   "tiles-index.json": (path, name, manifest) => void readTilesIndex(text(path), manifest.artifacts, name),
   "events.bin": (path) => void new EventIndex(readAligned(path)),
   "outbreaks.json": (path, name) => void readOutbreakData(text(path), name),

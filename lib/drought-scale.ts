@@ -64,3 +64,10 @@ export const D_LEVEL_NAMES: Record<DroughtLevel, string> = {
   D3: "Extreme Drought",
   D4: "Exceptional Drought",
 };
+
+export type ConfidenceLabel = "high" | "medium" | "low";
+
+/** Label of a confidence (docs/methods/confidence.md): high ≥ 0.6, medium ≥ 0.3, low below. */
+export function confidenceLabel(c: number): ConfidenceLabel {
+  return c >= 0.6 ? "high" : c >= 0.3 ? "medium" : "low";
+}

@@ -11,6 +11,8 @@ import { writeDroughtGrid, interleaveIndices, openDroughtGrid } from "../formats
 import { ProvinceSummariesReader, writeProvinceSummaries } from "../formats/province-summaries.ts";
 import { buildTiles } from "../tiles/build-tiles.ts";
 import { writeExports } from "./publish/exports.ts";
+import { CONFIDENCE_FILE, NO_BIN, writeConfidenceGrid } from "../formats/confidence-grid.ts";
+import type { Calibration } from "./grid/confidence.ts";
 import { PROVINCE_SHAPES_FILE, writeProvinceShapes } from "../formats/province-shapes.ts";
 import { INSIDE, MIXED, writeCoverageMask, type CoverageMaskData } from "../formats/coverage-mask.ts";
 import type { LandCells } from "./grid/land-cells.ts";
@@ -32,6 +34,30 @@ import type { BuildSettings } from "./build-settings.ts";
 export const GRID_INDICES = ["spei1", "spei3", "spei6", "spei12", "spei24", "spi1", "spi3", "mcdi"] as const;
 /** Index layers of the province summaries. */
 export const PROVINCE_INDICES = GRID_INDICES;
+
+/** Cell-major [cell * nMonths + m] values kept for the months first .. first + n - 1. */
+function trimMonths(values: Uint8Array, nCells: number, nMonths: number, first: number, n: number): Uint8Array {
+  const out = new Uint8Array(nCells * n);
+  for (let c = 0; c < nCells; c++) out.set(values.subarray(c * nMonths + first, c * nMonths + first + n), c * n);
+  return out;
+}
+
+/** Per province and month, the mean confidence of the cells that touch it and have an estimate (NaN: none). */
+function provinceMeanConfidence(bins: Uint8Array, calibration: Calibration, cells: { weightCell: Uint32Array; weightProvince: Uint8Array }, nMonths: number, nProvinces: number): Float32Array {
+  const sum = new Float64Array(nProvinces * nMonths);
+  const count = new Uint32Array(nProvinces * nMonths);
+  for (let e = 0; e < cells.weightCell.length; e++) {
+    const c = cells.weightCell[e];
+    const p = cells.weightProvince[e];
+    for (let m = 0; m < nMonths; m++) {
+      const b = bins[c * nMonths + m];
+      if (b === NO_BIN) continue;
+      sum[p * nMonths + m] += calibration.bins[b].confidence;
+      count[p * nMonths + m]++;
+    }
+  }
+  return Float32Array.from(sum, (s, i) => (count[i] ? s / count[i] : NaN));
+}
 /** The indices a drought answer carries: the default month has all of them (latestServedMonth). */
 export const SERVED_INDICES = ["spei1", "spei3", "spei6", "spei12", "spi1", "mcdi"] as const;
 
@@ -190,6 +216,7 @@ export async function buildDrought(opts: BuildOptions): Promise<BuildResult> {
         })
       : await gridFromStations({ dataDir, provinces, settings, indexNames: GRID_INDICES });
   const { cells, layers } = source;
+  const confidence = "confidence" in source ? source.confidence : undefined;
   const axis = { first: source.firstMonth, nMonths: source.nMonths };
   const nCells = cells.lat.length;
 
@@ -287,6 +314,21 @@ export async function buildDrought(opts: BuildOptions): Promise<BuildResult> {
       });
       writeFileSync(join(staging.dir, ARTIFACT_FILES.provinceSummaries), summaryBytes);
       writeFileSync(join(staging.dir, ARTIFACT_FILES.coverage), writeCoverageMask(coverageMask(cells)));
+      if (confidence) {
+        const bins = trimMonths(confidence.cellBins, nCells, axis.nMonths, firstValid, nMonths);
+        writeFileSync(
+          join(staging.dir, CONFIDENCE_FILE),
+          writeConfidenceGrid({
+            nCells,
+            nMonths,
+            firstMonth,
+            binConfidence: Float64Array.from(confidence.calibration.bins, (b) => b.confidence),
+            cellBins: bins,
+            nProvinces: provinces.length,
+            provinceConfidence: provinceMeanConfidence(bins, confidence.calibration, cells, nMonths, provinces.length),
+          }),
+        );
+      }
       writeFileSync(join(staging.dir, ARTIFACT_FILES.provinceIndex), writeProvinceIndex(flattenRings(provinces)));
       const provinceMeta = provinceMetadata(provinces, aliases);
       writeFileSync(join(staging.dir, ARTIFACT_FILES.provinces), writeProvincesJson(provinceMeta));
@@ -331,6 +373,14 @@ export async function buildDrought(opts: BuildOptions): Promise<BuildResult> {
       },
       tiles: { tilesWritten: tiles.tilesWritten, bytes: tiles.bytes, msPerMonth: tiles.msPerMonth, months: tiles.months, indices: tiles.indices },
       exports,
+      confidence: confidence
+        ? {
+            method: "support of each SPEI-1 estimate (stations used, nearest distance, their spread) calibrated against leave-one-out errors; docs/methods/confidence.md",
+            samples: confidence.calibration.samples,
+            maeClimatology: confidence.calibration.maeClimatology,
+            bins: confidence.calibration.bins,
+          }
+        : null,
       provinces: {
         count: provinces.length,
         withSummaryAtLatestValidMonth: provincesAtLatest,

@@ -17,6 +17,12 @@ const lat = z.number().min(-90).max(90).describe("Latitude, decimal degrees (WGS
 const lng = z.number().min(-180).max(180).describe("Longitude, decimal degrees (WGS 84), -180 to 180");
 const month = z.string().regex(MONTH_PATTERN, "must be YYYY-MM with month 01-12").describe("Month, YYYY-MM");
 const riskLevel = z.enum(RISK_LEVELS);
+/** How far to trust a SPEI-1 value (docs/methods/confidence.md); null with confidenceReason where there is none. */
+const confidenceFields = {
+  confidence: z.number().min(0).max(1).nullable().optional().describe("0..1, calibrated so that higher means a smaller leave-one-out error"),
+  confidenceLabel: z.enum(["high", "medium", "low"]).nullable().optional(),
+  confidenceReason: z.string().optional(),
+};
 const dLevel = z.enum(D_LEVELS);
 const indexValue = z.number().nullable();
 const timestamp = z.string().describe("ISO 8601 UTC date-time");
@@ -333,6 +339,7 @@ export const scoreData = z.object({
         severity: dLevel.nullable(),
         distanceKm: z.number(),
         month,
+        ...confidenceFields,
       })
       .optional(),
     recentMonths: z.array(droughtRecentMonth).optional(),
@@ -359,6 +366,7 @@ export const droughtGridData = z.object({
     level: riskLevel,
     indices: droughtIndices,
     severity: z.object({ spei1: dLevel.nullable() }),
+    ...confidenceFields,
   }),
 });
 
@@ -370,6 +378,7 @@ export const provinceDroughtData = z.object({
   level: riskLevel,
   indices: z.object({ spei1: indexValue, spei3: indexValue, spei6: indexValue }),
   severity: z.object({ spei1: dLevel.nullable() }),
+  ...confidenceFields,
 });
 
 const batchFound = z.object({
@@ -381,6 +390,7 @@ const batchFound = z.object({
   riskLevel,
   severity: dLevel.nullable(),
   spei1: z.number(),
+  ...confidenceFields,
 });
 
 const batchMissing = z.object({

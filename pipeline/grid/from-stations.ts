@@ -8,8 +8,11 @@ import { computeStationIndices } from "../indices/index.ts";
 import type { Province } from "../provinces/boundaries.ts";
 import type { BuildSettings } from "../build-settings.ts";
 import { buildLandCells, type LandCells } from "./land-cells.ts";
-import { interpolateToCells, nearestStationDistancesKm } from "./interpolate.ts";
+import { idwAt, interpolateToCells, nearestStationDistancesKm, stationNeighbours } from "./interpolate.ts";
 import { crossValidateIndices } from "./cross-validate.ts";
+import { binOf, calibrate, looSamples, supportAt, supportScore, type Calibration } from "./confidence.ts";
+import { haversineKm } from "../../formats/nearest-cell.ts";
+import { NO_BIN } from "../../formats/confidence-grid.ts";
 
 export interface GridSourceResult {
   cells: LandCells;
@@ -18,6 +21,8 @@ export interface GridSourceResult {
   /** One layer per index name, [cell * nMonths + month], NaN = missing. */
   layers: Float32Array[];
   report: Record<string, unknown>;
+  /** The station grid's confidence (pipeline/grid/confidence.ts): calibration and each cell-month's bin. */
+  confidence?: { calibration: Calibration; cellBins: Uint8Array };
 }
 
 /** Places every station series on one common month axis. */
@@ -91,12 +96,29 @@ export async function gridFromStations(input: {
   const layers = indexNames.map((name) => interpolateToCells(lats, lngs, byIndex[name], axis.nMonths, cells.lat, cells.lng, idw));
   log.info({ cells: cells.lat.length }, "interpolated");
 
+  // Confidence of SPEI-1: the support of each estimate, calibrated against the leave-one-out errors (same
+  // withholding rule as the cross-validation below).
+  const spei1 = byIndex.spei1;
+  const nbLoo = stationNeighbours(lats, lngs, lats, lngs, idw.maxDistanceKm, (t, s) => t === s || haversineKm(lats[t], lngs[t], lats[s], lngs[s]) < 10);
+  const loo = looSamples(lats, lngs, spei1, axis.nMonths, nbLoo, idw, idwAt);
+  const calibration = calibrate(loo.support, loo.absError, loo.absObserved, 10);
+  const nbCells = stationNeighbours(lats, lngs, cells.lat, cells.lng, idw.maxDistanceKm);
+  const cellBins = new Uint8Array(cells.lat.length * axis.nMonths).fill(NO_BIN);
+  for (let c = 0; c < cells.lat.length; c++) {
+    for (let m = 0; m < axis.nMonths; m++) {
+      const sup = supportAt(nbCells, c, spei1, axis.nMonths, m, idw.maxStations, idw.clampZ);
+      if (sup !== null) cellBins[c * axis.nMonths + m] = binOf(calibration.bins, supportScore(sup));
+    }
+  }
+  log.info({ samples: calibration.samples, bins: calibration.bins.length }, "confidence calibrated");
+
   // Stations within 10 km of the withheld one are withheld too: the station list has co-located duplicate
   // records (e.g. Don Muang) that would otherwise predict themselves.
   const cv = crossValidateIndices(lats, lngs, byIndex, axis.nMonths, { ...idw, excludeWithinKm: 10 });
   const nearestKm = nearestStationDistancesKm(lats, lngs, cells.lat, cells.lng);
 
   return {
+    confidence: { calibration, cellBins },
     cells,
     firstMonth: axis.first,
     nMonths: axis.nMonths,

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { openDroughtGridFile, type DroughtGrid } from "../../formats/drought-grid.ts";
 import { readTilesIndex } from "../../formats/tiles-index.ts";
+import { CONFIDENCE_FILE, ConfidenceGrid } from "../../formats/confidence-grid.ts";
 import { PROVINCE_SHAPES_FILE, readProvinceShapes, type ProvinceShapes } from "../../formats/province-shapes.ts";
 import { readAligned } from "../../formats/version-files.ts";
 import { TILES_INDEX_FILE, type TilesIndex } from "../../tiles/build-tiles.ts";
@@ -31,6 +32,8 @@ export interface DroughtArtifacts {
   /** The month served when a request names none: the build's latest valid month. */
   defaultMonth: MonthIndex;
   baselineLabel: string;
+  /** Confidence of each cell's and province's SPEI-1 (confidence.bin); absent for grids without one (NetCDF). */
+  confidence: ConfidenceGrid | undefined;
   /** Simplified province outlines (province-shapes.json), in province order; absent in versions built before them. */
   shapes: ProvinceShapes["provinces"] | undefined;
   /** The version's tile build (tiles-index.json), when it has one. */
@@ -45,6 +48,7 @@ export const DROUGHT_OPENED_FILES: ReadonlySet<string> = new Set([
   "coverage-mask.bin",
   "provinces.json",
   PROVINCE_SHAPES_FILE,
+  CONFIDENCE_FILE,
   TILES_INDEX_FILE,
 ]);
 
@@ -55,6 +59,10 @@ export function openDroughtArtifacts(dir: string, manifest: Manifest): DroughtAr
   const coverage = new CoverageMask(readAligned(join(dir, "coverage-mask.bin")));
   const provinces = readProvincesJson(readFileSync(join(dir, "provinces.json"), "utf8"));
   const artifacts = manifest.artifacts ?? {};
+  const confidence = CONFIDENCE_FILE in artifacts ? new ConfidenceGrid(readAligned(join(dir, CONFIDENCE_FILE))) : undefined;
+  if (confidence && (confidence.nCells !== grid.nCells || confidence.nMonths !== grid.nMonths || confidence.firstMonth !== grid.firstMonth || confidence.nProvinces !== provinces.length)) {
+    throw new Error(`${CONFIDENCE_FILE}: its cells, months or provinces differ from the grid's`);
+  }
   const shapes = PROVINCE_SHAPES_FILE in artifacts ? readProvinceShapes(readFileSync(join(dir, PROVINCE_SHAPES_FILE), "utf8")).provinces : undefined;
   if (shapes && shapes.map((x) => x.code).join() !== provinces.map((p) => p.code).join()) throw new Error(`${PROVINCE_SHAPES_FILE}: provinces differ from provinces.json`);
   const tiles = TILES_INDEX_FILE in artifacts ? readTilesIndex(readFileSync(join(dir, TILES_INDEX_FILE), "utf8"), artifacts) : undefined;
@@ -91,6 +99,7 @@ export function openDroughtArtifacts(dir: string, manifest: Manifest): DroughtAr
     provinceByLooseName,
     defaultMonth: latest,
     shapes,
+    confidence,
     baselineLabel: `${manifest.baseline.start.slice(0, 4)}-${manifest.baseline.end.slice(0, 4)}`,
     tiles,
   };

@@ -3,7 +3,7 @@
 // versions inside one response. Numbers come from lib/drought-scale.ts; nothing here invents a value: no data
 // means NotFoundError (or found:false in a batch).
 import { NotFoundError } from "../errors.ts";
-import { droughtLevel, droughtScore, riskLevel, D_LEVEL_NAMES } from "../../lib/drought-scale.ts";
+import { confidenceLabel, droughtLevel, droughtScore, riskLevel, D_LEVEL_NAMES } from "../../lib/drought-scale.ts";
 import { formatMonth, parseMonth, type MonthIndex } from "../../lib/months.ts";
 import { closeMatches, looseName, normalizeName } from "../../lib/province-names.ts";
 import { ArtifactStore } from "../data/artifact-store.ts";
@@ -234,6 +234,7 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
         level: riskLevel(score),
         indices: this.indices(hit),
         severity: { spei1: droughtLevel(hit.spei1) },
+        ...confidenceOf(a, a.confidence?.cell(cell, hit.offset) ?? null),
       },
     };
   }
@@ -257,6 +258,7 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
         severity,
         distanceKm,
         month: monthLabel,
+        ...confidenceOf(hit.a, hit.a.confidence?.cell(hit.cell, hit.offset) ?? null),
       },
       recentMonths: this.recentMonths(hit, TIMEFRAME_MONTHS[q.timeframe]),
     };
@@ -385,6 +387,7 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
         spei6: round(rec[names.indexOf("spei6")], 3),
       },
       severity: { spei1: droughtLevel(spei1) },
+      ...confidenceOf(a, a.confidence?.province(p, a.grid.monthOffset(m)) ?? null),
     };
   }
 
@@ -396,7 +399,8 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
       return { id, lat, lng, found: false, riskScore: null, riskLevel: null, severity: null, spei1: null, reason: hit };
     }
     const score = droughtScore(hit.spei1);
-    return { id, lat, lng, found: true, riskScore: score, riskLevel: riskLevel(score), severity: droughtLevel(hit.spei1), spei1: round(hit.spei1, 3) as number };
+    const c = a.confidence?.cell(hit.cell, hit.offset) ?? null;
+    return { id, lat, lng, found: true, riskScore: score, riskLevel: riskLevel(score), severity: droughtLevel(hit.spei1), spei1: round(hit.spei1, 3) as number, ...confidenceOf(a, c) };
   }
 }
 
@@ -415,6 +419,13 @@ export function findProvince(a: Pick<DroughtArtifacts, "provinceByName" | "provi
   }
   const matches = closeMatches(a.provinces, name, 3).map((m) => m.nameEn);
   throw new NotFoundError(`unknown province "${name}"`, { name, closeMatches: matches });
+}
+
+/** The confidence fields of an answer (docs/methods/confidence.md); null with the reason where there is none. */
+function confidenceOf(a: DroughtArtifacts, c: number | null) {
+  if (c !== null) return { confidence: round(c, 2) as number, confidenceLabel: confidenceLabel(c) };
+  const confidenceReason = a.confidence ? "no interpolation support for this month" : "this grid has no confidence (only the station grid is calibrated)";
+  return { confidence: null, confidenceLabel: null, confidenceReason };
 }
 
 /** Score, level, D-level and validity of a month from its SPEI-1 (the drought scale of lib/drought-scale.ts). */

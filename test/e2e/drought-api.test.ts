@@ -8,7 +8,8 @@ import { openDroughtGrid, type DroughtGrid } from "../../formats/drought-grid.ts
 import { ProvinceSummariesReader } from "../../formats/province-summaries.ts";
 import { readProvincesJson } from "../../formats/province-index.ts";
 import { readManifest } from "../../formats/manifest.ts";
-import { droughtLevel, droughtScore, riskLevel } from "../../lib/drought-scale.ts";
+import { confidenceLabel, droughtLevel, droughtScore, riskLevel } from "../../lib/drought-scale.ts";
+import { CONFIDENCE_FILE, ConfidenceGrid } from "../../formats/confidence-grid.ts";
 import { formatMonth, parseMonth } from "../../lib/months.ts";
 import { privateArtifacts, startRealServer, type RealServer } from "./real-server.ts";
 import { UNKNOWN_FRESHNESS } from "../../server/services/source-status-service.ts";
@@ -114,6 +115,7 @@ describe("GET /api/risk-map/drought/province", () => {
     const s = new ProvinceSummariesReader(new Uint8Array(readFileSync(join(dir, "province-summaries.bin"))));
     const p = provinces.findIndex((x) => x.code === "TH-31");
     const rec = s.record(p, s.monthOffset(parseMonth(latest)!));
+    const conf = new ConfidenceGrid(new Uint8Array(readFileSync(join(dir, CONFIDENCE_FILE))));
     const expected = {
       province: "Buri Ram",
       country: "THA",
@@ -122,6 +124,9 @@ describe("GET /api/risk-map/drought/province", () => {
       level: riskLevel(droughtScore(rec[0])),
       indices: { spei1: r3(rec[0]), spei3: r3(rec[1]), spei6: r3(rec[2]) },
       severity: { spei1: droughtLevel(rec[0]) },
+      // The province's confidence: the mean of its cells' (confidence.bin), to 2 decimals.
+      confidence: Math.round(conf.province(p, parseMonth(latest)! - conf.firstMonth)! * 100) / 100,
+      confidenceLabel: confidenceLabel(conf.province(p, parseMonth(latest)! - conf.firstMonth)!),
       // This server has the drought artifacts only: no sources status, so freshness is unknown and says why.
       ...UNKNOWN_FRESHNESS,
     };

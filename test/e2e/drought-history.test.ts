@@ -129,3 +129,22 @@ describe("GET /api/risk-map/drought/provinces (choropleth)", () => {
     expect((await json("/api/risk-map/drought/provinces?month=2018-13")).status).toBe(400);
   });
 });
+
+describe("confidence in the answers", () => {
+  it("drought, score, batch and province carry a confidence in 0..1 with its label", async () => {
+    const d = (await json("/api/risk-map/drought?lat=18.79&lng=98.98")).body.data.drought;
+    expect(d.confidence).toBeGreaterThanOrEqual(0);
+    expect(d.confidence).toBeLessThanOrEqual(1);
+    expect(d.confidenceLabel).toBe(d.confidence >= 0.6 ? "high" : d.confidence >= 0.3 ? "medium" : "low");
+    const post = (path: string, body: unknown) =>
+      fetch(server.base + path, { method: "POST", headers: { "X-API-Key": server.key, "Content-Type": "application/json" }, body: JSON.stringify(body) }).then((r) => r.json());
+    const score = await post("/api/risk-map/score", { lat: 18.79, lng: 98.98, riskType: "drought" });
+    expect(score.data.details.currentConditions.confidence).toBe(d.confidence);
+    const batch = await post("/api/risk-map/batch", { riskType: "drought", locations: [{ lat: 18.79, lng: 98.98 }, { lat: 10, lng: 100 }] });
+    expect(batch.data.results[0]).toMatchObject({ confidence: d.confidence, confidenceLabel: d.confidenceLabel });
+    expect(batch.data.results[1].confidence).toBeUndefined();
+    const p = (await json("/api/risk-map/drought/province?name=Chiang%20Mai")).body.data;
+    expect(p.confidence).toBeGreaterThan(0);
+    expect(p.confidenceLabel).toMatch(/^(high|medium|low)$/);
+  });
+});

@@ -31,6 +31,7 @@ describe("drought build on the real data mirror", () => {
     const names = Object.keys(m.artifacts).sort();
     expect(names.filter((n) => !n.startsWith("tiles-"))).toEqual([
       "build-report.json",
+      "confidence.bin",
       "coverage-mask.bin",
       "drought-cells.csv.gz",
       "drought-cells.parquet",
