@@ -6,6 +6,7 @@ import { gunzipSync, gzipSync, constants as zlibConstants } from "node:zlib";
 import { parquetMetadata, type FileMetaData } from "hyparquet";
 import { parquetWriteBuffer } from "hyparquet-writer";
 import type { DroughtGrid } from "./drought-grid.ts";
+import type { ConfidenceGrid } from "./confidence-grid.ts";
 import type { ProvinceSummariesReader } from "./province-summaries.ts";
 import { formatMonth } from "../lib/months.ts";
 
@@ -82,7 +83,7 @@ export interface CellExport {
  * Every cell and month of the grid, month by month (so a month filter reads few row groups). Index values are
  * float32 as stored; NaN and ±Inf are null in Parquet and empty in CSV; `valid` is true where SPEI-1 has a value.
  */
-export function writeCellExport(grid: DroughtGrid, gridBbox: [number, number, number, number]): CellExport {
+export function writeCellExport(grid: DroughtGrid, gridBbox: [number, number, number, number], confidence?: ConfidenceGrid): CellExport {
   const n = grid.nCells * grid.nMonths;
   const cellId = new Int32Array(n);
   const gridId: string[] = new Array(n);
@@ -91,12 +92,13 @@ export function writeCellExport(grid: DroughtGrid, gridBbox: [number, number, nu
   const lng = new Float64Array(n);
   const month: string[] = new Array(n);
   const valid: boolean[] = new Array(n);
+  const conf: (number | null)[] = new Array(n);
   const geometry: Uint8Array[] = new Array(n);
   const values = grid.indexNames.map(() => new Array<number | null>(n));
   const squares = Array.from({ length: grid.nCells }, (_, c) => cellSquareWkb(grid.cellLat(c), grid.cellLng(c), grid.resolutionDeg));
   const ids = Array.from({ length: grid.nCells }, (_, c) => gridIdOf(grid.resolutionDeg, grid.cellId(c)));
   // The CSV leaves the geometry out: a cell is the square lat/lng ± resolution/2 (format document).
-  const csv: string[] = [[...CELL_COLUMNS, ...grid.indexNames, "valid"].join(",")];
+  const csv: string[] = [[...CELL_COLUMNS, ...grid.indexNames, "valid", "confidence"].join(",")];
   let r = 0;
   for (let m = 0; m < grid.nMonths; m++) {
     const monthText = formatMonth(grid.firstMonth + m);
@@ -109,8 +111,9 @@ export function writeCellExport(grid: DroughtGrid, gridBbox: [number, number, nu
       lng[r] = grid.cellLng(c);
       month[r] = monthText;
       valid[r] = Number.isFinite(rec[0]);
+      conf[r] = confidence ? confidence.cell(c, m) : null;
       geometry[r] = squares[c];
-      csv.push(`${cellId[r]},${gridId[r]},${country[r]},${lat[r]},${lng[r]},${monthText}${putValues(values, r, rec)},${valid[r]}`);
+      csv.push(`${cellId[r]},${gridId[r]},${country[r]},${lat[r]},${lng[r]},${monthText}${putValues(values, r, rec)},${valid[r]},${conf[r] === null ? "" : Math.round(conf[r]! * 1e4) / 1e4}`);
     }
   }
   const geo = {
@@ -128,6 +131,7 @@ export function writeCellExport(grid: DroughtGrid, gridBbox: [number, number, nu
       { name: "month", data: month, type: "STRING", nullable: false },
       ...grid.indexNames.map((name, k) => ({ name, data: values[k], type: "FLOAT" as const })),
       { name: "valid", data: valid, type: "BOOLEAN", nullable: false },
+      { name: "confidence", data: conf, type: "FLOAT" },
       { name: "geometry", data: geometry, type: "BYTE_ARRAY", nullable: false },
     ],
     kvMetadata: [{ key: "geo", value: JSON.stringify(geo) }],

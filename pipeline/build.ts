@@ -1,7 +1,7 @@
 // The drought build: station files → monthly series → station indices → grid cells and province summaries →
 // binary artifacts → a published version. Each stage is a module of its own; this file only wires them,
 // reports progress and collects the build report.
-import { statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { createHash } from "node:crypto";
 import { log } from "../lib/log.ts";
@@ -11,7 +11,7 @@ import { writeDroughtGrid, interleaveIndices, openDroughtGrid } from "../formats
 import { ProvinceSummariesReader, writeProvinceSummaries } from "../formats/province-summaries.ts";
 import { buildTiles } from "../tiles/build-tiles.ts";
 import { writeExports } from "./publish/exports.ts";
-import { CONFIDENCE_FILE, NO_BIN, writeConfidenceGrid } from "../formats/confidence-grid.ts";
+import { CONFIDENCE_FILE, ConfidenceGrid, NO_BIN, writeConfidenceGrid } from "../formats/confidence-grid.ts";
 import type { Calibration } from "./grid/confidence.ts";
 import { PROVINCE_SHAPES_FILE, writeProvinceShapes } from "../formats/province-shapes.ts";
 import { INSIDE, MIXED, writeCoverageMask, type CoverageMaskData } from "../formats/coverage-mask.ts";
@@ -354,7 +354,8 @@ export async function buildDrought(opts: BuildOptions): Promise<BuildResult> {
     log.info({ stage: "tiles", tiles: tiles.tilesWritten, bytes: tiles.bytes, ms: tiles.totalMs }, "tiles done");
 
     // Exports for other engines (formats/drought-export.md): GeoParquet and CSV of the grid and the summaries.
-    const exports = stage("exports", () => writeExports(staging.dir, openDroughtGrid(gridBytes), new ProvinceSummariesReader(summaryBytes), provinceMeta));
+    const confidenceGrid = existsSync(join(staging.dir, CONFIDENCE_FILE)) ? new ConfidenceGrid(new Uint8Array(readFileSync(join(staging.dir, CONFIDENCE_FILE)))) : undefined;
+    const exports = stage("exports", () => writeExports(staging.dir, openDroughtGrid(gridBytes), new ProvinceSummariesReader(summaryBytes), provinceMeta, confidenceGrid));
 
     const report = {
       version,

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { DroughtGrid } from "../../formats/drought-grid.ts";
 import { EXPORT_FILES, writeCellExport, writeProvinceExport, type ProvinceRow } from "../../formats/drought-export.ts";
 import type { ProvinceSummariesReader } from "../../formats/province-summaries.ts";
+import type { ConfidenceGrid } from "../../formats/confidence-grid.ts";
 
 export interface ExportsReport {
   cellRows: number;
@@ -12,7 +13,7 @@ export interface ExportsReport {
   bytes: Record<string, number>;
 }
 
-export function writeExports(dir: string, grid: DroughtGrid, summaries: ProvinceSummariesReader, provinces: readonly ProvinceRow[]): ExportsReport {
+export function writeExports(dir: string, grid: DroughtGrid, summaries: ProvinceSummariesReader, provinces: readonly ProvinceRow[], confidence?: ConfidenceGrid): ExportsReport {
   const h = grid.resolutionDeg / 2;
   let [w, s, e, n] = [Infinity, Infinity, -Infinity, -Infinity];
   for (let c = 0; c < grid.nCells; c++) {
@@ -21,7 +22,7 @@ export function writeExports(dir: string, grid: DroughtGrid, summaries: Province
     s = Math.min(s, grid.cellLat(c) - h);
     n = Math.max(n, grid.cellLat(c) + h);
   }
-  const cells = writeCellExport(grid, [w, s, e, n]);
+  const cells = writeCellExport(grid, [w, s, e, n], confidence);
   const provinceExport = writeProvinceExport(summaries, provinces);
   const files: [string, Uint8Array][] = [
     [EXPORT_FILES.cellsParquet, cells.parquet],

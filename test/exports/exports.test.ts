@@ -8,6 +8,7 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { CONFIDENCE_FILE, ConfidenceGrid } from "../../formats/confidence-grid.ts";
 import { checkCsvExport, checkParquetExport, EXPORT_FILES } from "../../formats/drought-export.ts";
 import { openDroughtGridFile } from "../../formats/drought-grid.ts";
 import { readManifest } from "../../formats/manifest.ts";
@@ -21,6 +22,7 @@ const grid = openDroughtGridFile(join(dir, "drought-grid.bin"));
 const summaries = new ProvinceSummariesReader(new Uint8Array(readFileSync(join(dir, "province-summaries.bin"))));
 const provinces = readProvincesJson(readFileSync(join(dir, "provinces.json"), "utf8"));
 const manifest = readManifest(dir);
+const confidence = new ConfidenceGrid(new Uint8Array(readFileSync(join(dir, CONFIDENCE_FILE))));
 
 async function duck(sql: string): Promise<unknown[][]> {
   const db = await DuckDBInstance.create(":memory:");
@@ -49,7 +51,7 @@ describe("GeoParquet export read by DuckDB", () => {
   it("gives each cell its stored values and its square", async () => {
     const picks = [0, Math.floor(grid.nCells / 2), grid.nCells - 1];
     const rows = await duck(
-      `select cell_id, grid_id, lat, lng, ${grid.indexNames.join(", ")}, valid, geometry::varchar from '${cellsFile}' ` +
+      `select cell_id, grid_id, lat, lng, ${grid.indexNames.join(", ")}, valid, geometry::varchar, confidence from '${cellsFile}' ` +
         `where month = '${formatMonth(month)}' and cell_id in (${picks.map((c) => grid.cellId(c)).join(",")}) order by cell_id`,
     );
     expect(rows).toHaveLength(3);
@@ -61,6 +63,7 @@ describe("GeoParquet export read by DuckDB", () => {
       const rec = grid.record(c, m);
       grid.indexNames.forEach((_, k) => expect(row[4 + k]).toBe(Number.isFinite(rec[k]) ? rec[k] : null));
       expect(row[4 + grid.nIndices]).toBe(Number.isFinite(rec[0]));
+      expect(row[6 + grid.nIndices]).toBe(Math.fround(confidence.cell(c, m) ?? NaN) || null);
       expect(row[5 + grid.nIndices]).toBe(`POLYGON ((${lng - h} ${lat - h}, ${lng + h} ${lat - h}, ${lng + h} ${lat + h}, ${lng - h} ${lat + h}, ${lng - h} ${lat - h}))`);
     }
   });
