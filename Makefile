@@ -16,7 +16,7 @@ DROUGHT_INPUTS := $(shell find $(DATA_DIR)/climate/ghcnd-thailand $(DATA_DIR)/bo
 	$(DATA_DIR)/boundaries/province_name_variants.csv $(DATA_DIR)/boundaries/opengisdata-thailand -type f 2>/dev/null)
 PUBLISHED := $(ARTIFACTS_DIR)/current/manifest.json
 
-.PHONY: all artifacts snapshots nightly refresh serve start test test-deps check unit bench clean-artifacts keys
+.PHONY: all artifacts snapshots nightly refresh serve start build test test-deps check unit bench clean-artifacts keys
 
 all: artifacts
 
@@ -47,11 +47,21 @@ nightly: $(NODE_MODULES)
 
 # The development key lives in .dev-key (git-ignored, mode 0600) and is reused while usable; the server prints
 # it and a few requests to try once it is listening.
-serve: artifacts snapshots
+# The server runs compiled JavaScript (npm run build → dist/): no TypeScript loader at start-up.
+SERVER_SOURCES := $(shell find server lib formats tiles pipeline -name '*.ts' 2>/dev/null) tsconfig.json tsconfig.build.json
+DIST := dist/server/main.js
+
+$(DIST): $(NODE_MODULES) $(SERVER_SOURCES)
+	@npm run -s build
+	@touch $@
+
+build: $(DIST)
+
+serve: artifacts snapshots $(DIST)
 	@npm run -s keys -- dev
 	@DEV_KEY_FILE=.dev-key npm run -s start
 
-start: $(NODE_MODULES)
+start: $(DIST)
 	@npm run -s start
 
 check: $(NODE_MODULES)
@@ -70,7 +80,7 @@ test: test-deps artifacts
 	@node test/run-vitest.mjs --checks
 
 # Every benchmark in turn into bench/RESULTS.md; `make bench BENCH="feeds geo"` re-measures only those sections.
-bench: artifacts
+bench: artifacts $(DIST)
 	npx tsx bench/run.ts $(BENCH)
 
 clean-artifacts:

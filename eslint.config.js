@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/**", "artifacts/**", "coverage/**", "bench/results/**", "test-output/**"] },
+  { ignores: ["node_modules/**", "artifacts/**", "coverage/**", "bench/results/**", "test-output/**", "dist/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -2,6 +2,7 @@
 // (DuckDB, Spark/Sedona, GDAL, pandas): the grid as GeoParquet (one row per cell and month, the cell's square as WKB)
 // and the province summaries as Parquet, each also as gzip-compressed CSV. Written by the pipeline's build next to
 // the binary artifacts (so they are checksummed and swapped with them); checked on load by formats/version-files.ts.
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { gunzipSync, gzipSync, constants as zlibConstants } from "node:zlib";
 import { parquetMetadata, type FileMetaData } from "hyparquet";
 import { parquetWriteBuffer } from "hyparquet-writer";
@@ -184,7 +185,39 @@ export function writeProvinceExport(summaries: ProvinceSummariesReader, province
   return { parquet: new Uint8Array(parquet), csvGz: gzipSync(csv.join("\n") + "\n", { level: 1 }), rows: n };
 }
 
-/** Load-time check of a Parquet export: its footer parses and holds the expected columns (and `geo` for cells). */
+/**
+ * The last bytes of a Parquet file that hold its footer (metadata, its length, "PAR1"): the load-time check reads
+ * only these, not the whole export.
+ */
+export function readParquetFooter(path: string): Uint8Array {
+  const fd = openSync(path, "r");
+  try {
+    const size = fstatSync(fd).size;
+    const tail = Buffer.alloc(Math.min(size, 8));
+    readSync(fd, tail, 0, tail.length, size - tail.length);
+    const footer = tail.length === 8 ? tail.readUInt32LE(0) : 0;
+    const want = Math.min(size, footer + 8);
+    const out = Buffer.alloc(want);
+    readSync(fd, out, 0, want, size - want);
+    return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The first bytes of a file (the CSV exports' check needs only the start of the gzip stream). */
+export function readHead(path: string, bytes = 64 * 1024): Uint8Array {
+  const fd = openSync(path, "r");
+  try {
+    const out = Buffer.alloc(Math.min(bytes, fstatSync(fd).size));
+    readSync(fd, out, 0, out.length, 0);
+    return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Load-time check of a Parquet export (its footer, or the whole file): it parses and holds the expected columns. */
 export function checkParquetExport(bytes: Uint8Array, name: string): FileMetaData {
   let meta: FileMetaData;
   try {

@@ -1,7 +1,8 @@
 // The manifest of one published artifact version: what went in, what came out, and the checksums that the
 // server verifies before it swaps to the version. Written by pipeline/publish, read by server/data.
 import { createHash } from "node:crypto";
-import { createReadStream, readFileSync } from "node:fs";
+import { open } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
 export const MANIFEST_FILE = "manifest.json";
@@ -34,14 +35,34 @@ export interface Manifest {
   settings: Record<string, unknown>;
 }
 
+/** One read buffer for every checksum: reading 100 MB in fresh stream chunks left the heap of a server that
+ * verified a version ~80 MB larger for good (freed chunks stay in the allocator's arenas). */
+const HASH_CHUNK = 1 << 20;
+let hashBuffer: Buffer | undefined;
+let hashing = Promise.resolve();
+
 export function sha256File(path: string): Promise<string> {
-  return new Promise((resolve, reject) => {
+  // Verifications take turns so that they can share the buffer.
+  const run = hashing.then(async () => {
+    hashBuffer ??= Buffer.allocUnsafe(HASH_CHUNK);
     const hash = createHash("sha256");
-    createReadStream(path)
-      .on("data", (chunk) => hash.update(chunk))
-      .on("error", reject)
-      .on("end", () => resolve(hash.digest("hex")));
+    const fh = await open(path, "r");
+    try {
+      for (;;) {
+        const { bytesRead } = await fh.read(hashBuffer, 0, HASH_CHUNK, null);
+        if (bytesRead === 0) break;
+        hash.update(hashBuffer.subarray(0, bytesRead));
+      }
+    } finally {
+      await fh.close();
+    }
+    return hash.digest("hex");
   });
+  hashing = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  return run;
 }
 
 export function sha256Bytes(bytes: Uint8Array): string {

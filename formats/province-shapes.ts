@@ -1,7 +1,8 @@
 // Simplified province outlines for map clients (format: province-shapes.md): the choropleth route draws them
 // with each province's summary. Written by the build from the province boundaries (Douglas–Peucker through
-// @turf/simplify, coordinates to 4 decimals); read and shape-checked when a version loads.
-import { simplify } from "@turf/turf";
+// @turf/simplify — the one turf module, so the server that reads this file does not load all of turf; coordinates
+// to 4 decimals); read and shape-checked when a version loads.
+import { simplify } from "@turf/simplify";
 import type { MultiPolygon } from "geojson";
 import { z } from "zod";
 import type { Province } from "../lib/geo/province-rings.ts";

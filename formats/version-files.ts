@@ -13,7 +13,7 @@ import { readOutbreakData } from "./outbreak-snapshot.ts";
 import { readPmtilesHeader } from "./pmtiles-header.ts";
 import { PROVINCE_SHAPES_FILE, readProvinceShapes } from "./province-shapes.ts";
 import { CONFIDENCE_FILE, ConfidenceGrid } from "./confidence-grid.ts";
-import { checkCsvExport, checkParquetExport, EXPORT_FILES } from "./drought-export.ts";
+import { checkCsvExport, checkParquetExport, EXPORT_FILES, readHead, readParquetFooter } from "./drought-export.ts";
 import { ProvinceIndexReader, readProvincesJson } from "./province-index.ts";
 import { ProvinceSummariesReader } from "./province-summaries.ts";
 import { checkJson } from "./json-shape.ts";
@@ -43,10 +43,10 @@ const BY_NAME: Record<string, FileCheck> = {
   "tiles-index.json": (path, name, manifest) => void readTilesIndex(text(path), manifest.artifacts, name),
   "events.bin": (path) => void new EventIndex(readAligned(path)),
   "outbreaks.json": (path, name) => void readOutbreakData(text(path), name),
-  [EXPORT_FILES.cellsParquet]: (path, name) => void checkParquetExport(readFileSync(path), name),
-  [EXPORT_FILES.provincesParquet]: (path, name) => void checkParquetExport(readFileSync(path), name),
-  [EXPORT_FILES.cellsCsv]: (path, name) => checkCsvExport(readFileSync(path), name),
-  [EXPORT_FILES.provincesCsv]: (path, name) => checkCsvExport(readFileSync(path), name),
+  [EXPORT_FILES.cellsParquet]: (path, name) => void checkParquetExport(readParquetFooter(path), name),
+  [EXPORT_FILES.provincesParquet]: (path, name) => void checkParquetExport(readParquetFooter(path), name),
+  [EXPORT_FILES.cellsCsv]: (path, name) => checkCsvExport(readHead(path), name),
+  [EXPORT_FILES.provincesCsv]: (path, name) => checkCsvExport(readHead(path), name),
   "port-calls.dseries": (path) => {
     for (const s of readDaySeries(readAligned(path))) {
       for (const [column, values] of Object.entries(s.columns)) {

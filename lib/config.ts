@@ -1,10 +1,12 @@
 // Environment configuration shared by the pipeline and the server. Every setting has a documented default
 // (README "Configuration"); nothing else reads process.env directly.
 import { existsSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+// lib/ sits in the project root, or in dist/ when the compiled build runs (npm run build): both mean the project.
+const HERE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+export const PROJECT_ROOT = basename(HERE_ROOT) === "dist" ? dirname(HERE_ROOT) : HERE_ROOT;
 
 /** Raw inputs. Default: the raw-data mirror `../shared/data` beside the project, when it exists. */
 export function dataDir(env: NodeJS.ProcessEnv = process.env): string {

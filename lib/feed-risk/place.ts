@@ -34,6 +34,12 @@ export function shoreCountry(geo: Geography, lat: number, lng: number, km: numbe
   return best;
 }
 
+/** placeLocator over the shared geography, built on the first call: a process that never locates never builds it. */
+export function lazyPlaceLocator(): (lat: number, lng: number) => Place {
+  let locate: ((lat: number, lng: number) => Place) | undefined;
+  return (lat, lng) => (locate ??= placeLocator())(lat, lng);
+}
+
 /** lat/lng → Place over a geography (default: the shared one). */
 export function placeLocator(geo: Geography = sharedGeography()): (lat: number, lng: number) => Place {
   const tolerance = geo.coastalToleranceKm;

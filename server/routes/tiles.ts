@@ -14,8 +14,8 @@ import { createHash } from "node:crypto";
 import { createReadStream, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
 import { gunzipSync, gzipSync } from "node:zlib";
+import { PROJECT_ROOT } from "../../lib/config.ts";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import { PMTiles } from "pmtiles";
 import type { Logger } from "../../lib/log.ts";
@@ -455,7 +455,8 @@ function sendJsonText(req: Request, res: Response, body: string, cacheControl: s
   res.end(req.method === "HEAD" ? undefined : body);
 }
 
-const PUBLIC_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..", "public");
+// The page's files stay in the source tree (the compiled build in dist/ has only JavaScript).
+const PUBLIC_DIR = resolve(PROJECT_ROOT, "server", "public");
 
 /** The map page at `/` and its assets under /map/ (MapLibre GL JS from node_modules; no outside network). */
 export function createMapPageRouter(): Router {

@@ -9,14 +9,14 @@ import type { Logger } from "../../lib/log.ts";
 import { snapshotRoot } from "../../formats/snapshot-layout.ts";
 import { FEED_RISK_TYPES, openFeedSnapshot, type FeedRiskType, type FeedSnapshot } from "../../formats/feed-snapshot.ts";
 import { assess, NotCoveredError, type Place } from "../../lib/feed-risk/assess.ts";
-import { placeLocator } from "../../lib/feed-risk/place.ts";
+import { lazyPlaceLocator, placeLocator } from "../../lib/feed-risk/place.ts";
 import type { Geography } from "../../lib/geo/geography.ts";
 import type { ScoreData, ScoreQuery } from "./types.ts";
 
 export class FeedRiskService {
   constructor(
     private readonly stores: Partial<Record<FeedRiskType, ArtifactStore<FeedSnapshot>>>,
-    private readonly locate: (lat: number, lng: number) => Place = placeLocator(),
+    private readonly locate: (lat: number, lng: number) => Place = lazyPlaceLocator(),
   ) {}
 
   snapshotVersion(type: FeedRiskType): string | undefined {
@@ -67,5 +67,5 @@ export async function openFeedRiskService(artifactsDir: string, logger: Logger, 
     if (opts.watch !== false) store.start();
     stores[type] = store;
   }
-  return { service: new FeedRiskService(stores, placeLocator(opts.geography)), stores, stop: () => Object.values(stores).forEach((s) => s.stop()) };
+  return { service: new FeedRiskService(stores, opts.geography ? placeLocator(opts.geography) : lazyPlaceLocator()), stores, stop: () => Object.values(stores).forEach((s) => s.stop()) };
 }

@@ -164,9 +164,18 @@ interface Place {
 export class SnapshotOutbreakService implements OutbreakService {
   constructor(
     private readonly store: ArtifactStore<OutbreakSnapshot>,
-    private readonly geography: Geography,
+    geography: Geography | (() => Geography),
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.geographyOf = typeof geography === "function" ? geography : () => geography;
+  }
+
+  /** Built on first use (lib/feed-risk/place.ts): a server without outbreak data never pays for it. */
+  private readonly geographyOf: () => Geography;
+
+  private get geography(): Geography {
+    return this.geographyOf();
+  }
 
   dataVersion(): string {
     return this.store.versionOrNone();
@@ -556,5 +565,5 @@ export async function openOutbreakService(
   });
   await store.reload();
   store.start();
-  return { service: new SnapshotOutbreakService(store, options.geography ?? sharedGeography()), store };
+  return { service: new SnapshotOutbreakService(store, options.geography ?? sharedGeography), store };
 }
