@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# The system programs the test suite starts: redis-server (test/server/redis.test.ts) and Chromium at
-# /usr/bin/chromium (test/tiles/browser.test.ts). `make test` runs this first. Installs what is missing with
+# The system programs the test suite starts: redis-server (test/server/redis.test.ts), Chromium at
+# /usr/bin/chromium (test/tiles/browser.test.ts) and promtool (test/e2e/metrics.test.ts, Debian package
+# prometheus). `make test` runs this first. Installs what is missing with
 # apt-get as root; otherwise names the packages and the command to run, and fails.
 set -euo pipefail
 
 need=()
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 [ -x /usr/bin/chromium ] || need+=(chromium)
+command -v promtool >/dev/null 2>&1 || need+=(prometheus)
 [ ${#need[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -15,7 +17,7 @@ if [ "$(id -u)" -ne 0 ]; then
   exit 1
 fi
 if ! command -v apt-get >/dev/null 2>&1; then
-  echo "test-deps: the tests need ${need[*]} (redis-server on PATH, Chromium at /usr/bin/chromium); install them with your package manager." >&2
+  echo "test-deps: the tests need ${need[*]} (redis-server and promtool on PATH, Chromium at /usr/bin/chromium); install them with your package manager." >&2
   exit 1
 fi
 echo "test-deps: installing ${need[*]} (apt-get)"

@@ -17,6 +17,9 @@ export function createMetrics(
 ): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // prom-client's default collectors name three gauges *_total, which Prometheus keeps for counters (promtool check
+  // metrics refuses them); the same counts stay in nodejs_active_{resources,handles,requests}{type}.
+  for (const name of ["nodejs_active_resources_total", "nodejs_active_handles_total", "nodejs_active_requests_total"]) registry.removeSingleMetric(name);
   const requests = new Counter({
     name: "http_requests_total",
     help: "HTTP requests by method, route pattern and status",

@@ -117,6 +117,11 @@ function parseTileset(name: string, month: string | undefined, data: DroughtArti
   return { kind: "drought", name: `drought-${m[1]}-${formatMonth(monthIndex)}`, index: m[1], month: monthIndex };
 }
 
+/** The metrics' route label of a tileset: its name without the month (a bounded set: one per index and layer). */
+function tilesetFamily(ts: Tileset): string {
+  return ts.kind === "drought" ? `drought-${ts.index}` : ts.name;
+}
+
 function parseTileCoords(zs: string, xs: string, ys: string, maxZoom: number): [number, number, number] {
   const z = /^\d{1,2}$/.test(zs) ? Number(zs) : NaN;
   const x = /^\d{1,10}$/.test(xs) ? Number(xs) : NaN;
@@ -363,6 +368,7 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
     requireKey(req, res);
     const s = currentState();
     const ts = parseTileset(req.params.tileset, queryMonth(req), s.data);
+    res.locals.route = `/tiles/${tilesetFamily(ts)}.json`;
     const g = s.data.grid;
     s.lattice ??= cellLattice(g);
     const [w, so, e, n] = s.lattice.bbox;
@@ -397,6 +403,7 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
       throw new ApiError("NOT_FOUND", `Data version ${req.params.version} is no longer served`, { current: s.version });
     }
     const ts = parseTileset(params.tileset, queryMonth(req), s.data);
+    res.locals.route = `/tiles/${tilesetFamily(ts)}/{z}/{x}/{y}`;
     const ext = params.ext;
     if (ext !== (ts.kind === "vector" ? "mvt" : "png")) throw new ApiError("NOT_FOUND", `Tileset ${ts.name} has no .${ext} tiles`);
     const maxZoom = ts.kind === "vector" ? 22 : MAX_RENDER_ZOOM;
