@@ -438,7 +438,24 @@ export const batchFeatureCollection = z.object({
   timestamp,
   dataVersion: z.string(),
   features: z.array(
-    z.object({ type: z.literal("Feature"), geometry: pointGeometry, properties: batchItem }),
+    z.object({
+      type: z.literal("Feature"),
+      id: z.string().optional().describe("the location's id from the request"),
+      geometry: pointGeometry,
+      properties: z.object({
+        id: z.string().nullable(),
+        lat: z.number(),
+        lng: z.number(),
+        found: z.boolean(),
+        riskScore: z.number().nullable(),
+        riskLevel: riskLevel.nullable(),
+        severity: dLevel.nullable(),
+        spei1: z.number().nullable(),
+        confidence: z.number().nullable(),
+        confidenceLabel: z.enum(["high", "medium", "low"]).nullable(),
+        reason: z.string().nullable(),
+      }).describe("the same keys and types on every Feature (null where no value), so that answers append into one table"),
+    }),
   ),
 });
 

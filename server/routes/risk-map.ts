@@ -44,6 +44,27 @@ export function scoreFeature(data: ScoreData) {
   };
 }
 
+/**
+ * The same properties, in the same order and of the same type, on every Feature whatever the location's outcome
+ * (null where there is no value), so that successive answers append into one table (ogr2ogr -append, GIS layers).
+ */
+function featureProperties(item: BatchItem) {
+  const c = item as BatchItem & { confidence?: number | null; confidenceLabel?: string | null; reason?: string };
+  return {
+    id: item.id ?? null,
+    lat: item.lat,
+    lng: item.lng,
+    found: item.found,
+    riskScore: item.riskScore,
+    riskLevel: item.riskLevel,
+    severity: item.severity,
+    spei1: item.spei1,
+    confidence: c.confidence ?? null,
+    confidenceLabel: c.confidenceLabel ?? null,
+    reason: c.reason ?? null,
+  };
+}
+
 export function batchFeatureCollection(results: BatchItem[], timestamp: string, dataVersion: string) {
   return {
     type: "FeatureCollection" as const,
@@ -53,8 +74,10 @@ export function batchFeatureCollection(results: BatchItem[], timestamp: string, 
     dataVersion,
     features: results.map((item) => ({
       type: "Feature" as const,
+      // The request's id names the Feature (RFC 7946 3.2); a location without one has no Feature id.
+      ...(item.id === undefined ? {} : { id: item.id }),
       geometry: { type: "Point" as const, coordinates: [item.lng, item.lat] },
-      properties: item,
+      properties: featureProperties(item),
     })),
   };
 }

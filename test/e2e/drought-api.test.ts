@@ -214,10 +214,17 @@ describe("POST /api/risk-map/batch", () => {
   });
 
   it("returns a FeatureCollection with format=geojson and rejects 101 locations", async () => {
-    const fc = await (await post("/api/risk-map/batch", { riskType: "drought", format: "geojson", locations: [{ id: "a", lat: 16.4, lng: 102.8 }] })).json();
+    const fc = await (await post("/api/risk-map/batch", { riskType: "drought", format: "geojson", locations: [{ id: "a", lat: 16.4, lng: 102.8 }, { lat: 10, lng: 100 }] })).json();
     expect(fc.type).toBe("FeatureCollection");
+    expect(fc.features[0].id).toBe("a");
+    expect(fc.features[1].id).toBeUndefined();
     expect(fc.features[0].geometry.coordinates).toEqual([102.8, 16.4]);
-    expect(fc.features[0].properties).toMatchObject({ id: "a", found: true });
+    expect(fc.features[0].properties).toMatchObject({ id: "a", found: true, reason: null });
+    // A found and a missing location: the same keys, each either of its type or null (ogr2ogr -append works).
+    const [a, b] = fc.features.map((f: { properties: Record<string, unknown> }) => f.properties);
+    expect(Object.keys(a)).toEqual(Object.keys(b));
+    for (const k of Object.keys(a)) if (a[k] !== null && b[k] !== null) expect(typeof b[k], k).toBe(typeof a[k]);
+    expect(b).toMatchObject({ id: null, found: false, riskScore: null, spei1: null, confidence: null, reason: expect.any(String) });
     const many = Array.from({ length: 101 }, () => ({ lat: 15, lng: 101 }));
     const res = await post("/api/risk-map/batch", { riskType: "drought", locations: many });
     expect(res.status).toBe(400);

@@ -169,9 +169,17 @@ describe("POST /api/risk-map/batch", () => {
     expect(body.count).toBe(3);
     expect(body.riskType).toBe("drought");
     expect(body.dataVersion).toBe(DATA_VERSION);
+    // Feature id = the request's id; every Feature has the same property keys, null where there is no value.
+    const keys = ["id", "lat", "lng", "found", "riskScore", "riskLevel", "severity", "spei1", "confidence", "confidenceLabel", "reason"];
     expect(body.features).toEqual(
-      results.map((r) => ({ type: "Feature", geometry: { type: "Point", coordinates: [r.lng, r.lat] }, properties: r })),
+      results.map((r) => ({
+        type: "Feature",
+        ...(r.id === undefined ? {} : { id: r.id }),
+        geometry: { type: "Point", coordinates: [r.lng, r.lat] },
+        properties: { id: null, confidence: null, confidenceLabel: null, reason: null, ...r },
+      })),
     );
+    for (const f of body.features) expect(Object.keys(f.properties).sort()).toEqual([...keys].sort());
   });
 
   it("accepts exactly 100 locations", async () => {
