@@ -32,6 +32,9 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   SERVICE_UNAVAILABLE: 503,
 };
 
+/** Every error code, for the OpenAPI document's enum. */
+export const ERROR_CODES = Object.keys(STATUS_OF) as ErrorCode[];
+
 export class ApiError extends Error {
   readonly status: number;
   constructor(

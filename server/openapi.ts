@@ -2,7 +2,7 @@
 // 2020-12, which OpenAPI 3.1 uses as is). Nothing here restates a field: only paths, words and wiring.
 import { z } from "zod";
 import { MAX_JSON_DEPTH } from "./http/body.ts";
-import { MAX_BATCH_LOCATIONS } from "./schemas.ts";
+import { MAX_BATCH_LOCATIONS, RISK_TYPES } from "./schemas.ts";
 import {
   batchBody,
   batchData,
@@ -82,18 +82,61 @@ function errorResponses(codes: ReadonlyArray<keyof typeof ERRORS>) {
 function ok(description: string, schemas: Record<string, z.ZodType>) {
   return {
     description,
-    headers: {
-      "X-Data-Version": { schema: { type: "string" }, description: "Version of the drought data that answered" },
-      "RateLimit-Limit": { schema: { type: "integer" } },
-      "RateLimit-Remaining": { schema: { type: "integer" } },
-      "RateLimit-Reset": { schema: { type: "integer" }, description: "Seconds until the window resets" },
-    },
     content: Object.fromEntries(Object.entries(schemas).map(([type, s]) => [type, { schema: jsonSchema(s, "output") }])),
   };
 }
 
-const GET_ERRORS = ["400", "401", "404", "405", "408", "429", "431", "500"] as const;
-const POST_ERRORS = ["400", "401", "404", "405", "408", "413", "415", "429", "431", "500"] as const;
+const GET_ERRORS = ["400", "401", "404", "405", "408", "429", "431", "500", "503"] as const;
+const POST_ERRORS = ["400", "401", "404", "405", "408", "413", "415", "429", "431", "500", "503"] as const;
+
+const X_DATA_VERSION = { schema: { type: "string" }, description: "Version of the drought data that answered (none before loading)" };
+const RATE_LIMIT_HEADERS = {
+  "RateLimit-Limit": { schema: { type: "integer" }, description: "Points of the key's plan per window" },
+  "RateLimit-Remaining": { schema: { type: "integer" }, description: "Points left in the window" },
+  "RateLimit-Reset": { schema: { type: "integer" }, description: "Seconds until the window resets" },
+};
+
+type Responses = Record<string, { headers?: Record<string, unknown>; [key: string]: unknown }>;
+
+/**
+ * Headers every response documents: X-Data-Version on all; the RateLimit-* set on every response of an operation
+ * that needs a key (after authentication; a 401 has none); Retry-After on 429.
+ */
+function withHeaders<T extends Record<string, Record<string, { security?: unknown[]; responses: Responses; [key: string]: unknown }>>>(paths: T): T {
+  for (const ops of Object.values(paths)) {
+    for (const op of Object.values(ops)) {
+      const authenticated = op.security === undefined || op.security.length > 0;
+      for (const [status, r] of Object.entries(op.responses)) {
+        const headers: Record<string, unknown> = { "X-Data-Version": X_DATA_VERSION };
+        if (authenticated && status !== "401") Object.assign(headers, RATE_LIMIT_HEADERS);
+        if (status === "429") headers["Retry-After"] = { schema: { type: "integer" }, description: "Seconds to wait before the next request" };
+        r.headers = { ...headers, ...(r.headers ?? {}) };
+      }
+    }
+  }
+  return paths;
+}
+
+const readyData = successEnvelope(z.object({ status: z.literal("ready"), dataVersion: z.string() }));
+
+export const API_TITLE = "Climate, outbreak and supply-chain risk API";
+
+/** Where each risk type has data, from the same list the handlers validate against (RISK_TYPES). */
+export const RISK_TYPE_COVERAGE =
+  `riskType is one of ${RISK_TYPES.join(", ")}. drought: Thailand's 0.25° SPEI/SPI grid (a point outside its land ` +
+  "is 404 NOT_FOUND naming the coverage); " +
+  `${RISK_TYPES.filter((t) => t !== "drought").join(", ")}: the feed snapshots, wherever their data reach (worldwide for most; ` +
+  "details.coverage names each source's reach, and a point beyond it is 404 NOT_FOUND).";
+
+function apiDescription(): string {
+  return (
+    `Risk scores for ${RISK_TYPES.join(", ")} at any coordinate the data cover; drought indices, history and exports for ` +
+    "Thailand's grid and provinces; outbreak radar (dengue, influenza, covid, cholera, malaria) and port supply-chain " +
+    "status worldwide where their sources reach. Every /api route but /api/status needs the X-API-Key header. Errors use " +
+    'one envelope: {"success": false, "error": {"code", "message", "details"}}, code from the enum of components.schemas.Error. ' +
+    "Every answer says how fresh its data are (stale, staleSources; GET /api/status)."
+  );
+}
 
 export function buildOpenApi(opts: { bodyLimit: number }) {
   const limitNote =
@@ -102,11 +145,10 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
   return {
     openapi: "3.1.0",
     info: {
-      title: "Climate risk API: drought",
+      title: API_TITLE,
       version: "1.0.0",
-      description:
-        "Drought risk from SPEI/SPI grids. Every /api route needs the X-API-Key header. Errors use one envelope: " +
-        '{"success": false, "error": {"code", "message", "details"}}. Every response carries X-Data-Version.',
+      description: apiDescription(),
+      license: { name: "Proprietary service; the data keep their sources' licences, listed by GET /api/status", identifier: "LicenseRef-Proprietary" },
     },
     servers: [{ url: "/" }],
     security: [{ ApiKey: [] }],
@@ -114,12 +156,12 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
       securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "X-API-Key" } },
       schemas: { Error: jsonSchema(errorEnvelopeSchema, "output") },
     },
-    paths: {
+    paths: withHeaders({
       "/api/risk-map/score": {
         post: {
           operationId: "riskScore",
           summary: "Composite risk score for a coordinate",
-          description: `Only riskType drought has data; other risk types answer 404 NOT_FOUND. ${limitNote}`,
+          description: `${RISK_TYPE_COVERAGE} ${limitNote}`,
           parameters: queryParameters(scoreQuery),
           requestBody: jsonBody(scoreBody),
           responses: {
@@ -267,7 +309,7 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
         get: {
           operationId: "ping",
           summary: "Authenticated no-op for benchmarks and key checks",
-          responses: { "200": ok("pong", { "application/json": successEnvelope(pingData) }), ...errorResponses(["401", "429"]) },
+          responses: { "200": ok("pong", { "application/json": successEnvelope(pingData) }), ...errorResponses(["401", "429", "500", "503"]) },
         },
       },
       "/api/status": {
@@ -283,19 +325,32 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
         },
       },
       "/healthz": {
-        get: { operationId: "health", summary: "Liveness: 200 while the process runs (no auth)", security: [], responses: { "200": { description: "alive" } } },
+        get: {
+          operationId: "health",
+          summary: "Liveness: 200 while the process runs (no auth)",
+          security: [],
+          responses: { "200": { description: "alive", content: { "application/json": { schema: jsonSchema(successEnvelope(z.object({ status: z.literal("ok") })), "output") } } } },
+        },
       },
       "/readyz": {
         get: {
           operationId: "ready",
           summary: "Readiness: 200 when drought data is loaded, else 503 SERVICE_UNAVAILABLE (no auth)",
           security: [],
-          responses: { "200": { description: "ready" }, "503": { description: "not ready" } },
+          responses: {
+            "200": { description: "ready", content: { "application/json": { schema: jsonSchema(readyData, "output") } } },
+            "503": { description: "not ready", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
+          },
         },
       },
       "/metrics": {
-        get: { operationId: "metrics", summary: "Prometheus metrics (no auth)", security: [], responses: { "200": { description: "text exposition format" } } },
+        get: {
+          operationId: "metrics",
+          summary: "Prometheus metrics (no auth; text exposition format, checked by promtool in the tests)",
+          security: [],
+          responses: { "200": { description: "text exposition format", content: { "text/plain": { schema: { type: "string" } } } } },
+        },
       },
-    },
+    }),
   };
 }

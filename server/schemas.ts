@@ -1,6 +1,7 @@
 // The request and response schemas of the API, defined once: routes validate with them, types.ts infers the
 // service types from them, and openapi.ts generates the OpenAPI 3.1 document from them (z.toJSONSchema).
 import { z } from "zod";
+import { ERROR_CODES, type ErrorCode } from "./errors.ts";
 
 export const RISK_TYPES = ["drought", "flood", "wildfire", "heatwave", "storm", "sea_level_rise"] as const;
 export const TIMEFRAMES = ["7d", "30d", "90d", "1y"] as const;
@@ -466,7 +467,7 @@ export function successEnvelope<T extends z.ZodType>(data: T) {
 export const errorEnvelopeSchema = z.object({
   success: z.literal(false),
   error: z.object({
-    code: z.string(),
+    code: z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]).describe("the error table of docs/api.md: code → HTTP status"),
     message: z.string(),
     details: z.record(z.string(), z.unknown()),
   }),
