@@ -15,6 +15,7 @@ import { FetchFailure, fetchWithPolicy, type FetchPolicy } from "./http-fetch.ts
 import { mergeText } from "./merge.ts";
 import { currentRawDir, currentRawVersion, pruneRawVersions, RawVersionBuilder, readSourceState, writeSourceState } from "./raw-cache.ts";
 import { effectiveOrigin } from "./registry.ts";
+import { refreshCdsSource } from "./cds-refresh.ts";
 import type { SourceSettings } from "./settings.ts";
 import type { FileState, RefreshOutcome, ResourceContext, ResourceSpec, SourceEntry, SourceStateFile } from "./types.ts";
 
@@ -88,10 +89,10 @@ const skipped = (entry: SourceEntry, reason: string, start: number): SourceRefre
 export async function refreshSource(entry: SourceEntry, ctx: RefreshContext): Promise<SourceRefreshResult> {
   const start = Date.now();
   if (entry.refresh === "none") return skipped(entry, "no public origin to refresh from: the data-directory copy is used", start);
-  if (entry.refresh === "cds") return skipped(entry, "the Copernicus CDS job flow is not built yet: the data-directory copy is used", start);
   const { url: origin, overridden } = effectiveOrigin(entry, ctx.env);
   if (!origin) return skipped(entry, "no origin URL", start);
   if (entry.credential && !ctx.env[entry.credential] && !overridden) return skipped(entry, `${entry.credential} is not set`, start);
+  if (entry.refresh === "cds") return ctx.limit(() => refreshCdsSource(entry, ctx, start));
 
   const prev = readSourceState(ctx.artifactsDir, entry.name);
   const currentDir = currentRawDir(ctx.artifactsDir, entry.name);

@@ -10,6 +10,7 @@ import { GHCND_SUBDIR } from "../inputs/ghcnd/stations.ts";
 import { csvColumnMax, geojsonPropertyMax, isoDay, laterDay, psmslYearMax } from "./data-as-of.ts";
 import { deprecated, overrideVariable } from "./settings.ts";
 import type { ContentCheck, ResourceContext, ResourceSpec, SourceEntry } from "./types.ts";
+import { ERA5_DATA_DIR_FILE, ERA5_FILE } from "./cds.ts";
 
 const GiB = 1024 * 1024 * 1024;
 
@@ -615,10 +616,14 @@ export const SOURCES: readonly SourceEntry[] = [
     attribution: "Muñoz-Sabater et al. 2021, ERA5-Land, Copernicus Climate Change Service",
     credential: "CDSAPI_KEY",
     dataDirPath: "climate/era5-land-sample",
-    liveFormat: "A CDS job (submit, poll, download) returning NetCDF; the mirror holds 2020–2021 CDS output (int16 packed, tp in m/day). The job flow is to come.",
+    liveFormat: "A CDS job (submit, poll, download; pipeline/sources/cds.ts) returning one NetCDF of tp (m per day, monthly means of daily totals) and t2m (K) for Thailand's box from 1991; the mirror holds 2020–2021 CDS output of the same layout over Vietnam.",
     refresh: "cds",
     maxBytes: 2 * GiB,
-    resources: (ctx) => mirrorFiles(ctx.dataDir, "climate/era5-land-sample", /\.nc$/).map((f) => carried(join("climate/era5-land-sample", f), { format: "netcdf" })),
+    resources: (ctx) => [
+      ...mirrorFiles(ctx.dataDir, "climate/era5-land-sample", /\.nc$/).map((f) => carried(join("climate/era5-land-sample", f), { format: "netcdf" })),
+      // The CDS download, linked into the inputs tree where GRID_SOURCE=netcdf finds it (docs/methods/reanalysis.md).
+      { file: ERA5_FILE, dataDirFile: ERA5_DATA_DIR_FILE, adapterReadsLive: true, check: { format: "netcdf" } },
+    ],
   },
   {
     name: "precl",

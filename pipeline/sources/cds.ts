@@ -1,0 +1,107 @@
+// The Copernicus Climate Data Store (CDS) job flow, for ERA5 monthly means: submit a request to a dataset's
+// process (POST {base}/retrieve/v1/processes/{dataset}/execution with {"inputs": …}), poll the job
+// (GET {base}/retrieve/v1/jobs/{id}) until it is successful or failed, read its results (…/results → asset.value.href)
+// and download the file. The key goes in the PRIVATE-TOKEN header and never into a URL or a log line.
+import { createWriteStream } from "node:fs";
+import { rename, rm } from "node:fs/promises";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
+
+export const CDS_BASE_URL = "https://cds.climate.copernicus.eu/api";
+/** The ERA5 download in the raw cache, and where the builders find it in the inputs tree. */
+export const ERA5_FILE = "era5-land-monthly.nc";
+export const ERA5_DATA_DIR_FILE = "climate/era5/era5-land-monthly.nc";
+
+/** ERA5-Land monthly averaged reanalysis: total precipitation (m per day, mean of daily totals) and 2 m temperature. */
+export function era5LandMonthlyRequest(years: readonly number[], bbox: [west: number, south: number, east: number, north: number]) {
+  const [w, s, e, n] = bbox;
+  return {
+    product_type: ["monthly_averaged_reanalysis"],
+    variable: ["total_precipitation", "2m_temperature"],
+    year: years.map(String),
+    month: Array.from({ length: 12 }, (_, i) => String(i + 1).padStart(2, "0")),
+    time: ["00:00"],
+    // CDS areas are north, west, south, east.
+    area: [n, w, s, e],
+    data_format: "netcdf",
+    download_format: "unarchived",
+  };
+}
+
+export interface CdsOptions {
+  baseUrl?: string;
+  key: string;
+  dataset: string;
+  request: Record<string, unknown>;
+  /** Where the downloaded file goes (written aside, then renamed). */
+  output: string;
+  pollMs?: number;
+  /** Give up on a job that has not finished after this long. */
+  maxWaitMs?: number;
+  timeoutMs?: number;
+  fetchImpl?: typeof fetch;
+  onStatus?: (status: string) => void;
+}
+
+export class CdsError extends Error {}
+
+async function json(res: Response, what: string): Promise<Record<string, unknown>> {
+  const text = await res.text();
+  let body: Record<string, unknown> = {};
+  try {
+    body = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    // not JSON: reported below with the status
+  }
+  if (!res.ok) {
+    const detail = (body.detail ?? body.title ?? text.slice(0, 200)) as string;
+    throw new CdsError(`${what}: HTTP ${res.status}${detail ? `: ${detail}` : ""}`);
+  }
+  return body;
+}
+
+/** Runs one job to its file; returns the number of bytes written. Throws CdsError with the CDS's reason. */
+export async function retrieveFromCds(o: CdsOptions): Promise<{ jobId: string; bytes: number }> {
+  const base = (o.baseUrl ?? CDS_BASE_URL).replace(/\/$/, "");
+  const doFetch = o.fetchImpl ?? fetch;
+  const timeout = o.timeoutMs ?? 60_000;
+  const headers = { "PRIVATE-TOKEN": o.key, "Content-Type": "application/json", Accept: "application/json" };
+  const call = (url: string, init: RequestInit = {}) => doFetch(url, { ...init, headers, signal: AbortSignal.timeout(timeout) });
+
+  const submitted = await json(await call(`${base}/retrieve/v1/processes/${encodeURIComponent(o.dataset)}/execution`, { method: "POST", body: JSON.stringify({ inputs: o.request }) }), "submit");
+  const jobId = String(submitted.jobID ?? "");
+  if (!jobId) throw new CdsError("submit: no jobID in the answer");
+  const deadline = Date.now() + (o.maxWaitMs ?? 6 * 3600_000);
+  let status = String(submitted.status ?? "accepted");
+  o.onStatus?.(status);
+  while (status !== "successful") {
+    if (status === "failed" || status === "rejected" || status === "dismissed") {
+      const res = await call(`${base}/retrieve/v1/jobs/${encodeURIComponent(jobId)}/results`);
+      const body = await res.json().catch(() => ({}) as Record<string, unknown>);
+      throw new CdsError(`job ${jobId} ${status}: ${String((body as Record<string, unknown>).title ?? (body as Record<string, unknown>).detail ?? "no reason given")}`);
+    }
+    if (Date.now() > deadline) throw new CdsError(`job ${jobId} still ${status} after ${Math.round((o.maxWaitMs ?? 0) / 1000)} s`);
+    await new Promise((r) => setTimeout(r, o.pollMs ?? 10_000));
+    const job = await json(await call(`${base}/retrieve/v1/jobs/${encodeURIComponent(jobId)}`), `job ${jobId}`);
+    const next = String(job.status ?? "");
+    if (next !== status) o.onStatus?.(next);
+    status = next;
+  }
+  const results = await json(await call(`${base}/retrieve/v1/jobs/${encodeURIComponent(jobId)}/results`), `results of job ${jobId}`);
+  const href = ((results.asset as { value?: { href?: string } } | undefined)?.value?.href ?? "") as string;
+  if (!href) throw new CdsError(`results of job ${jobId}: no asset href`);
+  // The asset is a pre-signed download URL: no key with it.
+  const file = await doFetch(new URL(href, base + "/").toString(), { signal: AbortSignal.timeout(timeout * 10) });
+  if (!file.ok || !file.body) throw new CdsError(`download of job ${jobId}: HTTP ${file.status}`);
+  const tmp = `${o.output}.part-${process.pid}`;
+  try {
+    await pipeline(Readable.fromWeb(file.body as WebReadableStream), createWriteStream(tmp));
+    await rename(tmp, o.output);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+  const { statSync } = await import("node:fs");
+  return { jobId, bytes: statSync(o.output).size };
+}
