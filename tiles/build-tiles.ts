@@ -110,7 +110,7 @@ export function buildDroughtArchive(grid: DroughtGrid, lattice: CellLattice, ind
     minZoom: 0,
     maxZoom,
     center: [(lattice.bbox[0] + lattice.bbox[2]) / 2, (lattice.bbox[1] + lattice.bbox[3]) / 2, 5],
-    metadata: { name: `drought-${index}-${formatMonth(month)}`, index, month: formatMonth(month), format: "png", legend: legend([index]) },
+    metadata: { name: `drought-${index}-${formatMonth(month)}`, index, month: formatMonth(month), format: "png", attribution: DROUGHT_ATTRIBUTION, legend: legend([index]) },
   });
   // Identical class tiles (uniform tiles at deep zooms) are encoded once.
   const pngOf = new Map<string, Buffer>();
@@ -134,7 +134,11 @@ export function buildDroughtArchive(grid: DroughtGrid, lattice: CellLattice, ind
   return { bytes: writer.finish(), tiles: writer.size };
 }
 
-function vectorArchive(name: string, fc: Parameters<typeof vectorIndex>[0], layer: string, bbox: BBox, maxZoom: number, metadataExtra: Record<string, unknown>): { bytes: Uint8Array; tiles: number } {
+/** Credits every archive's metadata carries (TileJSON `attribution`). */
+export const DROUGHT_ATTRIBUTION = "Drought indices from NOAA NCEI GHCN-Daily stations (Menne et al. 2012); provinces © geoBoundaries (ODbL)";
+export const COUNTRIES_ATTRIBUTION = "Country outlines: Natural Earth (public domain)";
+
+function vectorArchive(name: string, fc: Parameters<typeof vectorIndex>[0], layer: string, bbox: BBox, maxZoom: number, metadataExtra: Record<string, unknown>, centerZoom = 5): { bytes: Uint8Array; tiles: number } {
   const index = vectorIndex(fc, maxZoom);
   const writer = new PmtilesWriter({
     tileType: "mvt",
@@ -142,7 +146,9 @@ function vectorArchive(name: string, fc: Parameters<typeof vectorIndex>[0], laye
     bbox,
     minZoom: 0,
     maxZoom,
-    metadata: { name, format: "pbf", ...metadataExtra },
+    // A centre zoom that shows the data (5: the country; 4: the countries around it), not 0 (Thailand as a dot).
+    center: [(bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2, Math.min(centerZoom, maxZoom)],
+    metadata: { name, format: "pbf", attribution: name === "countries" ? COUNTRIES_ATTRIBUTION : DROUGHT_ATTRIBUTION, ...metadataExtra },
   });
   for (const [z, x, y] of tilesCovering(bbox, 0, maxZoom)) {
     const mvt = encodeVectorTile(index, layer, z, x, y);
@@ -206,7 +212,7 @@ export async function buildTiles(input: TileBuildInput): Promise<TileBuildReport
   const b = lattice.bbox;
   const countriesBBox: BBox = [b[0] - m, Math.max(-85, b[1] - m), b[2] + m, Math.min(85, b[3] + m)];
   const countriesZoom = Math.min(COUNTRIES_MAX_ZOOM, maxZoom);
-  save("tiles-countries.pmtiles", vectorArchive("countries", countriesGeoJson(), "countries", countriesBBox, countriesZoom, { vector_layers: [{ id: "countries", fields: { name: "String", id: "String" }, minzoom: 0, maxzoom: countriesZoom }] }));
+  save("tiles-countries.pmtiles", vectorArchive("countries", countriesGeoJson(), "countries", countriesBBox, countriesZoom, { vector_layers: [{ id: "countries", fields: { name: "String", id: "String" }, minzoom: 0, maxzoom: countriesZoom }] }, 4));
   const vectorMs = performance.now() - tVector;
 
   const tilesIndex: TilesIndex = { version: 1, indices, months: monthLabels, maxZoom, countriesMaxZoom: countriesZoom, bbox: lattice.bbox, archives };

@@ -25,7 +25,7 @@ import { ApiError } from "../errors.ts";
 import { ifNoneMatchHits } from "../http/respond.ts";
 import type { DroughtArtifacts } from "../data/drought-artifacts.ts";
 import type GeoJSONVT from "geojson-vt";
-import { COUNTRIES_MAX_ZOOM, DEFAULT_MAX_ZOOM, droughtArchiveName, TILE_INDICES, type TilesIndex } from "../../tiles/build-tiles.ts";
+import { COUNTRIES_ATTRIBUTION, COUNTRIES_MAX_ZOOM, DEFAULT_MAX_ZOOM, DROUGHT_ATTRIBUTION, droughtArchiveName, TILE_INDICES, type TilesIndex } from "../../tiles/build-tiles.ts";
 import { cellsGeoJson, countriesGeoJson, encodeVectorTile, provincesFromRings, provincesGeoJson, vectorIndex, type MonthValues } from "../../tiles/vector.ts";
 import { legend } from "../../tiles/colour-scale.ts";
 import { LocalFileSource } from "../../tiles/pmtiles-source.ts";
@@ -116,6 +116,12 @@ function parseTileset(name: string, month: string | undefined, data: DroughtArti
   }
   return { kind: "drought", name: `drought-${m[1]}-${formatMonth(monthIndex)}`, index: m[1], month: monthIndex };
 }
+
+const VECTOR_DESCRIPTIONS: Record<(typeof VECTOR_TILESETS)[number], string> = {
+  provinces: "the 77 provinces with their monthly drought summaries",
+  cells: "the 0.25° land cells with their monthly indices",
+  countries: "country outlines (Natural Earth) for the map's background",
+};
 
 /** The metrics' route label of a tileset: its name without the month (a bounded set: one per index and layer). */
 function tilesetFamily(ts: Tileset): string {
@@ -317,7 +323,19 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
         firstMonth: formatMonth(g.firstMonth),
         lastMonth: formatMonth(g.lastMonth),
         precomputedMonths: s.index?.months ?? [],
-        tilesets: [...TILE_INDICES.map((i) => `drought-${i}`), ...VECTOR_TILESETS],
+        tilesets: [...TILE_INDICES.filter((i) => g.indexNames.includes(i)).map((i) => `drought-${i}`), ...VECTOR_TILESETS],
+        // A tile server's catalog: each tileset with its kind, tile format and TileJSON (as TileServer GL and
+        // Martin list theirs), so a client needs no knowledge of the names.
+        catalog: [
+          ...TILE_INDICES.filter((i) => g.indexNames.includes(i)).map((i) => ({
+            name: `drought-${i}`,
+            kind: "raster",
+            format: "png",
+            description: `${i} of a month, coloured by the D0–D4 / W0–W4 classes of /tiles/legend.json (?month=YYYY-MM; default ${formatMonth(s.data.defaultMonth)})`,
+            tilejson: `${baseUrl(req)}/tiles/drought-${i}.json`,
+          })),
+          ...VECTOR_TILESETS.map((name) => ({ name, kind: "vector", format: "mvt", description: VECTOR_DESCRIPTIONS[name], tilejson: `${baseUrl(req)}/tiles/${name}.json` })),
+        ],
       },
     });
     sendJsonText(req, res, body, REVALIDATE);
@@ -364,10 +382,14 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
     createReadStream(path, { start, end }).pipe(res);
   });
 
-  router.get("/tiles/:tileset.json", (req, res) => {
+  router.get("/tiles/:tileset.json", async (req, res) => {
     requireKey(req, res);
     const s = currentState();
     const ts = parseTileset(req.params.tileset, queryMonth(req), s.data);
+    // The archive's own header (bounds, centre) and metadata (attribution) where the tileset has an archive.
+    const stored = archive(s, `tiles-${ts.name}.pmtiles`);
+    const header = stored ? await stored.getHeader() : undefined;
+    const meta = stored ? ((await stored.getMetadata()) as { attribution?: string }) : undefined;
     res.locals.route = `/tiles/${tilesetFamily(ts)}.json`;
     const g = s.data.grid;
     s.lattice ??= cellLattice(g);
@@ -378,13 +400,13 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
       tilejson: "3.0.0",
       name: ts.name,
       version: "1.0.0",
-      attribution: "Drought indices from NOAA GHCN-Daily; provinces © geoBoundaries (ODbL); countries: Natural Earth",
+      attribution: meta?.attribution ?? (ts.kind === "vector" && ts.name === "countries" ? COUNTRIES_ATTRIBUTION : DROUGHT_ATTRIBUTION),
       scheme: "xyz",
       tiles: [`${baseUrl(req)}/tiles/v/${encodeURIComponent(s.version)}/${ts.name}/{z}/{x}/{y}.${isVector ? "mvt" : "png"}`],
       minzoom: 0,
       maxzoom,
-      bounds: ts.kind === "vector" && ts.name === "countries" ? [-180, -85.0511, 180, 85.0511] : [w, so, e, n],
-      center: [(w + e) / 2, (so + n) / 2, 5],
+      bounds: header ? [header.minLon, header.minLat, header.maxLon, header.maxLat] : [w, so, e, n],
+      center: header ? [header.centerLon, header.centerLat, header.centerZoom] : [(w + e) / 2, (so + n) / 2, 5],
     };
     if (ts.kind === "drought") {
       tj.description = `${ts.index} for ${formatMonth(ts.month)}, coloured by the D0–D4 / W0–W4 classes of /tiles/legend.json`;
