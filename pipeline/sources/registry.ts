@@ -636,10 +636,10 @@ export const SOURCES: readonly SourceEntry[] = [
     licence: "NOAA PSL: public domain",
     attribution: "Chen et al. 2002, PREC/L; NOAA PSL, Boulder, Colorado",
     dataDirPath: null,
-    liveFormat: "Monthly mean precipitation rate (mm/day), global 0.5°, 1948 to date; the mirror has no copy.",
+    liveFormat: "Monthly mean precipitation rate (mm/day), global 0.5°, 1948 to date; the mirror has no copy. Linked into the inputs tree as climate/precl/precip.mon.mean.0.5x0.5.nc for GRID_SOURCE=netcdf (docs/methods/reanalysis.md).",
     refresh: "http",
     maxBytes: 2 * GiB,
-    resources: (ctx) => [download(ctx.origin, "precip.mon.mean.0.5x0.5.nc", { format: "netcdf" })],
+    resources: (ctx) => [download(ctx.origin, "precip.mon.mean.0.5x0.5.nc", { format: "netcdf" }, { dataDirFile: "climate/precl/precip.mon.mean.0.5x0.5.nc" })],
   },
   {
     name: "ghcn_cams",
