@@ -70,7 +70,7 @@ interface Started {
   stop(): Promise<void>;
 }
 
-async function startServer(artifacts: string): Promise<Started> {
+async function startServer(artifacts: string, env: Record<string, string> = {}): Promise<Started> {
   const dir = mkdtempSync(join(tmpdir(), "bench-keys-"));
   const key = generateKey();
   writeKeyFile(join(dir, "keys.json"), { keys: [{ id: "key_bench", hash: hashKey(key), plan: "bench", status: "active", createdAt: new Date().toISOString() }] });
@@ -85,6 +85,7 @@ async function startServer(artifacts: string): Promise<Started> {
       HOST: "127.0.0.1",
       LOG_LEVEL: "warn",
       RATE_LIMITS: JSON.stringify({ bench: { points: 1e9, duration: 60 } }),
+      ...env,
     },
     stdio: ["ignore", "inherit", "inherit"],
   });
@@ -150,6 +151,75 @@ async function http() {
   return out;
 }
 
+/**
+ * A bare Express 5 app in its own process that answers with fixed bytes (the service's own answers, captured), the
+ * baseline of goal 1: our route against Express doing nothing but sending the same body.
+ */
+async function bareExpress(bodies: Record<string, { method: "get" | "post"; body: string; type: string }>): Promise<{ base: string; stop(): Promise<void> }> {
+  const port = 30000 + Math.floor(Math.random() * 20000);
+  const routes = Object.entries(bodies)
+    .map(([path, b]) => `app.${b.method}(${JSON.stringify(path)}, (req, res) => { if (req.method === "POST") req.resume(); res.type(${JSON.stringify(b.type)}).send(${JSON.stringify(b.body)}); });`)
+    .join("\n");
+  const script = `import express from "express"; const app = express(); app.disable("x-powered-by"); app.set("etag", false);\n${routes}\napp.listen(${port}, "127.0.0.1");`;
+  const proc = spawn(process.execPath, ["--input-type=module", "-e", script], { cwd: PROJECT_ROOT, stdio: ["ignore", "inherit", "inherit"] });
+  const base = `http://127.0.0.1:${port}`;
+  for (;;) {
+    try {
+      await fetch(base + "/");
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+  return { base, stop: () => new Promise((res) => (proc.once("exit", () => res()), proc.kill("SIGTERM"))) };
+}
+
+/** Goal 1: each route against a bare Express route sending the same bytes; goal 3: WORKERS=auto against one. */
+async function againstBareAndWorkers() {
+  const s = await startServer(ARTIFACTS);
+  const batchBody = JSON.stringify({ riskType: "drought", locations: thaiPoints(100, 7).map((p, i) => ({ id: String(i), ...p })) });
+  const h = { "x-api-key": s.key, "content-type": "application/json" };
+  const drought = await (await fetch(`${s.base}/api/risk-map/drought?lat=15.2&lng=102.1`, { headers: h })).text();
+  const score = await (await fetch(`${s.base}/api/risk-map/score`, { method: "POST", headers: h, body: JSON.stringify({ lat: 15.2, lng: 102.1, riskType: "drought" }) })).text();
+  const batch = await (await fetch(`${s.base}/api/risk-map/batch`, { method: "POST", headers: h, body: batchBody })).text();
+  const bare = await bareExpress({
+    "/api/risk-map/drought": { method: "get", body: drought, type: "application/json" },
+    "/api/risk-map/score": { method: "post", body: score, type: "application/json" },
+    "/api/risk-map/batch": { method: "post", body: batch, type: "application/json" },
+  });
+  const asBare = (b: string): Started => ({ ...s, base: b });
+  const out: Record<string, number> = {};
+  const cases: [string, Parameters<typeof load>[1]][] = [
+    ["drought", { path: "/api/risk-map/drought?lat=15.2&lng=102.1" }],
+    ["score", { path: "/api/risk-map/score", method: "POST", body: JSON.stringify({ lat: 15.2, lng: 102.1, riskType: "drought" }) }],
+    ["batch100", { path: "/api/risk-map/batch", method: "POST", body: batchBody }],
+  ];
+  await load(asBare(bare.base), cases[0][1]); // warm-up
+  for (const [name, req] of cases) {
+    const base = await load(asBare(bare.base), req);
+    const ours = await load(s, req);
+    out[`${name}VsBare`] = ours / base;
+    process.stderr.write(`${name}: ${ours.toFixed(0)} req/s vs bare Express ${base.toFixed(0)} req/s (${((100 * ours) / base).toFixed(0)} %)\n`);
+  }
+  await bare.stop();
+  await s.stop();
+  // Goal 3: one worker against WORKERS=auto (two on this machine), the load generator sharing the same two cores.
+  const rps: Record<string, number[]> = { one: [], auto: [] };
+  for (let round = 0; round < 2; round++) {
+    for (const [label, workers] of [["one", "1"], ["auto", "auto"]] as const) {
+      const w = await startServer(ARTIFACTS, { WORKERS: workers });
+      await load(w, cases[0][1]);
+      rps[label].push(await load(w, cases[0][1]));
+      await w.stop();
+    }
+  }
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  out.oneWorkerRps = med(rps.one);
+  out.autoWorkersRps = med(rps.auto);
+  process.stderr.write(`WORKERS: 1 → ${out.oneWorkerRps.toFixed(0)} req/s, auto → ${out.autoWorkersRps.toFixed(0)} req/s\n`);
+  return out;
+}
+
 /** A published version whose grid has 1,000,000 cells (1000 × 1000 at 0.01°) and 24 months of 8 indices. */
 async function syntheticMillion(): Promise<string> {
   const root = mkdtempSync(join(tmpdir(), "bench-1m-"));
@@ -201,6 +271,7 @@ async function main() {
   results.inProcess = await inProcess();
   process.stderr.write(`in process: ${JSON.stringify(results.inProcess)}\n`);
   results.http = await http();
+  results.bareAndWorkers = await againstBareAndWorkers();
   results.startupThailand = await startupAndMemory("Thailand artifacts", ARTIFACTS);
   const million = await syntheticMillion();
   const gridBytes = readManifest(join(million, "current")).artifacts["drought-grid.bin"].bytes;
@@ -212,6 +283,7 @@ async function main() {
   const h = results.http as Record<string, number>;
   const t = results.startupThailand as Record<string, number>;
   const mm = results.startupMillion as Record<string, number>;
+  const bw = results.bareAndWorkers as Record<string, number>;
   console.log(`| API metric | value |
 |---|---|
 | nearest-cell lookup + response assembly, in process | p50 ${p.lookupP50us.toFixed(2)} µs, p99 ${p.lookupP99us.toFixed(2)} µs |
@@ -219,6 +291,8 @@ async function main() {
 | GET /api/risk-map/drought vs GET /api/ping (same server, same run) | ${h.droughtRps.toFixed(0)} vs ${h.droughtPingRps.toFixed(0)} req/s = ${(100 * h.droughtRatio).toFixed(0)} % |
 | POST /api/risk-map/score vs ping | ${h.scoreRps.toFixed(0)} vs ${h.scorePingRps.toFixed(0)} req/s = ${(100 * h.scoreRatio).toFixed(0)} % |
 | POST /api/risk-map/batch (100 locations) vs ping | ${h.batch100Rps.toFixed(0)} vs ${h.batch100PingRps.toFixed(0)} req/s = ${(100 * h.batch100Ratio).toFixed(0)} % |
+| GET drought / POST score / POST batch-100 vs a bare Express route sending the same bytes (separate process) | ${(100 * bw.droughtVsBare).toFixed(0)} % / ${(100 * bw.scoreVsBare).toFixed(0)} % / ${(100 * bw.batch100VsBare).toFixed(0)} % |
+| WORKERS=auto vs WORKERS=1, GET drought (autocannon on the same 2 cores) | ${bw.autoWorkersRps.toFixed(0)} vs ${bw.oneWorkerRps.toFixed(0)} req/s = ${(bw.autoWorkersRps / bw.oneWorkerRps).toFixed(2)}× |
 | start-up to ready, Thailand artifacts | ${t.readyMs.toFixed(0)} ms, RSS ${t.rssIdleMb.toFixed(0)} MB (${t.rssAfter2000QueriesMb.toFixed(0)} MB after 2,000 queries) |
 | start-up to ready, synthetic 1,000,000 cells (${(mm.gridBytes / 1e6).toFixed(0)} MB grid) | ${mm.readyMs.toFixed(0)} ms, RSS ${mm.rssIdleMb.toFixed(0)} MB (${mm.rssAfter2000QueriesMb.toFixed(0)} MB after 2,000 queries) |`);
 }
