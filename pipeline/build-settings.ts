@@ -3,6 +3,7 @@ import { parseMonth, formatMonth, type MonthIndex } from "../lib/months.ts";
 import { intSetting } from "../lib/config.ts";
 import { dryDayPolicyFromEnv, type DryDayPolicy } from "./inputs/ghcnd/aggregate.ts";
 import { IDW_DEFAULTS } from "./grid/interpolate.ts";
+import type { GridSourceName } from "../lib/drought/grid-sources.ts";
 
 export interface NetcdfSource {
   /** Paths relative to DATA_DIR (or absolute). */
@@ -15,9 +16,16 @@ export interface NetcdfSource {
 }
 
 export interface BuildSettings {
-  /** "stations" (GHCN-Daily, interpolated) or "netcdf" (native cells of gridded inputs). */
+  /**
+   * What the grid is built from (GRID_SOURCE): "auto" (the default) takes the first of era5, keyless, stations
+   * whose inputs are present and that builds (pipeline/grid/grid-source.ts); the others name one.
+   */
+  gridSource: "auto" | GridSourceName;
+  /** The grid path: "stations" (GHCN-Daily, interpolated) or "netcdf" (native cells of gridded inputs). */
   source: "stations" | "netcdf";
   netcdf?: NetcdfSource;
+  /** BASELINE_START/BASELINE_END were set: a gridded preset keeps them instead of its own 1991–2020. */
+  baselineFromEnv: boolean;
   dryDayPolicy: DryDayPolicy;
   baselineStart: MonthIndex;
   baselineEnd: MonthIndex;
@@ -50,12 +58,17 @@ function numberSetting(env: NodeJS.ProcessEnv, name: string, fallback: number): 
   return n;
 }
 
+const GRID_SOURCE_VALUES = ["auto", "stations", "era5", "keyless", "netcdf"] as const;
+
 export function buildSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): BuildSettings {
-  const source = env.GRID_SOURCE ?? "stations";
-  if (source !== "stations" && source !== "netcdf") throw new Error(`GRID_SOURCE must be stations or netcdf, got "${source}"`);
+  const gridSource = env.GRID_SOURCE || "auto";
+  if (!(GRID_SOURCE_VALUES as readonly string[]).includes(gridSource)) throw new Error(`GRID_SOURCE must be one of ${GRID_SOURCE_VALUES.join(", ")}, got "${gridSource}"`);
   const s: BuildSettings = {
-    source,
-    netcdf: source === "netcdf" ? netcdfSourceFromEnv(env) : undefined,
+    gridSource: gridSource as BuildSettings["gridSource"],
+    // Resolved for the presets by gridCandidates (pipeline/grid/grid-source.ts).
+    source: gridSource === "netcdf" ? "netcdf" : "stations",
+    netcdf: gridSource === "netcdf" ? netcdfSourceFromEnv(env) : undefined,
+    baselineFromEnv: !!(env.BASELINE_START || env.BASELINE_END),
     dryDayPolicy: dryDayPolicyFromEnv(env),
     // WMO standard normal 1961–1990: inside the years in which the station records are complete (1955–1998).
     baselineStart: monthSetting(env, "BASELINE_START", "1961-01"),

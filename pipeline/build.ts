@@ -29,6 +29,8 @@ import { codeFingerprint, filesUnder } from "./publish/code-fingerprint.ts";
 import { createStaging, currentVersion, discardStaging, makeVersionId, publishStaging, pruneVersions } from "./publish/publish.ts";
 import { readManifest } from "../formats/manifest.ts";
 import type { BuildSettings } from "./build-settings.ts";
+import { gridCandidates, resolvedGridSource } from "./grid/grid-source.ts";
+import { droughtDataSources, GRID_SOURCES, type GridSourceName } from "../lib/drought/grid-sources.ts";
 
 /** Index layers of the grid, in record order. */
 export const GRID_INDICES = ["spei1", "spei3", "spei6", "spei12", "spei24", "spi1", "spi3", "mcdi"] as const;
@@ -103,6 +105,8 @@ export interface BuildResult {
   status: "published" | "unchanged";
   version: string;
   dir?: string;
+  /** What the grid was built from (the settings' candidate that built). */
+  gridSource: GridSourceName;
 }
 
 function stage<T>(name: string, fn: () => T): T {
@@ -180,8 +184,34 @@ function stationQcOf(report: object): Record<string, unknown> {
   return "stationQc" in report ? { stations: report.stationQc } : {};
 }
 
+/**
+ * Builds and publishes the drought artifacts from the first grid source candidate that builds (GRID_SOURCE=auto:
+ * reanalysis when its inputs are present, else the stations; pipeline/grid/grid-source.ts). A candidate that
+ * fails is logged with its reason and the next one tried; the last one's failure is the build's.
+ */
 export async function buildDrought(opts: BuildOptions): Promise<BuildResult> {
+  const candidates = gridCandidates(opts.settings, opts.dataDir);
+  const skipped: { gridSource: string; reason: string }[] = [];
+  for (let i = 0; i < candidates.length; i++) {
+    const settings = candidates[i];
+    const gridSource = resolvedGridSource(settings);
+    log.info({ gridSource, candidates: candidates.map(resolvedGridSource) }, `drought grid from ${GRID_SOURCES[gridSource].label}`);
+    try {
+      const r = await buildFromSource({ ...opts, settings }, skipped);
+      return { ...r, gridSource };
+    } catch (err) {
+      if (i === candidates.length - 1) throw err;
+      const reason = (err as Error).message;
+      log.warn({ gridSource, err: reason }, `cannot build the grid from ${gridSource}; trying ${resolvedGridSource(candidates[i + 1])}`);
+      skipped.push({ gridSource, reason });
+    }
+  }
+  throw new Error("no grid source to build from");
+}
+
+async function buildFromSource(opts: BuildOptions, skipped: { gridSource: string; reason: string }[]): Promise<Omit<BuildResult, "gridSource">> {
   const { dataDir, artifactsDir, settings } = opts;
+  const gridSource = resolvedGridSource(settings);
   const t0 = performance.now();
   const inputs = await checksumInputs(dataDir, settings);
   const code = codeFingerprint(DROUGHT_CODE);
@@ -216,6 +246,8 @@ export async function buildDrought(opts: BuildOptions): Promise<BuildResult> {
         })
       : await gridFromStations({ dataDir, provinces, settings, indexNames: GRID_INDICES });
   const { cells, layers } = source;
+  const nc = settings.netcdf;
+  const dataSources = droughtDataSources(gridSource, gridSource === "netcdf" ? [nc?.precipitation, nc?.temperature, ...Object.values(nc?.speibase ?? {})].filter((f): f is string => !!f) : []);
   const confidence = "confidence" in source ? source.confidence : undefined;
   const axis = { first: source.firstMonth, nMonths: source.nMonths };
   const nCells = cells.lat.length;
@@ -366,6 +398,7 @@ export async function buildDrought(opts: BuildOptions): Promise<BuildResult> {
       latestValidMonth: latestValid === null ? null : formatMonth(latestValid),
       latestValidRule: `latest month in which at least ${settings.validCellShare * 100} % of land cells have each of ${SERVED_INDICES.join(", ")} (the default month of the answers)`,
       latestSpei1Month: latestSpei1 === null ? null : formatMonth(latestSpei1),
+      gridSource: { name: gridSource, label: GRID_SOURCES[gridSource].label, dataSources, skipped },
       source: source.report as Record<string, unknown>,
       grid: {
         resolutionDeg: cells.resolutionDeg,
@@ -396,7 +429,8 @@ export async function buildDrought(opts: BuildOptions): Promise<BuildResult> {
       baseline: report.baseline,
       monthRange: report.monthRange,
       latestValidMonth: report.latestValidMonth,
-      qc: { source: settings.source, ...stationQcOf(source.report), landCells: nCells, provinces: provinces.length, provincesAtLatestValidMonth: provincesAtLatest },
+      sources: dataSources,
+      qc: { source: settings.source, gridSource, ...stationQcOf(source.report), landCells: nCells, provinces: provinces.length, provincesAtLatestValidMonth: provincesAtLatest },
       report: ARTIFACT_FILES.report,
       settings: { ...settings, fingerprint: fp, codeFingerprint: code },
     });

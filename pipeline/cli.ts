@@ -36,7 +36,7 @@ async function main(argv: string[]): Promise<number> {
         settings: buildSettingsFromEnv(),
         force: rest.includes("--force"),
       });
-      process.stdout.write(tty ? `drought artifacts: ${result.status} ${result.version}\n` : `${result.status}: ${result.version}\n`);
+      process.stdout.write(tty ? `drought artifacts: ${result.status} ${result.version} (grid from ${result.gridSource})\n` : `${result.status}: ${result.version}\n`);
       return 0;
     }
     case "snapshots": {
@@ -85,7 +85,7 @@ async function main(argv: string[]): Promise<number> {
       const failed: string[] = [];
       try {
         const r = await buildDrought({ dataDir: inputsDir(), artifactsDir: artifactsDir(), settings: buildSettingsFromEnv() });
-        published.push(`drought ${r.status} ${r.version}`);
+        published.push(`drought ${r.status} ${r.version} (grid from ${r.gridSource})`);
       } catch (err) {
         log.error({ err: (err as Error).message }, "drought build failed; the previous version keeps serving");
         failed.push(`drought: ${(err as Error).message}`);

@@ -4,6 +4,7 @@
 // Every response carries X-Data-Version, the CORS headers and the security headers (http/security-headers.ts);
 // authenticated ones also carry RateLimit-*. Failures before routing (malformed HTTP, timeouts) are answered by
 // the server's clientError listener (http/client-error.ts), bodies are read by http/body.ts.
+import { otherGridInputs } from "../lib/drought/grid-sources.ts";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import type { Logger } from "../lib/log.ts";
 import type { KeyStore } from "./auth/key-store.ts";
@@ -219,7 +220,8 @@ export function createApp(deps: AppDeps) {
   });
   app.get("/api/ping", (req, res) => sendJson(req, res, 200, { success: true, data: { pong: true } }));
 
-  const freshness: Freshness = (kind) => deps.sources?.flag(kind) ?? UNKNOWN_FRESHNESS;
+  // A drought answer is stale by the inputs of the grid it was drawn from, not by those of the other grids.
+  const freshness: Freshness = (kind) => deps.sources?.flag(kind, kind === "drought" ? otherGridInputs(deps.drought.gridSource() ?? "stations") : undefined) ?? UNKNOWN_FRESHNESS;
   app.get("/api/status", (req, res) => {
     if (!deps.sources) throw new ApiError("SERVICE_UNAVAILABLE", "the sources status is not available in this process");
     let drought = "none";

@@ -4,6 +4,7 @@
 // snapshot. Coverage is where the inputs reach (docs/methods/feed-risks.md): flood on land worldwide, storm
 // everywhere, sea level near the coast, heatwave in every country of the temperature table, wildfire in the extent
 // of the fire files.
+import { gridSourceOf } from "../../lib/drought/grid-sources.ts";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { sha256Bytes, type FileChecksum } from "../../formats/manifest.ts";
@@ -447,7 +448,7 @@ export function wetGridTable(ctx: BuildContext, inp?: Inputs): { table?: WetGrid
   return {
     note: "",
     table: {
-      source: "Project drought grid (SPI-3/SPI-1 from GHCN-Daily station precipitation)",
+      source: `Project drought grid (SPI-3/SPI-1 from ${gridSourceOf(manifest.settings).precipitation})`,
       version: manifest.version,
       gridMonth: formatMonth(grid.latestValidMonth),
       recordStart: formatMonth(grid.firstMonth),

@@ -11,6 +11,7 @@ import { sha256Bytes } from "../../formats/manifest.ts";
 import { log } from "../../lib/log.ts";
 import { fetchArcgisCsv } from "./arcgis.ts";
 import { checkContent, ContentError, decodeText, rowDropReason } from "./content-check.ts";
+import { netcdfDataAsOf } from "./netcdf-as-of.ts";
 import { FetchFailure, fetchWithPolicy, type FetchPolicy } from "./http-fetch.ts";
 import { mergeText } from "./merge.ts";
 import { currentRawDir, currentRawVersion, pruneRawVersions, RawVersionBuilder, readSourceState, writeSourceState } from "./raw-cache.ts";
@@ -186,6 +187,15 @@ export async function refreshSource(entry: SourceEntry, ctx: RefreshContext): Pr
       const changed = sha256 !== (known?.sha256 ?? (p && !p.fromCache ? sha256Bytes(readFileSync(p.path)) : undefined));
       if (!changed && p) await builder.carry(spec.file, p.path, sha256);
       else builder.write(spec.file, bytes, sha256);
+      if (spec.check.format === "netcdf") {
+        // Binary grids: the staged copy must open with a monthly time axis, whose last month is its dataAsOf.
+        try {
+          checked = { ...checked, dataAsOf: await netcdfDataAsOf(join(builder.dir, spec.file)) };
+        } catch (err) {
+          builder.remove(spec.file);
+          throw new ContentError(spec.file, `not a readable NetCDF grid: ${(err as Error).message.replace(builder.dir + "/", "")}`);
+        }
+      }
       const state: FileState = {
         url: spec.url,
         etag: meta.etag,

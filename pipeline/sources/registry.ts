@@ -11,6 +11,7 @@ import { csvColumnMax, geojsonPropertyMax, isoDay, laterDay, psmslYearMax } from
 import { deprecated, overrideVariable } from "./settings.ts";
 import type { ContentCheck, ResourceContext, ResourceSpec, SourceEntry } from "./types.ts";
 import { ERA5_DATA_DIR_FILE, ERA5_FILE } from "./cds.ts";
+import { GHCN_CAMS_DATA_DIR_FILE, PRECL_DATA_DIR_FILE } from "../grid/grid-source.ts";
 
 const GiB = 1024 * 1024 * 1024;
 
@@ -605,8 +606,8 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "era5",
-    // No answer reads it yet: the drought build uses the station grid unless a reanalysis build is asked for.
-    usedBy: [],
+    // Drought answers when the served grid was built from it (GRID_SOURCE=auto picks it first; lib/drought/grid-sources.ts).
+    usedBy: ["drought"],
     title: "ERA5-Land monthly means, total precipitation and 2 m temperature (Copernicus CDS API)",
     url: "https://cds.climate.copernicus.eu/api/retrieve/v1/processes/reanalysis-era5-land-monthly-means/execution",
     otherUrls: ["https://cds.climate.copernicus.eu/datasets/reanalysis-era5-land-monthly-means"],
@@ -627,8 +628,8 @@ export const SOURCES: readonly SourceEntry[] = [
   },
   {
     name: "precl",
-    // No answer reads it yet: the drought build uses the station grid unless a reanalysis build is asked for.
-    usedBy: [],
+    // Drought answers when the served grid was built from the keyless pair (lib/drought/grid-sources.ts).
+    usedBy: ["drought"],
     title: "NOAA PSL PREC/L 0.5° monthly land precipitation (keyless gridded precipitation)",
     url: "https://downloads.psl.noaa.gov/Datasets/precl/0.5deg/precip.mon.mean.0.5x0.5.nc",
     format: "netcdf",
@@ -636,15 +637,15 @@ export const SOURCES: readonly SourceEntry[] = [
     licence: "NOAA PSL: public domain",
     attribution: "Chen et al. 2002, PREC/L; NOAA PSL, Boulder, Colorado",
     dataDirPath: null,
-    liveFormat: "Monthly mean precipitation rate (mm/day), global 0.5°, 1948 to date; the mirror has no copy. Linked into the inputs tree as climate/precl/precip.mon.mean.0.5x0.5.nc for GRID_SOURCE=netcdf (docs/methods/reanalysis.md).",
+    liveFormat: "Monthly mean precipitation rate (mm/day), global 0.5°, 1948 to date; the mirror has no copy. Linked into the inputs tree as climate/precl/precip.mon.mean.0.5x0.5.nc, where the build picks it up with GHCN-CAMS (docs/methods/reanalysis.md).",
     refresh: "http",
     maxBytes: 2 * GiB,
-    resources: (ctx) => [download(ctx.origin, "precip.mon.mean.0.5x0.5.nc", { format: "netcdf" }, { dataDirFile: "climate/precl/precip.mon.mean.0.5x0.5.nc" })],
+    resources: (ctx) => [download(ctx.origin, "precip.mon.mean.0.5x0.5.nc", { format: "netcdf" }, { dataDirFile: PRECL_DATA_DIR_FILE })],
   },
   {
     name: "ghcn_cams",
-    // No answer reads it yet: the drought build uses the station grid unless a reanalysis build is asked for.
-    usedBy: [],
+    // Drought answers when the served grid was built from the keyless pair (lib/drought/grid-sources.ts).
+    usedBy: ["drought"],
     title: "NOAA GHCN-CAMS 0.5° monthly 2 m air temperature (keyless gridded temperature)",
     url: "https://downloads.psl.noaa.gov/Datasets/ghcncams/air.mon.mean.nc",
     format: "netcdf",
@@ -655,7 +656,7 @@ export const SOURCES: readonly SourceEntry[] = [
     liveFormat: "The whole record (1948 to date); the mirror's copy is an 8-month 2018 extract of the same file layout.",
     refresh: "http",
     maxBytes: 2 * GiB,
-    resources: (ctx) => [download(ctx.origin, "air.mon.mean.nc", { format: "netcdf" }, { dataDirFile: "climate/ghcn-cams-sample/air.mon.mean.nc" })],
+    resources: (ctx) => [download(ctx.origin, "air.mon.mean.nc", { format: "netcdf" }, { dataDirFile: GHCN_CAMS_DATA_DIR_FILE })],
   },
   {
     name: "geoboundaries",

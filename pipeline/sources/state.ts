@@ -7,6 +7,7 @@
 //            refreshed, or no public origin; the data-directory copy is used,
 //   failed   the last refresh failed (the previous copy, if any, is still used)
 // — each with a reason. Reads files only; never touches the network.
+import { netcdfDataAsOf } from "./netcdf-as-of.ts";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -116,9 +117,10 @@ function saveFacts(artifactsDir: string, facts: FileFacts): void {
 }
 
 /** A copy on disk, read and checked once per (path, size, mtime): the data directory is large and rarely changes. */
-function diskFile(spec: ResourceSpec, path: string, from: "cache" | "data-dir", facts: FileFacts = new Map()): SourceFileReport {
+async function diskFile(spec: ResourceSpec, path: string, from: "cache" | "data-dir", facts: FileFacts = new Map()): Promise<SourceFileReport> {
   const st = statSync(path);
-  const key = `${path}|${st.size}|${st.mtimeMs}|${spec.file}`;
+  // "2": facts of NetCDF copies now carry their dataAsOf.
+  const key = `2|${path}|${st.size}|${st.mtimeMs}|${spec.file}`;
   let f = facts.get(key);
   if (!f) {
     const bytes = readFileSync(path);
@@ -133,6 +135,7 @@ function diskFile(spec: ResourceSpec, path: string, from: "cache" | "data-dir", 
     } catch {
       // The copy is reported as it is; its counts stay unknown.
     }
+    if (spec.check.format === "netcdf") dataAsOf = await netcdfDataAsOf(path).catch(() => null);
     f = { sha256: sha256Bytes(bytes), bytes: bytes.length, rows, malformed, dataAsOf };
     facts.set(key, f);
   }
@@ -166,9 +169,9 @@ export async function sourceState(entry: SourceEntry, opts: SourceStateOptions):
     const cached = currentDir ? join(currentDir, spec.file) : undefined;
     if (cached && existsSync(cached)) {
       const s = state?.files[spec.file];
-      files.push(s ? cachedFile(spec, s) : diskFile(spec, cached, "cache", opts.facts));
+      files.push(s ? cachedFile(spec, s) : await diskFile(spec, cached, "cache", opts.facts));
     } else if (spec.dataDirFile && existsSync(join(opts.dataDir, spec.dataDirFile))) {
-      files.push(diskFile(spec, join(opts.dataDir, spec.dataDirFile), "data-dir", opts.facts));
+      files.push(await diskFile(spec, join(opts.dataDir, spec.dataDirFile), "data-dir", opts.facts));
     } else if (!currentDir || spec.url) {
       files.push({ file: spec.file, url: spec.url, from: "none", adapterReadsLive: spec.adapterReadsLive, etag: null, lastModified: null, sha256: null, bytes: null, rows: null, malformedRows: null, dataAsOf: null, fetchedAt: null, error: null });
     }

@@ -17,6 +17,7 @@ import { CoverageMask } from "../../formats/coverage-mask.ts";
 import { isCovered as isCoveredArea } from "../../lib/drought/locate-cell.ts";
 import { parseMonth, type MonthIndex } from "../../lib/months.ts";
 import { looseName, normalizeName } from "../../lib/province-names.ts";
+import { gridSourceOf, publishedDroughtSources, type GridSourceName } from "../../lib/drought/grid-sources.ts";
 
 export interface DroughtArtifacts {
   version: string;
@@ -38,6 +39,9 @@ export interface DroughtArtifacts {
   shapes: ProvinceShapes["provinces"] | undefined;
   /** The version's tile build (tiles-index.json), when it has one. */
   tiles: TilesIndex | undefined;
+  /** What the grid was built from, as the answers name it (the manifest's sources). */
+  dataSources: string[];
+  gridSource: GridSourceName;
 }
 
 /** Files openDroughtArtifacts reads with validating readers (the store's load-time check skips them). */
@@ -102,6 +106,8 @@ export function openDroughtArtifacts(dir: string, manifest: Manifest): DroughtAr
     confidence,
     baselineLabel: `${manifest.baseline.start.slice(0, 4)}-${manifest.baseline.end.slice(0, 4)}`,
     tiles,
+    dataSources: publishedDroughtSources(manifest.sources),
+    gridSource: gridSourceOf(manifest.settings).name,
   };
 }
 

@@ -2,6 +2,7 @@
 // Every call takes the artifact version once (store.current()) and uses only it, so a hot swap never mixes
 // versions inside one response. Numbers come from lib/drought-scale.ts; nothing here invents a value: no data
 // means NotFoundError (or found:false in a batch).
+import type { GridSourceName } from "../../lib/drought/grid-sources.ts";
 import { NotFoundError } from "../errors.ts";
 import { confidenceLabel, droughtLevel, droughtScore, riskLevel, D_LEVEL_NAMES } from "../../lib/drought-scale.ts";
 import { formatMonth, parseMonth, type MonthIndex } from "../../lib/months.ts";
@@ -24,11 +25,6 @@ import type {
   ScoreData,
   ScoreQuery,
 } from "./types.ts";
-
-export const DROUGHT_DATA_SOURCES = [
-  "NOAA NCEI GHCN-Daily station observations (Menne et al. 2012, doi:10.7289/V5D21VHZ)",
-  "geoBoundaries gbOpen THA ADM1 province boundaries (ODbL)",
-];
 
 /** Months of recent history that each timeframe shows (the data are monthly; shorter windows show one month). */
 export const TIMEFRAME_MONTHS: Record<ScoreQuery["timeframe"], number> = { "7d": 1, "30d": 1, "90d": 3, "1y": 12 };
@@ -61,6 +57,10 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
 
   dataVersion(): string {
     return this.store.versionOrNone();
+  }
+
+  gridSource(): GridSourceName | undefined {
+    return this.store.current()?.data.gridSource;
   }
 
   /** Month of a request: the given YYYY-MM (already validated) or the latest valid month. */
@@ -271,7 +271,7 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
       riskLevel: riskLevel(score),
       summary: summaryText(severity, idx.spei1, distanceKm, monthLabel),
       details,
-      dataSources: DROUGHT_DATA_SOURCES,
+      dataSources: hit.a.dataSources,
       timestamp: new Date().toISOString(),
     };
   }

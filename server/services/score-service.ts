@@ -3,6 +3,7 @@
 // drought service's.
 import type { BatchItem, DroughtGridData, DroughtService, ProvinceDroughtData, ScoreData, ScoreQuery } from "./types.ts";
 import type { FeedRiskService } from "./feed-risk-service.ts";
+import type { GridSourceName } from "../../lib/drought/grid-sources.ts";
 
 export class ScoreService implements DroughtService {
   constructor(
@@ -12,6 +13,10 @@ export class ScoreService implements DroughtService {
 
   dataVersion(): string {
     return this.droughtService.dataVersion();
+  }
+
+  gridSource(): GridSourceName | undefined {
+    return this.droughtService.gridSource();
   }
 
   score(q: ScoreQuery): ScoreData {

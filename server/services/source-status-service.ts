@@ -48,13 +48,16 @@ export class SourceStatusService {
     return this.store.current()?.data;
   }
 
-  /** The flag of an answer drawn from the sources that feed `kind`. */
-  flag(kind: AnswerKind): FreshnessFlag {
+  /**
+   * The flag of an answer drawn from the sources that feed `kind`, but for `notUsed` (e.g. the inputs of the drought
+   * grids that the served version was not built from).
+   */
+  flag(kind: AnswerKind, notUsed?: ReadonlySet<string>): FreshnessFlag {
     const file = this.current();
     if (!file) return UNKNOWN_FRESHNESS;
     const now = this.now();
     const staleSources = file.sources
-      .filter((s) => s.usedBy.includes(kind) && isStale(s, now))
+      .filter((s) => s.usedBy.includes(kind) && !notUsed?.has(s.name) && isStale(s, now))
       .map((s) => {
         const age = dataAgeSeconds(s, now);
         return { name: s.name, title: s.title, dataAsOf: s.dataAsOf, ageDays: age === null ? null : Math.floor(age / 86_400), cadence: s.cadence };

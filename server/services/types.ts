@@ -1,6 +1,7 @@
 // The interface between the HTTP layer and the drought data. Routes call only this; the implementation is
 // server/services/drought-service.ts. Result types are inferred from the response schemas in server/schemas.ts,
 // so the OpenAPI document, the validation and these types cannot drift apart.
+import type { GridSourceName } from "../../lib/drought/grid-sources.ts";
 import type { z } from "zod";
 import type {
   batchItem,
@@ -51,4 +52,6 @@ export interface DroughtService {
   drought(lat: number, lng: number, month?: string): DroughtGridData;              // spec "Drought grid result"
   province(name: string, country: string, month?: string): ProvinceDroughtData;    // spec "Province drought result"
   batchItem(id: string|undefined, lat: number, lng: number): BatchItem;            // one result; {found:false,...} when no data (document)
+  /** What the served grid was built from (lib/drought/grid-sources.ts); undefined before a version is loaded. */
+  gridSource(): GridSourceName | undefined;
 }

@@ -12,6 +12,8 @@ import { formatMonth } from "../../lib/months.ts";
 import { readMonthlyClimateGrid, seriesOffset, type MonthlyGrid } from "../../pipeline/inputs/netcdf/index.ts";
 import { refreshSources } from "../../pipeline/refresh.ts";
 import { writeInputOverlay } from "../../pipeline/sources/input-overlay.ts";
+import { sourceStates } from "../../pipeline/sources/state.ts";
+import { SOURCES } from "../../pipeline/sources/registry.ts";
 import { writeNetcdf3 } from "../netcdf/write-netcdf3.ts";
 
 function at(g: MonthlyGrid, lat: number, lng: number, t: number): number {
@@ -67,7 +69,11 @@ describe("keyless gridded sources", () => {
     beforeAll(async () => {
       const bytes = readFileSync(precl);
       server = createServer((req, res) => {
-        if (req.url === "/Datasets/precl/0.5deg/precip.mon.mean.0.5x0.5.nc") {
+        if (req.url === "/cut/precip.mon.mean.0.5x0.5.nc") {
+          // The classic signature and the first half only.
+          res.writeHead(200, { "content-type": "application/x-netcdf" });
+          res.end(bytes.subarray(0, bytes.length >> 1));
+        } else if (req.url === "/Datasets/precl/0.5deg/precip.mon.mean.0.5x0.5.nc") {
           res.writeHead(200, { "content-type": "application/x-netcdf", "content-length": String(bytes.length), etag: '"p1"' });
           res.end(bytes);
         } else {
@@ -80,11 +86,30 @@ describe("keyless gridded sources", () => {
     });
     afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
+    it("refuses a file with the NetCDF signature that does not open as a monthly grid; the previous copy stays", async () => {
+      const artifacts = mkdtempSync(join(tmpdir(), "keyless-art-"));
+      const env = { SOURCE_URL_PRECL: `${base}/Datasets/precl/0.5deg/precip.mon.mean.0.5x0.5.nc`, SOURCES_RETRIES: "0" };
+      const quiet = { start() {}, source() {} };
+      await refreshSources({ dataDir: dataDir(), artifactsDir: artifacts, env, only: ["precl"], progress: quiet });
+      const cut = { ...env, SOURCE_URL_PRECL: `${base}/cut/precip.mon.mean.0.5x0.5.nc` };
+      const [r] = await refreshSources({ dataDir: dataDir(), artifactsDir: artifacts, env: cut, only: ["precl"], progress: quiet });
+      expect(r, JSON.stringify(r)).toMatchObject({ outcome: "failed" });
+      expect(r.reason).toMatch(/^1 of 1 file\(s\) failed, previous copies kept: precip\.mon\.mean\.0\.5x0\.5\.nc: not a readable NetCDF grid: /);
+      const { dir: tree } = await writeInputOverlay(dataDir(), artifacts, env);
+      expect((await readMonthlyClimateGrid(join(tree, "climate/precl/precip.mon.mean.0.5x0.5.nc"), { kind: "precipitation" })).months.length).toBe(months);
+    });
+
+    it("the mirror's GHCN-CAMS extract is dated by its time axis (2018-01..2018-08)", async () => {
+      const [report] = await sourceStates({ dataDir: dataDir(), artifactsDir: mkdtempSync(join(tmpdir(), "keyless-st-")), env: { SOURCES_OFFLINE: "1" }, sources: SOURCES.filter((s) => s.name === "ghcn_cams") });
+      expect(report.dataAsOf).toBe("2018-08-31");
+    });
+
     it("lands in the raw cache and in the inputs tree at climate/precl/", async () => {
       const artifacts = mkdtempSync(join(tmpdir(), "keyless-art-"));
       const env = { SOURCE_URL_PRECL: `${base}/Datasets/precl/0.5deg/precip.mon.mean.0.5x0.5.nc`, SOURCES_RETRIES: "0" };
       const [r] = await refreshSources({ dataDir: dataDir(), artifactsDir: artifacts, env, only: ["precl"], progress: { start() {}, source() {} } });
-      expect(r).toMatchObject({ source: "precl", outcome: "updated", changed: 1 });
+      // The download's time axis gives its data as-of: 14 months from 2019-01 end in February 2020.
+      expect(r).toMatchObject({ source: "precl", outcome: "updated", changed: 1, dataAsOf: "2020-02-29" });
       const { dir: tree } = await writeInputOverlay(dataDir(), artifacts, env);
       const g = await readMonthlyClimateGrid(join(tree, "climate/precl/precip.mon.mean.0.5x0.5.nc"), { kind: "precipitation" });
       expect(g.months.length).toBe(months);

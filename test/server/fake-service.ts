@@ -18,6 +18,10 @@ export class FakeDroughtService implements DroughtService {
     return this.version;
   }
 
+  gridSource(): "stations" {
+    return "stations";
+  }
+
   score(q: ScoreQuery): ScoreData {
     this.calls.push(`score ${q.lat} ${q.lng} ${q.riskType} ${q.includeHistorical} ${q.timeframe}`);
     if (q.riskType !== "drought") throw new NotFoundError(`No data for risk type ${q.riskType}`, { riskType: q.riskType });

@@ -154,3 +154,21 @@ function selectIndices(coords: Float64Array, lo: number, hi: number): number[] {
   for (let i = 0; i < coords.length; i++) if (coords[i] >= lo && coords[i] <= hi) out.push(i);
   return out;
 }
+
+/**
+ * The months of a file's time axis (the first 1-D coordinate that is a time axis), read without the data: what a
+ * source's `dataAsOf` and its content check need from a NetCDF download.
+ */
+export function timeAxisMonths(ds: NcDataset): MonthIndex[] {
+  for (const v of ds.variables.values()) {
+    if (v.dims.length !== 1 || v.dims[0] !== v.name || axisOf(v.name, v) !== "time") continue;
+    const units = stringAttribute(v.attributes, "units");
+    if (!units) throw new Error(`${ds.path}: time variable "${v.name}" has no units`);
+    try {
+      return timeToMonths(ds.read(v.name), units, stringAttribute(v.attributes, "calendar"));
+    } catch (e) {
+      throw new Error(`${ds.path}: time variable "${v.name}": ${(e as Error).message}`);
+    }
+  }
+  throw new Error(`${ds.path}: no time coordinate`);
+}

@@ -1,0 +1,61 @@
+// Which inputs the drought grid is built from. GRID_SOURCE=auto (the default) prefers reanalysis, as the interface
+// says drought is computed from it: ERA5-Land when a CDS download is in the inputs tree, else the keyless NOAA PSL
+// pair (PREC/L precipitation + GHCN-CAMS temperature) when both are, else the GHCN-Daily station grid — the offline
+// default, since the data mirror holds no gridded record long enough for a baseline. The build tries the candidates
+// in order and publishes the first that builds (docs/methods/reanalysis.md, "Choosing the grid source").
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseMonth } from "../../lib/months.ts";
+import type { GridSourceName } from "../../lib/drought/grid-sources.ts";
+import type { BuildSettings, NetcdfSource } from "../build-settings.ts";
+import { ERA5_DATA_DIR_FILE } from "../sources/cds.ts";
+
+/** Where `make refresh` links the keyless downloads in the inputs tree (pipeline/sources/registry.ts). */
+export const PRECL_DATA_DIR_FILE = "climate/precl/precip.mon.mean.0.5x0.5.nc";
+export const GHCN_CAMS_DATA_DIR_FILE = "climate/ghcn-cams-sample/air.mon.mean.nc";
+
+/** The reanalysis baseline (WMO's current normal), used by the gridded presets unless BASELINE_* are set. */
+export const REANALYSIS_BASELINE = { start: "1991-01", end: "2020-12" };
+
+const PRESETS: Record<"era5" | "keyless", NetcdfSource> = {
+  // The CDS stores monthly means of daily totals in metres (docs/methods/reanalysis.md, "Units").
+  era5: { precipitation: ERA5_DATA_DIR_FILE, temperature: ERA5_DATA_DIR_FILE, precipitationUnits: "m day-1" },
+  keyless: { precipitation: PRECL_DATA_DIR_FILE, temperature: GHCN_CAMS_DATA_DIR_FILE },
+};
+
+function presetSettings(settings: BuildSettings, name: "era5" | "keyless"): BuildSettings {
+  const baseline = settings.baselineFromEnv ? {} : { baselineStart: parseMonth(REANALYSIS_BASELINE.start)!, baselineEnd: parseMonth(REANALYSIS_BASELINE.end)! };
+  return { ...settings, ...baseline, gridSource: name, source: "netcdf", netcdf: PRESETS[name] };
+}
+
+function presetPresent(dataDir: string, name: "era5" | "keyless"): boolean {
+  const p = PRESETS[name];
+  return [p.precipitation!, p.temperature!].every((f) => existsSync(resolve(dataDir, f)));
+}
+
+/**
+ * The settings to try, in order. A named source is the only candidate; auto lists the gridded presets whose files
+ * are in `dataDir` (the inputs tree after a refresh), then the stations. The mirror's GHCN-CAMS extract alone does
+ * not qualify the keyless pair: PREC/L is only ever a download.
+ */
+export function gridCandidates(settings: BuildSettings, dataDir: string): BuildSettings[] {
+  const g = settings.gridSource;
+  if (g === "stations") return [{ ...settings, source: "stations", netcdf: undefined }];
+  if (g === "netcdf") return [settings];
+  if (g === "era5" || g === "keyless") {
+    if (!presetPresent(dataDir, g)) {
+      const p = PRESETS[g];
+      throw new Error(`GRID_SOURCE=${g} needs ${[...new Set([p.precipitation, p.temperature])].join(" and ")} under ${dataDir} (run make refresh REFRESH_SOURCES=${g === "era5" ? "era5" : "precl,ghcn_cams"})`);
+    }
+    return [presetSettings(settings, g)];
+  }
+  const out: BuildSettings[] = [];
+  for (const name of ["era5", "keyless"] as const) if (presetPresent(dataDir, name)) out.push(presetSettings(settings, name));
+  out.push({ ...settings, gridSource: "stations", source: "stations", netcdf: undefined });
+  return out;
+}
+
+/** The concrete source name of resolved settings. */
+export function resolvedGridSource(settings: BuildSettings): GridSourceName {
+  return settings.gridSource === "auto" ? settings.source : settings.gridSource;
+}
