@@ -23,7 +23,7 @@ import { lastReported, periodDates } from "../../lib/outbreaks/endemic-channel.t
 import { OPENDENGUE_DIR, OPENDENGUE_FILES, OPENDENGUE_SOURCE, readOpenDengue } from "../health/opendengue.ts";
 import { CHOLERA_FILE, CHOLERA_SOURCE, readCholera } from "../health/who-cholera.ts";
 import { MALARIA_DIR, MALARIA_CASES_FILE, MALARIA_SOURCE, readMalaria } from "../health/who-gho-malaria.ts";
-import { COVID_FILE, COVID_SOURCE, loadCovid } from "../health/owid-covid.ts";
+import { COVID_SOURCE, loadCovid } from "../health/owid-covid.ts";
 import { FLUNET_DIR, FLUNET_FILES, FLUNET_SOURCE, readFlunet, type InfluenzaSeries } from "../health/flunet.ts";
 import { DON_SOURCE, readDonNews } from "../health/who-don.ts";
 import type { CsvRejection } from "../feeds/csv.ts";
@@ -111,7 +111,7 @@ export async function collectOutbreakData(dataDir: string, env: NodeJS.ProcessEn
     if (s === undefined) throw new Error(`FluNet: no influenza ${type} series for ${iso3}`);
     return influenzaCaseSeries(s);
   });
-  const series = [...dengue.provinces.series, ...dengue.national.series, ...malaria, ...cholera.series, covid.series, ...influenza];
+  const series = [...dengue.provinces.series, ...dengue.national.series, ...malaria, ...cholera.series, ...covid.series, ...influenza];
   const outProvinces: OutbreakProvince[] = provinces.map((p) => ({ code: p.code, nameEn: p.nameEn, ...provinceCentroid(p) }));
   const seriesEnds = Object.fromEntries(
     series.filter((s) => s.area === "THA" || s.area === "TH-10").map((s) => [`${s.disease} ${s.area}`, periodDates(s.resolution, lastReported(s), lastReported(s)).to]),
@@ -141,7 +141,7 @@ export async function collectOutbreakData(dataDir: string, env: NodeJS.ProcessEn
       newsCountries: new Set(news.items.map((n) => n.iso3)).size,
     },
     news: { items: news.items.length, itemsAboutThailand: news.items.filter((n) => n.iso3 === "THA").length, asOf: news.asOf },
-    fetches: { [COVID_FILE]: { from: covid.fetch.from, attempts: covid.fetch.attempts, url: covid.fetch.url ?? null, error: covid.fetch.error ?? null } },
+    fetches: { [covid.file]: { from: covid.fetch.from, attempts: covid.fetch.attempts, url: covid.fetch.url ?? null, error: covid.fetch.error ?? null } },
     seriesEnds,
     // Rows the CSV reader could not read, each with file:line and reason.
     csvRejectedRows: rejected,
@@ -153,19 +153,19 @@ export async function collectOutbreakData(dataDir: string, env: NodeJS.ProcessEn
     donItems: news.items.length,
     malariaYears: malaria.reduce((n, s) => n + reported(s), 0),
     choleraYears: cholera.series.reduce((n, s) => n + reported(s), 0),
-    covidDays: reported(covid.series),
+    covidDays: covid.series.reduce((n, s) => n + reported(s), 0),
     influenzaMonths: influenza.reduce((n, s) => n + reported(s), 0),
   };
   const inputs = [
     ...Object.values(OPENDENGUE_FILES).map((f) => join(OPENDENGUE_DIR, f)),
     join(MALARIA_DIR, MALARIA_CASES_FILE),
     CHOLERA_FILE,
-    COVID_FILE,
+    covid.file,
     ...Object.values(FLUNET_FILES).map((f) => join(FLUNET_DIR, f)),
     ...news.files,
     PROVINCES_FILE,
   ];
-  const downloaded = covid.fetch.from === "url" ? { [COVID_FILE]: covid.fetch.text } : {};
+  const downloaded = covid.fetch.from === "url" ? { [covid.file]: covid.fetch.text } : {};
   return { data: { provinces: outProvinces, series, news: news.items, newsAsOf: news.asOf }, provinces, inputs, downloaded, report, acceptedRows };
 }
 

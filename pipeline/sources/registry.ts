@@ -2,6 +2,7 @@
 // licence and attribution (non-commercial terms flagged), the credential it needs, the path of its copy under
 // DATA_DIR, and the files a refresh fetches with their content checks and merge rules. SOURCE_URL_<NAME>
 // replaces an origin (mirrors, tests); the table in docs/methods/sources.md is this file in prose.
+import { COVID_WORLD_FILE } from "../health/owid-covid.ts";
 import { basename, join } from "node:path";
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { parsePsmslFilelist, parseRlrAnnual, THAI_COASTLINE_CODES } from "../feeds/psmsl.ts";
@@ -491,11 +492,11 @@ export const SOURCES: readonly SourceEntry[] = [
     licence: "CC BY 4.0",
     attribution: "Mathieu et al. 2020, Our World in Data COVID-19 dataset",
     dataDirPath: "health/owid-covid/THA_covid_data.csv",
-    liveFormat: "The live file holds every country with an iso_code column; the mirror holds Thailand only without it. The THA filter is to come (the adapter would otherwise mix countries).",
+    liveFormat: "The live file holds every country with an iso_code column (OWID's aggregates as OWID_…); the mirror holds Thailand only without it. pipeline/health/owid-covid.ts reads both: the live file gives a series per country, the mirror Thailand's.",
     refresh: "http",
     resources: (ctx) => [
       carried("health/owid-covid/THA_covid_data.csv", { format: "csv", columns: ["date", "new_cases"], asOf: csvColumnMax("date") }),
-      download(ctx.origin, "owid-covid-data.csv", { format: "csv", columns: ["iso_code", "date", "new_cases"], asOf: csvColumnMax("date") }, { adapterReadsLive: false }),
+      download(ctx.origin, "owid-covid-data.csv", { format: "csv", columns: ["iso_code", "date", "new_cases"], asOf: csvColumnMax("date") }, { dataDirFile: COVID_WORLD_FILE }),
     ],
   },
   {

@@ -27,7 +27,7 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 describe("COVID-19 download", () => {
   it("reads the series from the configured URL", async () => {
-    const { series, fetch } = await loadCovid(dataDir(), { [`FEED_URL_${COVID_FEED}`]: `${base}/owid.csv` });
+    const { series: [series], fetch } = await loadCovid(dataDir(), { [`FEED_URL_${COVID_FEED}`]: `${base}/owid.csv` });
     expect([fetch.from, fetch.attempts]).toEqual(["url", 1]);
     expect(series.start).toBe(dayIndex("2022-01-01"));
     expect(Array.from(series.values)).toEqual([NaN, 4, 7]);
@@ -35,7 +35,7 @@ describe("COVID-19 download", () => {
 
   it("retries a failing URL, then falls back to the data directory and says why", async () => {
     const env = { [`FEED_URL_${COVID_FEED}`]: `${base}/down.csv`, FEED_FETCH_RETRIES: "1", FEED_FETCH_TIMEOUT_MS: "2000" };
-    const { series, fetch } = await loadCovid(dataDir(), env);
+    const { series: [series], fetch } = await loadCovid(dataDir(), env);
     expect(fetch.from).toBe("data-dir");
     expect(fetch.attempts).toBe(2);
     expect(hits["/down.csv"]).toBe(2);

@@ -1,0 +1,87 @@
+// OWID's live COVID-19 file (every country, an iso_code column) next to the mirror's Thailand-only copy: the adapter
+// reads both, the live file giving a series per country; after a refresh links it into the inputs tree, the outbreak
+// radar answers COVID-19 beyond Thailand.
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { dataDir } from "../../lib/config.ts";
+import { dayIndex } from "../../lib/outbreaks/series.ts";
+import type { CsvRejection } from "../../pipeline/feeds/csv.ts";
+import { COVID_FILE, COVID_WORLD_FILE, COVID_WORLD_SOURCE, covidSeries, covidSeriesByCountry } from "../../pipeline/health/owid-covid.ts";
+import { buildSnapshots } from "../../pipeline/snapshots/build-snapshots.ts";
+import { privateArtifacts, startRealServer, type RealServer } from "../e2e/real-server.ts";
+
+// The mirror's Thailand rows in the live layout (iso_code first, the mirror's columns after), then Vietnam, an OWID
+// aggregate, a country that never reported and a row with a broken date.
+const mirror = readFileSync(join(dataDir(), COVID_FILE), "utf8").trimEnd().split("\n");
+const world = [
+  `iso_code,${mirror[0]}`,
+  ...mirror.slice(1).map((l) => `THA,${l}`),
+  // Vietnam 2021-05-01..2021-07-03 (64 days), 100 + day number, nothing reported on the tenth day.
+  ...Array.from({ length: 64 }, (_, i) => `VNM,Asia,Vietnam,${new Date(Date.UTC(2021, 4, 1 + i)).toISOString().slice(0, 10)},,${i === 9 ? "" : 100 + i}${",".repeat(mirror[0].split(",").length - 5)}`),
+  `OWID_WRL,,World,2021-07-01,,500000${",".repeat(mirror[0].split(",").length - 5)}`,
+  `PCN,Oceania,Pitcairn,2021-07-01,,${",".repeat(mirror[0].split(",").length - 5)}`,
+  `VNM,Asia,Vietnam,07/04/2021,,40${",".repeat(mirror[0].split(",").length - 5)}`,
+].join("\n") + "\n";
+
+describe("OWID COVID-19, live worldwide layout", () => {
+  it("one series per country; aggregates, countries without values and undated rows left out (the last counted)", () => {
+    const rejected: CsvRejection[] = [];
+    const series = covidSeriesByCountry(world, "owid-covid-data.csv", rejected);
+    expect(series.map((s) => s.country)).toEqual(["THA", "VNM"]);
+    const vnm = series[1];
+    expect(vnm).toMatchObject({ disease: "covid", area: "VNM", level: "national", resolution: "day", start: dayIndex("2021-05-01"), source: COVID_WORLD_SOURCE });
+    expect(Array.from(vnm.values)).toEqual(Array.from({ length: 64 }, (_, i) => (i === 9 ? NaN : 100 + i)));
+    expect(rejected).toEqual([{ file: "owid-covid-data.csv", line: mirror.length + 67, reason: 'date "07/04/2021" is not YYYY-MM-DD' }]);
+  });
+
+  it("Thailand's series is the same from both layouts", () => {
+    const live = covidSeriesByCountry(world, "live")[0];
+    const fromMirror = covidSeries(mirror.join("\n") + "\n", "mirror");
+    expect(live.start).toBe(fromMirror.start);
+    expect(Array.from(live.values)).toEqual(Array.from(fromMirror.values));
+  });
+
+  it("a live file without iso_code is refused by name", () => {
+    expect(() => covidSeriesByCountry(mirror.join("\n"), "owid-covid-data.csv")).toThrow('owid-covid-data.csv: missing column "iso_code"');
+  });
+});
+
+describe("the outbreak radar from the live file", () => {
+  let server: RealServer | undefined;
+  afterAll(() => server?.stop());
+
+  it("answers COVID-19 for Vietnam from its own series, with the worldwide source named", async () => {
+    // An inputs tree as a refresh writes it: the data mirror, with the live file beside the Thai copy.
+    const tree = mkdtempSync(join(tmpdir(), "owid-world-data-"));
+    for (const e of readdirSync(dataDir())) if (e !== "health") symlinkSync(join(dataDir(), e), join(tree, e));
+    mkdirSync(join(tree, "health"));
+    for (const e of readdirSync(join(dataDir(), "health"))) if (e !== "owid-covid") symlinkSync(join(dataDir(), "health", e), join(tree, "health", e));
+    mkdirSync(join(tree, "health", "owid-covid"));
+    symlinkSync(join(dataDir(), COVID_FILE), join(tree, COVID_FILE));
+    writeFileSync(join(tree, COVID_WORLD_FILE), world);
+
+    const art = privateArtifacts(inject("artifactsDir"));
+    const r = await buildSnapshots({ dataDir: tree, artifactsDir: art.dir, only: ["outbreaks"] });
+    expect(r.outbreaks.status).toBe("published");
+    server = await startRealServer(art.dir);
+    const ask = (lat: number, lng: number) =>
+      fetch(`${server!.base}/api/outbreak-radar/query`, {
+        method: "POST",
+        headers: { "x-api-key": server!.key, "content-type": "application/json" },
+        body: JSON.stringify({ lat, lng, diseaseType: "covid", timeframe: "7d" }),
+      }).then(async (res) => ({ status: res.status, body: await res.json() }));
+    const hanoi = await ask(21.03, 105.85);
+    expect(hanoi.status).toBe(200);
+    // The last 7 days 2021-06-27..07-03 are days 57..63: 7 × 100 + 57 + … + 63 = 1,120.
+    expect(hanoi.body.data).toMatchObject({ country: { code: "VNM" }, asOf: "2021-07-03", caseEstimate: 1120 });
+    expect(hanoi.body.data.details.coverage.series).toEqual([
+      expect.objectContaining({ disease: "covid", area: { code: "VNM", name: "Vietnam" }, source: COVID_WORLD_SOURCE, period: { from: "2021-05-01", to: "2021-07-03" } }),
+    ]);
+    // Thailand's series now comes from the live file too.
+    const bangkok = await ask(13.75, 100.5);
+    expect(bangkok.status).toBe(200);
+    expect(bangkok.body.data.details.coverage.series.map((x: { source: string }) => x.source)).toEqual([COVID_WORLD_SOURCE]);
+  }, 120_000);
+});
