@@ -44,6 +44,11 @@ const ALIASES: Record<string, string> = {
   bolivia: "BOL", venezuela: "VEN", "cote d'ivoire": "CIV", "czech republic": "CZE", "kyrgyzstan": "KGZ",
 };
 
+/** Whether a code is a current ISO 3166-1 alpha-3 code (former states such as SCG are not). */
+export function isIso3(code: string): boolean {
+  return /^[A-Z]{3}$/.test(code) && countries.isValid(code);
+}
+
 /** A country name as a feed writes it → ISO alpha-3, or undefined (regions like "Africa", former states). */
 export function countryNameToIso3(name: string): string | undefined {
   const key = name.trim().toLowerCase();

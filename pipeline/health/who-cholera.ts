@@ -2,13 +2,16 @@
 // the file names. Countries are named in WHO's style ("Viet Nam", "Iran (Islamic Republic of)"); names map to ISO
 // alpha-3 through the feeds' country names (i18n-iso-countries plus aliases) and WHO_SPELLINGS below. A name that
 // maps to no code stops the build, except the former states in FORMER_STATES, which no point lies in today.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseCount, readCsvRecords, type CsvRejection } from "../feeds/csv.ts";
-import { countryNameToIso3 } from "../feeds/country-check.ts";
+import { countryNameToIso3, isIso3 } from "../feeds/country-check.ts";
 import { denseSeries, type CaseSeries } from "../../lib/outbreaks/series.ts";
+import { parseGhoJsonByCountry } from "./who-gho-malaria.ts";
 
 export const CHOLERA_FILE = join("health", "who-cholera", "who_gho_cholera_1949_2016.csv");
+/** The OData download of reported cases (CHOLERA_0000000001), linked into the inputs tree by `make refresh`. */
+export const CHOLERA_CASES_JSON = join("health", "who-cholera", "CHOLERA_0000000001.json");
 export const CHOLERA_SOURCE = "WHO Global Health Observatory, reported cholera cases by country";
 const CASES = "Number of reported cases of cholera";
 
@@ -61,8 +64,24 @@ export interface Cholera {
   leftOut: string[];
 }
 
-/** Yearly reported-case series of every country in the file, sorted by code; throws on a name without a code. */
+/** The cholera input a build reads (relative to the data directory): the OData download when a refresh linked it. */
+export function choleraInput(dir: string): string {
+  return existsSync(join(dir, CHOLERA_CASES_JSON)) ? CHOLERA_CASES_JSON : CHOLERA_FILE;
+}
+
+/**
+ * Yearly reported-case series of every country, sorted by code: from the OData download (countries by ISO code)
+ * when there is one, else from the mirror's CSV (countries by WHO name; throws on a name without a code).
+ */
 export function readCholera(dir: string, rejected: CsvRejection[] = []): Cholera {
+  if (choleraInput(dir) === CHOLERA_CASES_JSON) {
+    const path = join(dir, CHOLERA_CASES_JSON);
+    const byCode = parseGhoJsonByCountry(readFileSync(path, "utf8"), path, rejected);
+    // Former states (SCG, Serbia and Montenegro) are left out as in the CSV, not given to a successor.
+    const leftOut = [...byCode.keys()].filter((code) => !isIso3(code)).sort();
+    for (const code of leftOut) byCode.delete(code);
+    return { series: choleraSeries(byCode, path), matches: {}, leftOut };
+  }
   const path = join(dir, CHOLERA_FILE);
   const byName = parseCholeraByName(readFileSync(path, "utf8"), path, rejected);
   const matches: Record<string, string> = {};
@@ -79,9 +98,12 @@ export function readCholera(dir: string, rejected: CsvRejection[] = []): Cholera
   if (unmatched.length > 0) throw new Error(`${path}: country names without an ISO code: ${unmatched.sort().join(", ")}`);
   const byCode = new Map<string, [number, number][]>();
   for (const [name, code] of Object.entries(matches)) byCode.set(code, [...(byCode.get(code) ?? []), ...byName.get(name)!]);
-  const series = [...byCode.keys()].sort().map((iso3): CaseSeries => {
+  return { series: choleraSeries(byCode, path), matches, leftOut: leftOut.sort() };
+}
+
+function choleraSeries(byCode: Map<string, [number, number][]>, path: string): CaseSeries[] {
+  return [...byCode.keys()].sort().map((iso3): CaseSeries => {
     const { start, values } = denseSeries(byCode.get(iso3)!, `${path} ${iso3}`);
     return { disease: "cholera", area: iso3, country: iso3, level: "national", resolution: "year", start, values, baseline: "seasonal", source: CHOLERA_SOURCE };
   });
-  return { series, matches, leftOut: leftOut.sort() };
 }

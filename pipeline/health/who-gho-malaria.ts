@@ -1,13 +1,16 @@
-// WHO Global Health Observatory malaria exports (OData CSV, one file per indicator): yearly values per country.
-// The radar uses MALARIA_CONF_CASES (confirmed cases, all species) as the case series, for every country the
-// export lists (SpatialDimension COUNTRY; regional and global aggregates are left out).
-import { readFileSync } from "node:fs";
+// WHO Global Health Observatory malaria indicators: yearly values per country, in two layouts — the portal's CSV
+// export (the data mirror) and the OData API's JSON (what `make refresh` downloads). The radar uses
+// MALARIA_CONF_CASES (confirmed cases, all species) as the case series, for every country listed (SpatialDimension
+// COUNTRY; regional and global aggregates are left out).
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseCount, readCsvRecords, type CsvRejection } from "../feeds/csv.ts";
 import { denseSeries, type CaseSeries } from "../../lib/outbreaks/series.ts";
 
 export const MALARIA_DIR = join("health", "who-gho-malaria");
 export const MALARIA_CASES_FILE = "MALARIA_CONF_CASES.csv";
+/** The OData download of the same indicator, linked into the inputs tree by `make refresh`. */
+export const MALARIA_CASES_JSON = "MALARIA_CONF_CASES.json";
 export const MALARIA_SOURCE = "WHO Global Health Observatory, MALARIA_CONF_CASES (confirmed malaria cases)";
 
 /**
@@ -33,15 +36,63 @@ export function parseGhoIndicatorByCountry(text: string, source: string, rejecte
   return out;
 }
 
+/** One observation of a GHO OData answer ({ value: [...] }); only the fields the radar reads. */
+interface GhoObservation {
+  SpatialDimType?: unknown;
+  SpatialDim?: unknown;
+  TimeDim?: unknown;
+  NumericValue?: unknown;
+  Value?: unknown;
+}
+
+/**
+ * The OData layout of parseGhoIndicatorByCountry: `{ value: [ { SpatialDimType, SpatialDim, TimeDim, NumericValue,
+ * Value, … } ] }`. Observations of regions and the globe are skipped; one without a country code or a year is
+ * rejected (its position in `value` as the line).
+ */
+export function parseGhoJsonByCountry(text: string, source: string, rejected: CsvRejection[] = []): Map<string, [number, number][]> {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${source}: not JSON (${(err as Error).message})`);
+  }
+  const rows = (doc as { value?: unknown }).value;
+  if (!Array.isArray(rows)) throw new Error(`${source}: no "value" array (not a GHO OData answer)`);
+  const out = new Map<string, [number, number][]>();
+  rows.forEach((r: GhoObservation, i) => {
+    if (r.SpatialDimType !== undefined && r.SpatialDimType !== "COUNTRY") return;
+    const year = Number(r.TimeDim);
+    if (typeof r.SpatialDim !== "string" || !/^[A-Z]{3}$/.test(r.SpatialDim) || !Number.isInteger(year)) {
+      rejected.push({ file: source, line: i + 1, reason: `observation ${i + 1}: no country code (SpatialDim) or year (TimeDim)` });
+      return;
+    }
+    const v = typeof r.NumericValue === "number" ? r.NumericValue : parseCount(typeof r.Value === "string" ? r.Value : undefined);
+    if (Number.isNaN(v)) return;
+    let list = out.get(r.SpatialDim);
+    if (list === undefined) out.set(r.SpatialDim, (list = []));
+    list.push([year, v]);
+  });
+  for (const list of out.values()) list.sort((a, b) => a[0] - b[0]);
+  return out;
+}
+
 /** (year, value) of one indicator for one country (ISO alpha-3), sorted by year. */
 export function parseGhoIndicator(text: string, source: string, iso3: string, rejected: CsvRejection[] = []): [number, number][] {
   return parseGhoIndicatorByCountry(text, source, rejected).get(iso3) ?? [];
 }
 
-/** Yearly confirmed-case series of every country in the export, sorted by code. */
+/** The malaria input a build reads (relative to the data directory): the OData download when a refresh linked it. */
+export function malariaInput(dir: string): string {
+  const json = join(MALARIA_DIR, MALARIA_CASES_JSON);
+  return existsSync(join(dir, json)) ? json : join(MALARIA_DIR, MALARIA_CASES_FILE);
+}
+
+/** Yearly confirmed-case series of every country in the input, sorted by code. */
 export function readMalaria(dir: string, rejected: CsvRejection[] = []): CaseSeries[] {
-  const path = join(dir, MALARIA_DIR, MALARIA_CASES_FILE);
-  const byCountry = parseGhoIndicatorByCountry(readFileSync(path, "utf8"), path, rejected);
+  const path = join(dir, malariaInput(dir));
+  const text = readFileSync(path, "utf8");
+  const byCountry = path.endsWith(".json") ? parseGhoJsonByCountry(text, path, rejected) : parseGhoIndicatorByCountry(text, path, rejected);
   return [...byCountry.keys()].sort().map((iso3): CaseSeries => {
     const { start, values } = denseSeries(byCountry.get(iso3)!, `${path} ${iso3}`);
     return { disease: "malaria", area: iso3, country: iso3, level: "national", resolution: "year", start, values, baseline: "seasonal", source: MALARIA_SOURCE };

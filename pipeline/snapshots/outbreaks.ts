@@ -21,8 +21,8 @@ import { loadProvinces, PROVINCES_FILE, type Province } from "../provinces/bound
 import { flattenRings } from "../../lib/geo/province-rings.ts";
 import { lastReported, periodDates } from "../../lib/outbreaks/endemic-channel.ts";
 import { OPENDENGUE_DIR, OPENDENGUE_FILES, OPENDENGUE_SOURCE, readOpenDengue } from "../health/opendengue.ts";
-import { CHOLERA_FILE, CHOLERA_SOURCE, readCholera } from "../health/who-cholera.ts";
-import { MALARIA_DIR, MALARIA_CASES_FILE, MALARIA_SOURCE, readMalaria } from "../health/who-gho-malaria.ts";
+import { CHOLERA_SOURCE, choleraInput, readCholera } from "../health/who-cholera.ts";
+import { MALARIA_SOURCE, malariaInput, readMalaria } from "../health/who-gho-malaria.ts";
 import { COVID_SOURCE, loadCovid } from "../health/owid-covid.ts";
 import { FLUNET_DIR, FLUNET_FILES, FLUNET_SOURCE, readFlunet, type InfluenzaSeries } from "../health/flunet.ts";
 import { DON_SOURCE, readDonNews } from "../health/who-don.ts";
@@ -158,8 +158,8 @@ export async function collectOutbreakData(dataDir: string, env: NodeJS.ProcessEn
   };
   const inputs = [
     ...Object.values(OPENDENGUE_FILES).map((f) => join(OPENDENGUE_DIR, f)),
-    join(MALARIA_DIR, MALARIA_CASES_FILE),
-    CHOLERA_FILE,
+    malariaInput(dataDir),
+    choleraInput(dataDir),
     covid.file,
     ...Object.values(FLUNET_FILES).map((f) => join(FLUNET_DIR, f)),
     ...news.files,

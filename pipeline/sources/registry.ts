@@ -435,13 +435,13 @@ export const SOURCES: readonly SourceEntry[] = [
     attribution: "World Health Organization, Global Health Observatory",
     nonCommercial: WHO_TERMS,
     dataDirPath: "health/who-gho-malaria",
-    liveFormat: "The OData API answers JSON ({ value: [ { SpatialDim, TimeDim, NumericValue, Value, … } ] }); the mirror holds the portal's CSV export (SpatialDimensionValueCode, TimeDim, NumericValue, Value, …). A JSON reader is to come.",
+    liveFormat: "The OData API answers JSON ({ value: [ { SpatialDim, TimeDim, NumericValue, Value, … } ] }); the mirror holds the portal's CSV export (SpatialDimensionValueCode, TimeDim, NumericValue, Value, …). pipeline/health/who-gho-malaria.ts reads both (the OData MALARIA_CONF_CASES.json when a refresh brought it).",
     refresh: "http",
     resources: (ctx) => {
       const files = mirrorFiles(ctx.dataDir, "health/who-gho-malaria", /^MALARIA_.*\.csv$/);
       return [
         ...files.map((f) => carried(join("health/who-gho-malaria", f), { format: "csv", columns: ["SpatialDimensionValueCode", "TimeDim", "NumericValue", "Value"], asOf: csvColumnMax("TimeDim") })),
-        ...files.map((f) => f.replace(/\.csv$/, "")).map((code) => download(joinUrl(ctx.origin, code), `${code}.json`, ghoCheck(), { adapterReadsLive: false })),
+        ...files.map((f) => f.replace(/\.csv$/, "")).map((code) => download(joinUrl(ctx.origin, code), `${code}.json`, ghoCheck(), { dataDirFile: `health/who-gho-malaria/${code}.json` })),
       ];
     },
   },
@@ -456,11 +456,11 @@ export const SOURCES: readonly SourceEntry[] = [
     attribution: "World Health Organization, Global Health Observatory (CHOLERA_0000000001..3)",
     nonCommercial: WHO_TERMS,
     dataDirPath: "health/who-cholera/who_gho_cholera_1949_2016.csv",
-    liveFormat: "Three OData indicators as JSON (cases CHOLERA_0000000001, deaths …2, case fatality …3); the mirror holds one derived CSV with the three as columns.",
+    liveFormat: "Three OData indicators as JSON (cases CHOLERA_0000000001, deaths …2, case fatality …3); the mirror holds one derived CSV with the three as columns (countries by WHO name). pipeline/health/who-cholera.ts reads both: the cases indicator's JSON (countries by ISO code) when a refresh brought it, else the CSV.",
     refresh: "http",
     resources: (ctx) => [
       carried("health/who-cholera/who_gho_cholera_1949_2016.csv", { format: "csv", columns: ["Country", "Year", "Number of reported cases of cholera"], asOf: csvColumnMax("Year") }),
-      ...["CHOLERA_0000000001", "CHOLERA_0000000002", "CHOLERA_0000000003"].map((code) => download(joinUrl(ctx.origin, code), `${code}.json`, ghoCheck(), { adapterReadsLive: false })),
+      ...["CHOLERA_0000000001", "CHOLERA_0000000002", "CHOLERA_0000000003"].map((code) => download(joinUrl(ctx.origin, code), `${code}.json`, ghoCheck(), { dataDirFile: `health/who-cholera/${code}.json` })),
     ],
   },
   {
