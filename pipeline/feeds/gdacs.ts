@@ -33,7 +33,17 @@ function extendBbox(b: [number, number, number, number], coords: unknown): void 
   } else if (Array.isArray(coords)) for (const c of coords) extendBbox(b, c);
 }
 
-interface GeoJsonFeature { type: string; geometry: { type: string; coordinates: unknown } | null; properties: Record<string, string> | null }
+interface GeoJsonFeature { type: string; geometry: { type: string; coordinates: unknown } | null; properties: Record<string, unknown> | null }
+
+/**
+ * The scalar properties as strings: the event list writes them as strings ("alertscore": "0", "eventid": "1542825"),
+ * the search API as JSON numbers (1, 1103990); nested objects and arrays are not read.
+ */
+function scalarProps(p: Record<string, unknown> | null): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(p ?? {})) if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") out[k] = String(v);
+  return out;
+}
 
 // Kinds whose GDACS point should lie in the event's country. Cyclone and earthquake points are often at sea,
 // and drought points are centroids of multi-country regions, so those are not checked.
@@ -54,7 +64,7 @@ export function parseGdacsGeoJson(text: string, checker: CountryChecker | null =
   // Polygons (affected areas, wind buffers) of an event widen its bbox; the centroid feature carries the event.
   const boxes = new Map<string, [number, number, number, number]>();
   for (const f of fc.features) {
-    const p = f.properties ?? {};
+    const p = scalarProps(f.properties);
     if (!f.geometry || f.geometry.type === "Point") continue;
     const key = `${p.eventtype}-${p.eventid}`;
     const b = boxes.get(key) ?? [Infinity, Infinity, -Infinity, -Infinity];
@@ -65,7 +75,7 @@ export function parseGdacsGeoJson(text: string, checker: CountryChecker | null =
   for (const f of fc.features) {
     if (f.geometry?.type !== "Point") continue;
     rc.rows++;
-    const p = f.properties ?? {};
+    const p = scalarProps(f.properties);
     const [lng, lat] = f.geometry.coordinates as Position;
     const time = parseGdacsDate(p.fromdate);
     const mag = alertMagnitude(p.alertlevel, p.alertscore);

@@ -51,6 +51,8 @@ export const WORLD: [number, number, number, number] = [-180, -90, 180, 90];
 const DFO_FILE = "feeds/dfo/FloodArchive.csv";
 const GDACS_TABLE_FILE = "feeds/gdacs/latest_gdacs_flood_db.csv";
 const GDACS_GEOJSON_FILE = "feeds/gdacs/gdacs_20260530T1858Z.geojson";
+/** The flood search API's archive (merged by event, nightly), linked into the inputs tree by `make refresh`; absent offline. */
+export const GDACS_FLOOD_SEARCH_FILE = "feeds/gdacs/gdacs_floods.geojson";
 const FIRMS_CSV_FILE = "feeds/firms/MODIS_C6_SouthEast_Asia_20180523-25_reconstructed.csv";
 const FIRMS_GEOJSON_FILE = "feeds/firms/MODIS_C6_SouthEast_Asia_48h_20180525.geojson";
 const IBTRACS_COMPACT_FILE = "feeds/ibtracs/ibtracs_last3years_clean.csv";
@@ -236,12 +238,16 @@ export async function buildFlood(ctx: BuildContext): Promise<BuiltSnapshot> {
   const dfo = parseDfoArchive(await inp.text(DFO_FILE, "DFO_ARCHIVE"), countryChecker(), DFO_FILE);
   const table = parseGdacsFloodTable(await inp.text(GDACS_TABLE_FILE, "GDACS_FLOOD_TABLE"), countryChecker(), GDACS_TABLE_FILE);
   const geo = parseGdacsGeoJson(await inp.text(GDACS_GEOJSON_FILE, "GDACS_GEOJSON"));
+  const search = existsSync(join(ctx.dataDir, GDACS_FLOOD_SEARCH_FILE)) ? parseGdacsGeoJson(await inp.text(GDACS_FLOOD_SEARCH_FILE)) : undefined;
   requireValid("DFO", dfo);
   requireValid("GDACS flood table", table);
   requireValid("GDACS GeoJSON", geo);
-  // The live GeoJSON repeats floods of the table: one event per GDACS id, the live record winning.
+  if (search) requireValid("GDACS flood search", search);
+  // The live GeoJSON files repeat floods of the table: one event per GDACS id, the newer record winning (the search
+  // archive over the table, the current event list over both).
   const gdacs = new Map<string, FeedRecord>();
   for (const r of table.records) gdacs.set(r.id, r);
+  for (const r of search?.records.filter((r) => r.kind === "flood") ?? []) gdacs.set(r.id, r);
   for (const r of geo.records.filter((r) => r.kind === "flood")) gdacs.set(r.id, r);
   const dfoEvents = dfo.records.map((r) => toEvent(r));
   const gdacsEvents = [...gdacs.values()].map((r) => toEvent(r));
@@ -260,7 +266,7 @@ export async function buildFlood(ctx: BuildContext): Promise<BuiltSnapshot> {
   const wet = wetGridTable(ctx, inp);
   if (wet.table) meta.dataSources.push(`${wet.table.source}, version ${wet.table.version}`);
   const extra = wet.table ? { climateGrid: wet.table, records } : { climateNote: wet.note, records };
-  return finish(meta, events, extra, inp, { dfo, gdacsFloodTable: table, gdacsGeoJson: geo }, {
+  return finish(meta, events, extra, inp, { dfo, gdacsFloodTable: table, gdacsGeoJson: geo, ...(search ? { gdacsFloodSearch: search } : {}) }, {
     records,
     climateGrid: wet.table ? { version: wet.table.version, gridMonth: wet.table.gridMonth, cells: wet.table.cells.length } : { skipped: wet.note },
   });

@@ -193,7 +193,7 @@ export const SOURCES: readonly SourceEntry[] = [
     licence: "GDACS (European Commission JRC, UN OCHA): free use with attribution",
     attribution: "GDACS flood events (EC JRC / UN OCHA)",
     dataDirPath: "feeds/gdacs/latest_gdacs_flood_db.csv",
-    liveFormat: "The search API answers GeoJSON, at most 100 events a page; the mirror's latest_gdacs_flood_db.csv is a table derived from it (one row per flood, geometry as text). The GeoJSON is archived by event; the flood-table adapter for it is to come.",
+    liveFormat: "The search API answers GeoJSON, at most 100 events a page; the mirror's latest_gdacs_flood_db.csv is a table derived from it (one row per flood, geometry as text). The GeoJSON is archived by event and linked into the inputs tree as feeds/gdacs/gdacs_floods.geojson, where the flood builder adds its floods to the table's (pipeline/feeds/gdacs.ts reads both layouts).",
     refresh: "http",
     resources: (ctx) => {
       const to = ctx.now.toISOString().slice(0, 10);
@@ -203,7 +203,8 @@ export const SOURCES: readonly SourceEntry[] = [
         {
           file: "gdacs_floods.geojson",
           url: `${ctx.origin}?eventlist=FL&fromdate=${from}&todate=${to}&alertlevel=green;orange;red&pagesize=100&pagenumber=1`,
-          adapterReadsLive: false,
+          adapterReadsLive: true,
+          dataDirFile: "feeds/gdacs/gdacs_floods.geojson",
           check: { format: "geojson", minRows: 0, asOf: geojsonPropertyMax(["todate", "fromdate"]) },
           merge: { kind: "geojson-groups", key: ["eventtype", "eventid"] },
         },
