@@ -1,14 +1,11 @@
 // The GDACS flood search archive (the live search API's GeoJSON, merged by event nightly): when a refresh linked it
 // into the inputs tree, its floods join the derived table's in the flood snapshot, and a flood newer than the
 // mirror's answers at its place.
-import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { dataDir } from "../../lib/config.ts";
 import { parseGdacsGeoJson } from "../../pipeline/feeds/gdacs.ts";
 import { buildSnapshots } from "../../pipeline/snapshots/build-snapshots.ts";
 import { GDACS_FLOOD_SEARCH_FILE } from "../../pipeline/snapshots/feed-builders.ts";
+import { inputsTreeWith } from "../e2e/inputs-tree.ts";
 import { privateArtifacts, startRealServer, type RealServer } from "../e2e/real-server.ts";
 
 // Two floods as the search API lists them: a point feature per event (and a polygon that widens its box).
@@ -44,13 +41,7 @@ describe("GDACS flood search archive", () => {
   });
 
   it("its floods join the flood snapshot and answer at their place", async () => {
-    const tree = mkdtempSync(join(tmpdir(), "gdacs-search-data-"));
-    for (const e of readdirSync(dataDir())) if (e !== "feeds") symlinkSync(join(dataDir(), e), join(tree, e));
-    mkdirSync(join(tree, "feeds"));
-    for (const e of readdirSync(join(dataDir(), "feeds"))) if (e !== "gdacs") symlinkSync(join(dataDir(), "feeds", e), join(tree, "feeds", e));
-    mkdirSync(join(tree, "feeds", "gdacs"));
-    for (const e of readdirSync(join(dataDir(), "feeds", "gdacs"))) symlinkSync(join(dataDir(), "feeds", "gdacs", e), join(tree, "feeds", "gdacs", e));
-    writeFileSync(join(tree, GDACS_FLOOD_SEARCH_FILE), JSON.stringify(search));
+    const tree = inputsTreeWith({ [GDACS_FLOOD_SEARCH_FILE]: JSON.stringify(search) });
 
     const art = privateArtifacts(inject("artifactsDir"));
     const built = await buildSnapshots({ dataDir: tree, artifactsDir: art.dir, only: ["flood"] });

@@ -1,8 +1,7 @@
 // OWID's live COVID-19 file (every country, an iso_code column) next to the mirror's Thailand-only copy: the adapter
 // reads both, the live file giving a series per country; after a refresh links it into the inputs tree, the outbreak
 // radar answers COVID-19 beyond Thailand.
-import { mkdtempSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { dataDir } from "../../lib/config.ts";
@@ -10,6 +9,7 @@ import { dayIndex } from "../../lib/outbreaks/series.ts";
 import type { CsvRejection } from "../../pipeline/feeds/csv.ts";
 import { COVID_FILE, COVID_WORLD_FILE, COVID_WORLD_SOURCE, covidSeries, covidSeriesByCountry } from "../../pipeline/health/owid-covid.ts";
 import { buildSnapshots } from "../../pipeline/snapshots/build-snapshots.ts";
+import { inputsTreeWith } from "../e2e/inputs-tree.ts";
 import { privateArtifacts, startRealServer, type RealServer } from "../e2e/real-server.ts";
 
 // The mirror's Thailand rows in the live layout (iso_code first, the mirror's columns after), then Vietnam, an OWID
@@ -54,13 +54,7 @@ describe("the outbreak radar from the live file", () => {
 
   it("answers COVID-19 for Vietnam from its own series, with the worldwide source named", async () => {
     // An inputs tree as a refresh writes it: the data mirror, with the live file beside the Thai copy.
-    const tree = mkdtempSync(join(tmpdir(), "owid-world-data-"));
-    for (const e of readdirSync(dataDir())) if (e !== "health") symlinkSync(join(dataDir(), e), join(tree, e));
-    mkdirSync(join(tree, "health"));
-    for (const e of readdirSync(join(dataDir(), "health"))) if (e !== "owid-covid") symlinkSync(join(dataDir(), "health", e), join(tree, "health", e));
-    mkdirSync(join(tree, "health", "owid-covid"));
-    symlinkSync(join(dataDir(), COVID_FILE), join(tree, COVID_FILE));
-    writeFileSync(join(tree, COVID_WORLD_FILE), world);
+    const tree = inputsTreeWith({ [COVID_WORLD_FILE]: world });
 
     const art = privateArtifacts(inject("artifactsDir"));
     const r = await buildSnapshots({ dataDir: tree, artifactsDir: art.dir, only: ["outbreaks"] });
