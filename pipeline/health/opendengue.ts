@@ -3,7 +3,7 @@
 // Thailand monthly cases per province (Admin1 rows of the SEARO spatial extract, 1993-01..2022-12), the only
 // country whose provinces the service can locate a point in. Thai province names are upper case with odd
 // spellings; every one must match one of the 77 provinces or the build fails. Rules: docs/methods/outbreaks.md.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { daysInMonth, formatMonth, monthIndex, yearOf, type MonthIndex } from "../../lib/months.ts";
 import { resolveProvince } from "../provinces/aliases.ts";
@@ -19,6 +19,17 @@ export const OPENDENGUE_FILES = {
   temporal: "Temporal_extract_SEARO_V1_3.csv",
 } as const;
 export const OPENDENGUE_SOURCE = "OpenDengue V1.3 (Clarke et al. 2024, Sci Data 11:296, CC BY 4.0)";
+/**
+ * The worldwide spatial and temporal extracts of a release (unpacked from its ZIPs by `make refresh` into the inputs
+ * tree): read instead of the mirror's SEARO splits when present; Thailand's rows are the same in both.
+ */
+export const OPENDENGUE_WORLD_FILES = { spatial: "Spatial_extract_V1_3.csv", temporal: "Temporal_extract_V1_3.csv" } as const;
+
+/** The three extracts a build reads (relative to the data directory): the worldwide ones when a refresh brought them. */
+export function openDengueInputs(dir: string): { national: string; spatial: string; temporal: string } {
+  const pick = (k: "spatial" | "temporal") => join(OPENDENGUE_DIR, existsSync(join(dir, OPENDENGUE_DIR, OPENDENGUE_WORLD_FILES[k])) ? OPENDENGUE_WORLD_FILES[k] : OPENDENGUE_FILES[k]);
+  return { national: join(OPENDENGUE_DIR, OPENDENGUE_FILES.national), spatial: pick("spatial"), temporal: pick("temporal") };
+}
 
 /**
  * OpenDengue spellings the general alias table does not know, mapped to the canonical English name. "PHACHINBURI"
@@ -54,7 +65,8 @@ const COLUMNS = ["adm_0_name", "ISO_A0", "adm_1_name", "S_res", "T_res", "calend
  * breaks inside quotes ("ARUNACHAL\r\nPRADESH"), so records may span lines. Malformed rows go to `rejected`.
  */
 export function parseOpenDengue(text: string, source: string, country: string | null = "THAILAND", rejected: CsvRejection[] = []): DengueRow[] {
-  const csv = readCsvRecords(text, source, { required: COLUMNS, multiline: true });
+  // Only the columns read: the worldwide extracts are large.
+  const csv = readCsvRecords(text, source, { required: COLUMNS, keep: COLUMNS, multiline: true });
   rejected.push(...csv.rejected);
   return csv.records
     .filter((r) => country === null || r.adm_0_name === country)
@@ -316,13 +328,14 @@ export interface OpenDengue {
  * national series from the global national extract.
  */
 export function readOpenDengue(dir: string, index: ReadonlyMap<string, string>, rejected: CsvRejection[] = []): OpenDengue {
-  const read = (f: string, country: string | null) => {
-    const path = join(dir, OPENDENGUE_DIR, f);
+  const read = (rel: string, country: string | null) => {
+    const path = join(dir, rel);
     return parseOpenDengue(readFileSync(path, "utf8"), path, country, rejected);
   };
-  const spatial = read(OPENDENGUE_FILES.spatial, "THAILAND");
-  const temporal = read(OPENDENGUE_FILES.temporal, "THAILAND");
-  const nationalRows = read(OPENDENGUE_FILES.national, null);
+  const files = openDengueInputs(dir);
+  const spatial = read(files.spatial, "THAILAND");
+  const temporal = read(files.temporal, "THAILAND");
+  const nationalRows = read(files.national, null);
   const provinces = provinceDengueSeries(spatial, index);
   const key = (r: DengueRow) => `${r.adm1}|${r.start}|${r.tRes}`;
   const spatialAdmin1 = new Map(spatial.filter((r) => r.sRes === "Admin1").map((r) => [key(r), r.cases]));

@@ -20,7 +20,7 @@ import { aliasIndex, buildAliases, loadAliasSources } from "../provinces/aliases
 import { loadProvinces, PROVINCES_FILE, type Province } from "../provinces/boundaries.ts";
 import { flattenRings } from "../../lib/geo/province-rings.ts";
 import { lastReported, periodDates } from "../../lib/outbreaks/endemic-channel.ts";
-import { OPENDENGUE_DIR, OPENDENGUE_FILES, OPENDENGUE_SOURCE, readOpenDengue } from "../health/opendengue.ts";
+import { OPENDENGUE_SOURCE, openDengueInputs, readOpenDengue } from "../health/opendengue.ts";
 import { CHOLERA_SOURCE, choleraInput, readCholera } from "../health/who-cholera.ts";
 import { MALARIA_SOURCE, malariaInput, readMalaria } from "../health/who-gho-malaria.ts";
 import { COVID_SOURCE, loadCovid } from "../health/owid-covid.ts";
@@ -157,7 +157,7 @@ export async function collectOutbreakData(dataDir: string, env: NodeJS.ProcessEn
     influenzaMonths: influenza.reduce((n, s) => n + reported(s), 0),
   };
   const inputs = [
-    ...Object.values(OPENDENGUE_FILES).map((f) => join(OPENDENGUE_DIR, f)),
+    ...Object.values(openDengueInputs(dataDir)),
     malariaInput(dataDir),
     choleraInput(dataDir),
     covid.file,

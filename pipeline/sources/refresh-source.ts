@@ -12,6 +12,7 @@ import { log } from "../../lib/log.ts";
 import { fetchArcgisCsv } from "./arcgis.ts";
 import { checkContent, ContentError, decodeText, rowDropReason } from "./content-check.ts";
 import { netcdfDataAsOf } from "./netcdf-as-of.ts";
+import { unzipMember } from "./unzip.ts";
 import { FetchFailure, fetchWithPolicy, type FetchPolicy } from "./http-fetch.ts";
 import { mergeText } from "./merge.ts";
 import { currentRawDir, currentRawVersion, pruneRawVersions, RawVersionBuilder, readSourceState, writeSourceState } from "./raw-cache.ts";
@@ -172,6 +173,7 @@ export async function refreshSource(entry: SourceEntry, ctx: RefreshContext): Pr
       }
       anySuccess = true;
       const downloadedBytes = bytes.length;
+      if (spec.unzip) bytes = unzipMember(bytes, spec.unzip, policy.maxBytes);
       let checked = checkContent(bytes, spec.check, spec.file, { contentType: meta.contentType, maxMalformedShare: ctx.settings.maxMalformedShare });
       let note: string | undefined;
       if (spec.merge && p) {

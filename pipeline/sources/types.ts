@@ -67,6 +67,11 @@ export interface ResourceSpec {
   adapterReadsLive: boolean;
   check: ContentCheck;
   merge?: MergeSpec;
+  /**
+   * The download is a ZIP archive and `file` is this member of it (OpenDengue's release extracts): the member is
+   * unpacked (pipeline/sources/unzip.ts) and checked and kept as the file; the archive itself is not kept.
+   */
+  unzip?: string;
   /** A carried file this download supersedes (an older dated release): left out of the version once it arrives. */
   replaces?: string;
   /** ArcGIS feature-service query: fetched page by page (resultOffset) and turned into CSV with these columns. */
