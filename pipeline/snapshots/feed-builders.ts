@@ -13,6 +13,7 @@ import { EventIndex, writeEventIndex, type EventInput } from "../../formats/even
 import { fetchFeed, type FetchOutcome } from "../feeds/fetch.ts";
 import { countryChecker } from "../feeds/country-check.ts";
 import { parseDfoArchive } from "../feeds/dfo.ts";
+import { dfoWorkbookAsCsv } from "../feeds/dfo-workbook.ts";
 import { parseGdacsFloodTable, parseGdacsGeoJson } from "../feeds/gdacs.ts";
 import { parseFirmsCsv, parseFirmsGeoJson } from "../feeds/firms.ts";
 import { parseIbtracsCsv, type TrackPoint } from "../feeds/ibtracs.ts";
@@ -49,6 +50,8 @@ export const WORLD: [number, number, number, number] = [-180, -90, 180, 90];
 
 // Feed files under DATA_DIR; also the names rejected rows are reported under (file:line).
 const DFO_FILE = "feeds/dfo/FloodArchive.csv";
+/** The publisher's workbook, linked into the inputs tree by `make refresh`: read instead of the CSV export when present. */
+export const DFO_WORKBOOK_FILE = "feeds/dfo/FloodArchive.xlsx";
 const GDACS_TABLE_FILE = "feeds/gdacs/latest_gdacs_flood_db.csv";
 const GDACS_GEOJSON_FILE = "feeds/gdacs/gdacs_20260530T1858Z.geojson";
 /** The flood search API's archive (merged by event, nightly), linked into the inputs tree by `make refresh`; absent offline. */
@@ -235,7 +238,9 @@ function recordOf(id: string, name: string, events: EventInput[]): EventRecord {
 
 export async function buildFlood(ctx: BuildContext): Promise<BuiltSnapshot> {
   const inp = new Inputs(ctx);
-  const dfo = parseDfoArchive(await inp.text(DFO_FILE, "DFO_ARCHIVE"), countryChecker(), DFO_FILE);
+  const dfo = existsSync(join(ctx.dataDir, DFO_WORKBOOK_FILE))
+    ? parseDfoArchive(await dfoWorkbookAsCsv(inp.bytes(DFO_WORKBOOK_FILE)), countryChecker(), DFO_WORKBOOK_FILE)
+    : parseDfoArchive(await inp.text(DFO_FILE, "DFO_ARCHIVE"), countryChecker(), DFO_FILE);
   const table = parseGdacsFloodTable(await inp.text(GDACS_TABLE_FILE, "GDACS_FLOOD_TABLE"), countryChecker(), GDACS_TABLE_FILE);
   const geo = parseGdacsGeoJson(await inp.text(GDACS_GEOJSON_FILE, "GDACS_GEOJSON"));
   const search = existsSync(join(ctx.dataDir, GDACS_FLOOD_SEARCH_FILE)) ? parseGdacsGeoJson(await inp.text(GDACS_FLOOD_SEARCH_FILE)) : undefined;

@@ -222,11 +222,11 @@ export const SOURCES: readonly SourceEntry[] = [
     licence: "free use with citation (no licence stated)",
     attribution: "G.R. Brakenridge, Global Active Archive of Large Flood Events, Dartmouth Flood Observatory, University of Colorado",
     dataDirPath: "feeds/dfo/FloodArchive.csv",
-    liveFormat: "The archive is published as an Excel workbook (FloodArchive.xlsx); the mirror holds a CSV export of it. An XLSX reader is to come.",
+    liveFormat: "The archive is published as an Excel workbook (FloodArchive.xlsx); the mirror holds a CSV export of it. pipeline/feeds/dfo-workbook.ts reads the workbook (read-excel-file) into the export's layout, so the flood builder reads either.",
     refresh: "http",
     resources: (ctx) => [
       carried("feeds/dfo/FloodArchive.csv", { format: "csv", columns: ["ID", "long", "lat", "Began", "Ended", "Severity", "Area"], asOf: csvColumnMax("Ended") }),
-      download(ctx.origin, "FloodArchive.xlsx", { format: "xlsx" }, { adapterReadsLive: false }),
+      download(ctx.origin, "FloodArchive.xlsx", { format: "xlsx" }, { dataDirFile: "feeds/dfo/FloodArchive.xlsx" }),
     ],
   },
   {
