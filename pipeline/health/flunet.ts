@@ -6,7 +6,7 @@
 //    month is ≥ ZERO_RUN_MIN_MEDIAN is missing (NaN), not zero;
 //  - weekly → monthly: an ISO week belongs to the month of its Thursday; a month is complete only when every such
 //    week is reported.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readCsv } from "../feeds/csv.ts";
 import { formatMonth, monthIndex, type MonthIndex } from "../../lib/months.ts";
@@ -210,3 +210,80 @@ export function readFlunet(dir: string): Flunet {
     blankWeeks: w.periods.filter((_, i) => Number.isNaN(weeklyCounts("A")[i]) || Number.isNaN(weeklyCounts("B")[i])).map(formatDay),
   };
 }
+
+/** FluNet's own export (VIW_FNT, what `make refresh` downloads), linked into the inputs tree beside the OWID files. */
+export const FLUNET_LIVE_FILE = "VIW_FNT.csv";
+const LIVE_COLUMNS = ["COUNTRY_CODE", "ISO_WEEKSTARTDATE", "INF_A", "INF_B"];
+
+/** Weekly A and B counts of one country, summed over the export's surveillance origins (sentinel, non-sentinel, …). */
+export interface FlunetWeekly {
+  mondays: number[];
+  A: Float64Array;
+  B: Float64Array;
+}
+
+/**
+ * FluNet's export: one row per country, ISO week and surveillance origin (COUNTRY_CODE, ISO_WEEKSTARTDATE, INF_A,
+ * INF_B, …). The origins of a week are summed ("all types of surveillance", as OWID republishes it); a week whose
+ * rows are all blank for a type stays missing. Errors name the source and line.
+ */
+export function parseFlunetExport(text: string, source: string): Map<string, FlunetWeekly> {
+  const table = readCsv(text, source, { keep: LIVE_COLUMNS });
+  const bad = table.rejected[0];
+  if (bad) throw new Error(`${source}:${bad.line}: ${bad.reason}`);
+  const weeks = new Map<string, Map<number, [number, number]>>();
+  for (const { line, fields } of table.rows) {
+    const [iso3, start, a, b] = fields;
+    const day = start.slice(0, 10);
+    if (!/^[A-Z]{3}$/.test(iso3) || !DAY_DATE.test(day)) throw new Error(`${source}:${line}: expected a country code and a week start date, got "${iso3}", "${start}"`);
+    const monday = dayIndex(day);
+    let byWeek = weeks.get(iso3);
+    if (!byWeek) weeks.set(iso3, (byWeek = new Map()));
+    const sum = byWeek.get(monday) ?? [NaN, NaN];
+    const add = (acc: number, v: string) => (v.trim() === "" ? acc : (Number.isNaN(acc) ? 0 : acc) + Number(v));
+    byWeek.set(monday, [add(sum[0], a), add(sum[1], b)]);
+  }
+  const out = new Map<string, FlunetWeekly>();
+  for (const [iso3, byWeek] of [...weeks].sort(([x], [y]) => x.localeCompare(y))) {
+    const mondays = [...byWeek.keys()].sort((x, y) => x - y);
+    out.set(iso3, { mondays, A: Float64Array.from(mondays, (d) => byWeek.get(d)![0]), B: Float64Array.from(mondays, (d) => byWeek.get(d)![1]) });
+  }
+  return out;
+}
+
+/**
+ * The served influenza series of every country in the export: A + B by month (the Thursday rule, complete months
+ * only, then the zero-run rule per type); a country reporting only one type serves that type.
+ */
+export function flunetExportSeries(weekly: ReadonlyMap<string, FlunetWeekly>, source: string): InfluenzaSeries[] {
+  const out: InfluenzaSeries[] = [];
+  for (const [iso3, w] of weekly) {
+    const a = weeklyToMonthly(w.mondays, w.A);
+    const b = weeklyToMonthly(w.mondays, w.B);
+    const sa = a.length ? influenzaSeries(iso3, "A", a, `${source} ${iso3} A`) : undefined;
+    const sb = b.length ? influenzaSeries(iso3, "B", b, `${source} ${iso3} B`) : undefined;
+    const served = sa && sb ? totalSeries(sa, sb) : (sa ?? sb);
+    if (served && served.values.length > 0) out.push(served);
+  }
+  return out;
+}
+
+/** The FluNet files a build reads (relative to the data directory): FluNet's export when a refresh brought it. */
+export function flunetInputs(dir: string): string[] {
+  return existsSync(join(dir, FLUNET_DIR, FLUNET_LIVE_FILE)) ? [join(FLUNET_DIR, FLUNET_LIVE_FILE)] : Object.values(FLUNET_FILES).map((f) => join(FLUNET_DIR, f));
+}
+
+/** The influenza series the radar serves: every country of FluNet's export, or from the mirror THA A and VNM A+B. */
+export function servedInfluenza(dir: string): InfluenzaSeries[] {
+  const live = join(dir, FLUNET_DIR, FLUNET_LIVE_FILE);
+  if (existsSync(live)) return flunetExportSeries(parseFlunetExport(readFileSync(live, "utf8"), live), live);
+  const flunet = readFlunet(dir);
+  return Object.entries(MIRROR_SERVED).map(([iso3, type]) => {
+    const s = flunet.series.find((x) => x.area === iso3 && x.type === type);
+    if (s === undefined) throw new Error(`FluNet: no influenza ${type} series for ${iso3}`);
+    return s;
+  });
+}
+
+/** Influenza series served per country from the mirror: Thailand has only influenza A; Vietnam A + B. */
+export const MIRROR_SERVED: Record<string, InfluenzaType> = { THA: "A", VNM: "total" };

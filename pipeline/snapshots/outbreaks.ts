@@ -24,7 +24,7 @@ import { OPENDENGUE_SOURCE, openDengueInputs, readOpenDengue } from "../health/o
 import { CHOLERA_SOURCE, choleraInput, readCholera } from "../health/who-cholera.ts";
 import { MALARIA_SOURCE, malariaInput, readMalaria } from "../health/who-gho-malaria.ts";
 import { COVID_SOURCE, loadCovid } from "../health/owid-covid.ts";
-import { FLUNET_DIR, FLUNET_FILES, FLUNET_SOURCE, readFlunet, type InfluenzaSeries } from "../health/flunet.ts";
+import { FLUNET_SOURCE, flunetInputs, servedInfluenza, type InfluenzaSeries } from "../health/flunet.ts";
 import { DON_SOURCE, readDonNews } from "../health/who-don.ts";
 import type { CsvRejection } from "../feeds/csv.ts";
 import type { CaseSeries } from "../../lib/outbreaks/series.ts";
@@ -71,9 +71,6 @@ function reported(s: CaseSeries): number {
   return n;
 }
 
-/** Influenza series served per country: Thailand has only influenza A; Vietnam A + B. */
-export const INFLUENZA_SERVED: Record<string, InfluenzaSeries["type"]> = { THA: "A", VNM: "total" };
-
 /** An influenza series as a plain CaseSeries, its zero-filled months as masked periods. */
 function influenzaCaseSeries(s: InfluenzaSeries): CaseSeries {
   const { disease, area, country, level, subtype, resolution, start, values, baseline, source } = s;
@@ -105,12 +102,7 @@ export async function collectOutbreakData(dataDir: string, env: NodeJS.ProcessEn
   const covid = await loadCovid(dataDir, env, rejected);
   const malaria = readMalaria(dataDir, rejected);
   const cholera = readCholera(dataDir, rejected);
-  const flunet = readFlunet(dataDir);
-  const influenza = Object.entries(INFLUENZA_SERVED).map(([iso3, type]) => {
-    const s = flunet.series.find((x) => x.area === iso3 && x.type === type);
-    if (s === undefined) throw new Error(`FluNet: no influenza ${type} series for ${iso3}`);
-    return influenzaCaseSeries(s);
-  });
+  const influenza = servedInfluenza(dataDir).map(influenzaCaseSeries);
   const series = [...dengue.provinces.series, ...dengue.national.series, ...malaria, ...cholera.series, ...covid.series, ...influenza];
   const outProvinces: OutbreakProvince[] = provinces.map((p) => ({ code: p.code, nameEn: p.nameEn, ...provinceCentroid(p) }));
   const seriesEnds = Object.fromEntries(
@@ -161,7 +153,7 @@ export async function collectOutbreakData(dataDir: string, env: NodeJS.ProcessEn
     malariaInput(dataDir),
     choleraInput(dataDir),
     covid.file,
-    ...Object.values(FLUNET_FILES).map((f) => join(FLUNET_DIR, f)),
+    ...flunetInputs(dataDir),
     ...news.files,
     PROVINCES_FILE,
   ];

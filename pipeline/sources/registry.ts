@@ -482,11 +482,11 @@ export const SOURCES: readonly SourceEntry[] = [
     attribution: "WHO FluNet (Global Influenza Surveillance and Response System); Our World in Data",
     nonCommercial: "CC BY-NC-SA 3.0 IGO: non-commercial use only",
     dataDirPath: "health/flunet",
-    liveFormat: "FluNet's export has one row per country and ISO week (COUNTRY_CODE, ISO_WEEKSTARTDATE, INF_A, INF_B, …); the mirror holds OWID's derived monthly and weekly series per country. The weekly → monthly step is to come.",
+    liveFormat: "FluNet's export has one row per country and ISO week (COUNTRY_CODE, ISO_WEEKSTARTDATE, INF_A, INF_B, …); the mirror holds OWID's derived monthly and weekly series per country. pipeline/health/flunet.ts reads both: the export's origins summed per week, weeks to months by the Thursday rule, A + B served for every country in it.",
     refresh: "http",
     resources: (ctx) => [
       ...mirrorFiles(ctx.dataDir, "health/flunet", /\.csv$/).map((f) => carried(join("health/flunet", f), { format: "csv", asOf: csvColumnMax(["Month", "Day"]) })),
-      download(ctx.origin, "VIW_FNT.csv", { format: "csv", columns: ["COUNTRY_CODE", "ISO_WEEKSTARTDATE", "INF_A", "INF_B"], asOf: csvColumnMax("ISO_WEEKSTARTDATE") }, { adapterReadsLive: false }),
+      download(ctx.origin, "VIW_FNT.csv", { format: "csv", columns: ["COUNTRY_CODE", "ISO_WEEKSTARTDATE", "INF_A", "INF_B"], asOf: csvColumnMax("ISO_WEEKSTARTDATE") }, { dataDirFile: "health/flunet/VIW_FNT.csv" }),
     ],
   },
   {
