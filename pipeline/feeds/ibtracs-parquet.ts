@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { parquetMetadata, parquetReadObjects, parquetSchema } from "hyparquet";
 import type { TrackPoint } from "./ibtracs.ts";
+import { readCsv } from "./csv.ts";
 import { RejectCounter, validLatLng, type AdapterResult } from "./records.ts";
 
 export const IBTRACS_WP_FILE = "feeds/ibtracs/ibtracs_wp_tracks.parquet";
@@ -86,38 +87,72 @@ export async function parseIbtracsParquet(bytes: ArrayBuffer, name: string): Pro
   for (const row of rows) {
     rc.rows++;
     const sid = typeof row.SID === "string" ? row.SID.trim() : "";
-    const time = timeOf(row.ISO_TIME);
-    const lat = typeof row.LAT === "number" ? row.LAT : NaN;
-    const lng = normaliseLng(row.LON);
-    const wind = textNumber(row.WMO_WIND);
-    const pressure = textNumber(row.WMO_PRES);
-    if (!SID_RE.test(sid)) { rc.reject("missing or malformed SID"); continue; }
-    if (!Number.isFinite(time)) { rc.reject("bad time"); continue; }
-    if (!validLatLng(lat, lng)) { rc.reject("bad coordinates"); continue; }
-    if (wind === undefined) { rc.reject("unreadable WMO_WIND"); continue; }
-    if (wind < 0) { rc.reject("negative wind speed"); continue; }
-    if (pressure === undefined) { rc.reject("unreadable WMO_PRES"); continue; }
-    if (pressure < PRESSURE_RANGE_MB[0] || pressure > PRESSURE_RANGE_MB[1]) { rc.reject("pressure outside 850–1100 hPa"); continue; }
-    const id = `${sid}@${isoMinute(time)}`;
-    if (seen.has(id)) { rc.reject("duplicate storm time"); continue; }
-    seen.add(id);
-    out.push({
-      id,
-      group: sid,
-      source: IBTRACS_WP_SOURCE,
-      kind: "cyclone",
-      time,
-      endTime: time,
-      lng,
-      lat,
-      magnitude: wind,
-      unit: "kt",
-      // The extract has no name, basin or nature column: the SID names the storm until a CSV supplies its name.
-      name: sid,
-      basin: "",
-      pressureMb: pressure,
-      status: "",
-    });
+    const p = longRecordPoint({ sid, time: timeOf(row.ISO_TIME), lat: typeof row.LAT === "number" ? row.LAT : NaN, lng: row.LON, wind: row.WMO_WIND, pressure: row.WMO_PRES }, seen);
+    if (typeof p === "string") rc.reject(p);
+    else out.push(p);
+  }
+  return rc.result(out);
+}
+
+/**
+ * One fix of the long record, or why it is refused. Missing wind or pressure stays NaN (not interpolated: the record
+ * holds only synoptic fixes, and a blank is an unreported value). `name` defaults to the SID (the Parquet extract
+ * has none; a CSV supplies it), basin and status to "".
+ */
+function longRecordPoint(
+  f: { sid: string; time: number; lat: number; lng: unknown; wind: unknown; pressure: unknown; name?: string; basin?: string; status?: string },
+  seen: Set<string>,
+): TrackPoint | string {
+  const lng = normaliseLng(f.lng);
+  const wind = textNumber(f.wind);
+  const pressure = textNumber(f.pressure);
+  if (!SID_RE.test(f.sid)) return "missing or malformed SID";
+  if (!Number.isFinite(f.time)) return "bad time";
+  if (!validLatLng(f.lat, lng)) return "bad coordinates";
+  if (wind === undefined) return "unreadable WMO_WIND";
+  if (wind < 0) return "negative wind speed";
+  if (pressure === undefined) return "unreadable WMO_PRES";
+  if (pressure < PRESSURE_RANGE_MB[0] || pressure > PRESSURE_RANGE_MB[1]) return "pressure outside 850–1100 hPa";
+  const id = `${f.sid}@${isoMinute(f.time)}`;
+  if (seen.has(id)) return "duplicate storm time";
+  seen.add(id);
+  return {
+    id, group: f.sid, source: IBTRACS_WP_SOURCE, kind: "cyclone", time: f.time, endTime: f.time, lng, lat: f.lat,
+    magnitude: wind, unit: "kt", name: f.name || f.sid, basin: f.basin ?? "", pressureMb: pressure, status: f.status ?? "",
+  };
+}
+
+/** NOAA's own West Pacific list (what `make refresh` downloads), linked into the inputs tree beside the Parquet extract. */
+export const IBTRACS_WP_CSV_FILE = "feeds/ibtracs/ibtracs.WP.list.v04r01.csv";
+const SYNOPTIC_HOURS = new Set([0, 6, 12, 18]);
+
+/**
+ * The long record from NOAA's native WP list CSV (a header row, a units row, every agency's columns, 3-hourly
+ * rows): the 6-hourly synoptic fixes with their WMO wind and pressure, as the Parquet extract holds them, plus the
+ * storm's NAME, BASIN and NATURE. Only the columns used are held (the file is ~150 columns wide).
+ */
+export function parseIbtracsWpCsv(text: string, file = "ibtracs.WP.list.v04r01.csv"): AdapterResult<TrackPoint> {
+  const keep = [...COLUMNS, "NAME", "BASIN", "NATURE"];
+  let table: ReturnType<typeof readCsv>;
+  try {
+    table = readCsv(text, file, { keep });
+  } catch (err) {
+    throw new Error(`${file}: not the IBTrACS native list (${(err as Error).message})`, { cause: err });
+  }
+  const rc = new RejectCounter();
+  rc.addCsvRejections(table.rejected);
+  const seen = new Set<string>();
+  const out: TrackPoint[] = [];
+  for (const { line, fields } of table.rows) {
+    const [sid, isoTime, lat, lng, wind, pressure, name, basin, nature] = fields.map((v) => v.trim());
+    // The units row ("degrees_north", "kts", …) follows the header.
+    if (lat === "degrees_north") continue;
+    const time = timeOf(isoTime);
+    if (Number.isFinite(time) && !(SYNOPTIC_HOURS.has(new Date(time).getUTCHours()) && time % 3_600_000 === 0)) continue;
+    rc.rows++;
+    const p = longRecordPoint({ sid, time, lat: lat === "" ? NaN : Number(lat), lng: lng === "" ? NaN : Number(lng), wind, pressure, name: name === "NOT_NAMED" ? "" : name, basin, status: nature }, seen);
+    if (typeof p === "string") rc.reject(p, file, line);
+    else out.push(p);
   }
   return rc.result(out);
 }

@@ -17,7 +17,7 @@ import { dfoWorkbookAsCsv } from "../feeds/dfo-workbook.ts";
 import { parseGdacsFloodTable, parseGdacsGeoJson } from "../feeds/gdacs.ts";
 import { parseFirmsCsv, parseFirmsGeoJson } from "../feeds/firms.ts";
 import { parseIbtracsCsv, type TrackPoint } from "../feeds/ibtracs.ts";
-import { IBTRACS_WP_FILE, IBTRACS_WP_SOURCE, mergeTrackRecords, readIbtracsParquet } from "../feeds/ibtracs-parquet.ts";
+import { IBTRACS_WP_CSV_FILE, IBTRACS_WP_FILE, IBTRACS_WP_SOURCE, mergeTrackRecords, parseIbtracsWpCsv, readIbtracsParquet } from "../feeds/ibtracs-parquet.ts";
 import { linearTrend, parsePsmslFilelist, parseRlrAnnual } from "../feeds/psmsl.ts";
 import { parseGlobalTemperature, parseOwidTemperature } from "../feeds/temperature.ts";
 import type { AdapterResult, FeedRecord } from "../feeds/records.ts";
@@ -322,8 +322,13 @@ export async function buildStorm(ctx: BuildContext): Promise<BuiltSnapshot> {
   const inp = new Inputs(ctx);
   const compact = parseIbtracsCsv(await inp.text(IBTRACS_COMPACT_FILE), IBTRACS_COMPACT_FILE);
   const active = parseIbtracsCsv(await inp.text(IBTRACS_ACTIVE_FILE, "IBTRACS_ACTIVE"), IBTRACS_ACTIVE_FILE);
-  inp.bytes(IBTRACS_WP_FILE);
-  const long = await readIbtracsParquet(join(ctx.dataDir, IBTRACS_WP_FILE));
+  // The long record: NOAA's own WP list when a refresh brought it, else the mirror's Parquet extract.
+  let long: AdapterResult<TrackPoint>;
+  if (existsSync(join(ctx.dataDir, IBTRACS_WP_CSV_FILE))) long = parseIbtracsWpCsv(await inp.text(IBTRACS_WP_CSV_FILE), IBTRACS_WP_CSV_FILE);
+  else {
+    inp.bytes(IBTRACS_WP_FILE);
+    long = await readIbtracsParquet(join(ctx.dataDir, IBTRACS_WP_FILE));
+  }
   requireValid("IBTrACS compact", compact);
   requireValid("IBTrACS ACTIVE", active);
   requireValid("IBTrACS West Pacific", long);

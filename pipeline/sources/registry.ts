@@ -308,12 +308,12 @@ export const SOURCES: readonly SourceEntry[] = [
     licence: "NOAA: public domain (the mirror's Parquet extract cites CC BY 4.0)",
     attribution: "Knapp et al. 2010, IBTrACS v04r01, doi:10.25921/82ty-9e16",
     dataDirPath: "feeds/ibtracs/ibtracs_wp_tracks.parquet",
-    liveFormat: "The native WP list CSV (all agencies, 3-hourly); the mirror holds a derived Parquet of the 6-hourly WMO fixes (SID, ISO_TIME, LAT, LON, WMO_WIND, WMO_PRES, …). A CSV reader for the long record is to come.",
+    liveFormat: "The native WP list CSV (all agencies, 3-hourly); the mirror holds a derived Parquet of the 6-hourly WMO fixes (SID, ISO_TIME, LAT, LON, WMO_WIND, WMO_PRES, …). pipeline/feeds/ibtracs-parquet.ts reads both: from the CSV, the 6-hourly synoptic fixes with WMO wind and pressure, as the extract holds them.",
     refresh: "http",
     maxBytes: 2 * GiB,
     resources: (ctx) => [
       carried("feeds/ibtracs/ibtracs_wp_tracks.parquet", { format: "parquet" }),
-      download(ctx.origin, "ibtracs.WP.list.v04r01.csv", { format: "csv", columns: ["SID", "ISO_TIME", "LAT", "LON", "WMO_WIND"], skipRows: 1, asOf: csvColumnMax("ISO_TIME") }, { adapterReadsLive: false }),
+      download(ctx.origin, "ibtracs.WP.list.v04r01.csv", { format: "csv", columns: ["SID", "ISO_TIME", "LAT", "LON", "WMO_WIND"], skipRows: 1, asOf: csvColumnMax("ISO_TIME") }, { dataDirFile: "feeds/ibtracs/ibtracs.WP.list.v04r01.csv" }),
     ],
   },
   {
