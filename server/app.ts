@@ -12,7 +12,7 @@ import { EXPORT_FILE_NAMES } from "../formats/drought-export.ts";
 import { exportHandlers } from "./routes/exports.ts";
 import { EXPORTS_PATH, type ExportService } from "./services/export-service.ts";
 import { UNKNOWN_FRESHNESS, type Freshness, type SourceStatusService } from "./services/source-status-service.ts";
-import { renderDocsPage } from "./docs-page.ts";
+import { DOCS_CSP, REDOC_BUNDLE_FILE, REDOC_BUNDLE_PATH, renderDocsPage } from "./docs-page.ts";
 import { ApiError, ClientAbortedError } from "./errors.ts";
 import { DEFAULT_BODY_LIMIT } from "./http/body.ts";
 import { sendError, sendJson } from "./http/respond.ts";
@@ -63,6 +63,7 @@ export const ROUTES: ReadonlyArray<RouteDef> = [
   { path: "/api/status", methods: ["GET"], auth: false },
   { path: "/openapi.json", methods: ["GET"], auth: false },
   { path: "/docs", methods: ["GET"], auth: false },
+  { path: "/docs/redoc.standalone.js", methods: ["GET"], auth: false },
   { path: "/api/ping", methods: ["GET"], auth: true },
   { path: "/api/risk-map/score", methods: ["POST"], auth: true },
   { path: "/api/risk-map/drought", methods: ["GET"], auth: true },
@@ -215,9 +216,11 @@ export function createApp(deps: AppDeps) {
   app.get("/docs", (_req, res) => {
     docsCache ??= renderDocsPage(openApi() as Parameters<typeof renderDocsPage>[0]);
     res.setHeader("Content-Type", "text/html; charset=utf-8");
-    res.setHeader("Content-Security-Policy", `default-src 'none'; style-src 'unsafe-inline'; ${FRAME_ANCESTORS_NONE}`);
+    res.setHeader("Content-Security-Policy", `${DOCS_CSP}; ${FRAME_ANCESTORS_NONE}`);
     res.end(docsCache);
   });
+  // Redoc's bundle changes only with the installed package: cached for a day, revalidated by ETag.
+  app.get(REDOC_BUNDLE_PATH, (_req, res, next) => res.sendFile(REDOC_BUNDLE_FILE, { maxAge: "1d", immutable: false, headers: { "Content-Type": "text/javascript; charset=utf-8" } }, (err) => err && next(err)));
   app.get("/api/ping", (req, res) => sendJson(req, res, 200, { success: true, data: { pong: true } }));
 
   // A drought answer is stale by the inputs of the grid it was drawn from, not by those of the other grids.

@@ -237,7 +237,7 @@ describe("operational endpoints", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.title).toBeTypeOf("string");
     // Every route of the routing table but the document itself and its page.
-    expect(Object.keys(doc.paths).sort()).toEqual(ROUTES.map((r) => r.path).filter((p) => p !== "/openapi.json" && p !== "/docs").sort());
+    expect(Object.keys(doc.paths).sort()).toEqual(ROUTES.map((r) => r.path).filter((p) => p !== "/openapi.json" && !p.startsWith("/docs")).sort());
     expect(Object.keys(doc.paths)).toContain("/api/risk-map/drought/exports/drought-cells.parquet");
     expect(doc.components.securitySchemes.ApiKey).toEqual({ type: "apiKey", in: "header", name: "X-API-Key" });
     const scoreBody = doc.paths["/api/risk-map/score"].post.requestBody.content["application/json"].schema;
@@ -258,14 +258,28 @@ describe("operational endpoints", () => {
     }
   });
 
-  it("/docs serves a self-contained HTML page listing the operations", async () => {
+  it("/docs renders the document with Redoc served from here, every operation also in plain HTML for clients without scripts", async () => {
     const res = await get(s.base, "/docs", undefined);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(res.headers.get("content-security-policy")).toBe(
+      "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; font-src 'self' data:; worker-src blob:; frame-ancestors 'none'",
+    );
     const html = await res.text();
     expect(html.startsWith("<!doctype html>")).toBe(true);
-    expect(html).toContain("<code>POST /api/risk-map/batch</code>");
-    expect(html).toContain("<code>GET /api/risk-map/drought/province</code>");
-    expect(html).not.toMatch(/<script|https?:\/\/(?!json-schema)/);
+    expect(html).toContain('<redoc spec-url="/openapi.json"');
+    expect(html).toContain('<script src="/docs/redoc.standalone.js"></script>');
+    const noscript = html.slice(html.indexOf("<noscript>"), html.indexOf("</noscript>"));
+    expect(noscript).toContain("<code>POST /api/risk-map/batch</code>");
+    expect(noscript).toContain("<code>GET /api/risk-map/drought/province</code>");
+    // Nothing from another host.
+    expect(html).not.toMatch(/(src|href)="https?:/);
+    const bundle = await get(s.base, "/docs/redoc.standalone.js", undefined);
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(bundle.headers.get("cache-control")).toBe("public, max-age=86400");
+    const js = await bundle.text();
+    expect(js.length).toBeGreaterThan(500_000);
+    expect(js).toContain("Redoc");
   });
 });

@@ -156,7 +156,9 @@ describe("security headers", () => {
   it("/docs keeps its own policy and forbids framing too", async () => {
     const res = await get(s.base, "/docs", undefined);
     expect(res.status).toBe(200);
-    expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
+    expect(res.headers.get("content-security-policy")).toBe(
+      "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; font-src 'self' data:; worker-src blob:; frame-ancestors 'none'",
+    );
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
   });
 });
