@@ -15,9 +15,11 @@ import { formatMonth, type MonthIndex } from "../lib/months.ts";
 import type { Province } from "../lib/geo/province-rings.ts";
 import { legend } from "./colour-scale.ts";
 import { PmtilesWriter } from "./pmtiles-writer.ts";
+import { flattenRings } from "../lib/geo/province-rings.ts";
+import { landMask, type LandMask } from "./land-mask.ts";
 import { cellClasses, cellLattice, encodeClassTilePng, renderClassTile, type CellLattice } from "./raster.ts";
 import { tileRange, tilesCovering, type BBox } from "./tile-math.ts";
-import { cellsGeoJson, countriesGeoJson, encodeVectorTile, provincesGeoJson, vectorIndex, type MonthValues } from "./vector.ts";
+import { cellLand, cellsGeoJson, countriesGeoJson, encodeVectorTile, provincesGeoJson, vectorIndex, type MonthValues } from "./vector.ts";
 
 export const TILE_INDICES = ["spei1", "spei3", "spei6", "spei12", "spi1", "mcdi"] as const;
 export const TILES_INDEX_FILE = "tiles-index.json";
@@ -97,7 +99,7 @@ export function precomputedMonths(grid: Pick<DroughtGrid, "firstMonth">, last: M
 }
 
 /** Writes every tile of one index and month that has data; resolves with the archive bytes. */
-export function buildDroughtArchive(grid: DroughtGrid, lattice: CellLattice, index: string, month: MonthIndex, maxZoom: number): { bytes: Uint8Array; tiles: number } {
+export function buildDroughtArchive(grid: DroughtGrid, lattice: CellLattice, index: string, month: MonthIndex, maxZoom: number, land?: LandMask): { bytes: Uint8Array; tiles: number } {
   const indexPos = grid.indexNames.indexOf(index);
   if (indexPos < 0) throw new Error(`index ${index} is not in the grid (${grid.indexNames.join(", ")})`);
   const monthOffset = grid.monthOffset(month);
@@ -115,7 +117,7 @@ export function buildDroughtArchive(grid: DroughtGrid, lattice: CellLattice, ind
   // Identical class tiles (uniform tiles at deep zooms) are encoded once.
   const pngOf = new Map<string, Buffer>();
   const visit = (z: number, x: number, y: number): void => {
-    const classTile = renderClassTile(lattice, classes, z, x, y);
+    const classTile = renderClassTile(lattice, classes, z, x, y, land);
     if (classTile === null) return;
     const key = createHash("sha1").update(classTile).digest("base64");
     let png = pngOf.get(key);
@@ -167,6 +169,8 @@ export async function buildTiles(input: TileBuildInput): Promise<TileBuildReport
   if (indices.length === 0) throw new Error(`none of the tile indices is in the grid (${grid.indexNames.join(", ")})`);
   const months = precomputedMonths(grid, input.latestMonth ?? latestMapMonth(grid), monthCount);
   const lattice = cellLattice(grid);
+  // Coastal cells are drawn over their land only (the mask is month-independent: made once).
+  const land = landMask(flattenRings(input.provinces), lattice.bbox, grid.resolutionDeg);
   const archives: TileArchiveReport[] = [];
   const total = months.length * indices.length + 3;
   let done = 0;
@@ -178,7 +182,7 @@ export async function buildTiles(input: TileBuildInput): Promise<TileBuildReport
 
   const tRaster = performance.now();
   for (const month of months) {
-    for (const index of indices) save(droughtArchiveName(index, month), buildDroughtArchive(grid, lattice, index, month, maxZoom));
+    for (const index of indices) save(droughtArchiveName(index, month), buildDroughtArchive(grid, lattice, index, month, maxZoom, land));
   }
   const rasterMs = performance.now() - tRaster;
 
@@ -207,7 +211,7 @@ export async function buildTiles(input: TileBuildInput): Promise<TileBuildReport
   const layerMeta = (id: string, fields: Record<string, string>) => ({ vector_layers: [{ id, fields, minzoom: 0, maxzoom: maxZoom }], indices, months: monthLabels });
   const valueFields = Object.fromEntries(months.flatMap((m) => indices.map((i) => [`${i}_${formatMonth(m)}`, "Number"])));
   save("tiles-provinces.pmtiles", vectorArchive("provinces", provinces, "provinces", lattice.bbox, maxZoom, layerMeta("provinces", { code: "String", nameEn: "String", nameTh: "String", slug: "String", ...valueFields })));
-  save("tiles-cells.pmtiles", vectorArchive("cells", cellsGeoJson(grid, cellValues), "cells", lattice.bbox, maxZoom, layerMeta("cells", { cell: "Number", gridId: "String", lat: "Number", lng: "Number", ...valueFields })));
+  save("tiles-cells.pmtiles", vectorArchive("cells", cellsGeoJson(grid, cellValues, cellLand(grid, input.provinces, land)), "cells", lattice.bbox, maxZoom, layerMeta("cells", { cell: "Number", gridId: "String", lat: "Number", lng: "Number", ...valueFields })));
   const m = COUNTRIES_MARGIN_DEG;
   const b = lattice.bbox;
   const countriesBBox: BBox = [b[0] - m, Math.max(-85, b[1] - m), b[2] + m, Math.min(85, b[3] + m)];

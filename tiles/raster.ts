@@ -1,9 +1,10 @@
 // Raster drought tiles: each pixel takes the colour class of the grid cell whose square (centre ± res/2)
-// contains the pixel centre. Cells are found through a dense row/column lookup over the grid's extent, so a
+// contains the pixel centre, where that centre is on land (tiles/land-mask.ts). Cells are found through a dense row/column lookup over the grid's extent, so a
 // 256×256 tile costs one array read per pixel. Pure functions.
 import type { DroughtGrid } from "../formats/drought-grid.ts";
 import { CLASS_RGBA, colourClassOf } from "./colour-scale.ts";
 import { encodeIndexedPng } from "./png-palette.ts";
+import { isLand, type LandMask } from "./land-mask.ts";
 import { TILE_SIZE, tileXToLng, tileYToLat, type BBox } from "./tile-math.ts";
 
 /** Cell numbers on a dense rows × cols lattice (−1 = no cell); row 0 is the southernmost. */
@@ -50,14 +51,17 @@ export function cellClasses(grid: DroughtGrid, monthOffset: number, indexPos: nu
 
 /**
  * Class number of each pixel of tile z/x/y (row-major from the north-west corner), or null when no pixel
- * has data (the tile is then not written, and served as 204).
+ * has data (the tile is then not written, and served as 204). With a land mask, a pixel whose centre is not on land
+ * stays transparent: coastal cells are drawn over their land only.
  */
-export function renderClassTile(lattice: CellLattice, classes: Uint8Array, z: number, x: number, y: number): Uint8Array | null {
+export function renderClassTile(lattice: CellLattice, classes: Uint8Array, z: number, x: number, y: number, land?: LandMask): Uint8Array | null {
   const { west, south, resolutionDeg: res, nRows, nCols, cellAt } = lattice;
   const colOf = new Int32Array(TILE_SIZE);
+  const lngOf = new Float64Array(TILE_SIZE);
   let anyCol = false;
   for (let px = 0; px < TILE_SIZE; px++) {
-    const col = Math.floor((tileXToLng(x + (px + 0.5) / TILE_SIZE, z) - west) / res);
+    lngOf[px] = tileXToLng(x + (px + 0.5) / TILE_SIZE, z);
+    const col = Math.floor((lngOf[px] - west) / res);
     colOf[px] = col >= 0 && col < nCols ? col : -1;
     if (colOf[px] >= 0) anyCol = true;
   }
@@ -65,25 +69,30 @@ export function renderClassTile(lattice: CellLattice, classes: Uint8Array, z: nu
   const out = new Uint8Array(TILE_SIZE * TILE_SIZE);
   let any = false;
   let prevRow = -1;
+  let prevMaskRow = -1;
   for (let py = 0; py < TILE_SIZE; py++) {
-    const row = Math.floor((tileYToLat(y + (py + 0.5) / TILE_SIZE, z) - south) / res);
+    const lat = tileYToLat(y + (py + 0.5) / TILE_SIZE, z);
+    const row = Math.floor((lat - south) / res);
     if (row < 0 || row >= nRows) {
       prevRow = -1;
       continue;
     }
+    const maskRow = land ? Math.floor((lat - land.south) / land.res) : -1;
     const line = py * TILE_SIZE;
-    // At deep zooms a cell spans many pixel rows: a row in the same cell row repeats the line above.
-    if (row === prevRow) {
+    // At deep zooms a cell (and a mask row) spans many pixel rows: a row in the same ones repeats the line above.
+    if (row === prevRow && maskRow === prevMaskRow) {
       out.copyWithin(line, line - TILE_SIZE, line);
       continue;
     }
     prevRow = row;
+    prevMaskRow = maskRow;
     const base = row * nCols;
     for (let px = 0; px < TILE_SIZE; px++) {
       const col = colOf[px];
       if (col < 0) continue;
       const cell = cellAt[base + col];
       if (cell < 0) continue;
+      if (land && !isLand(land, lngOf[px], lat)) continue;
       const k = classes[cell];
       out[line + px] = k;
       if (k !== 0) any = true;

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Feature, FeatureCollection, Geometry, MultiPolygon, Polygon } from "geojson";
-import { union } from "polyclip-ts";
+import { intersection, union, type Geom } from "polyclip-ts";
 import GeoJSONVT from "geojson-vt";
 import { feature as topoFeature } from "topojson-client";
 import type { GeometryCollection, Topology } from "topojson-specification";
@@ -13,6 +13,7 @@ import { formatMonth, type MonthIndex } from "../lib/months.ts";
 import type { ProvinceMeta } from "../formats/province-index.ts";
 import type { Province } from "../lib/geo/province-rings.ts";
 import type { ProvinceRings } from "../lib/geo/province-rings.ts";
+import { isLand, type LandMask } from "./land-mask.ts";
 
 export const MVT_EXTENT = 4096;
 
@@ -58,19 +59,89 @@ export function provincesGeoJson(provinces: readonly Province[], mv: MonthValues
   };
 }
 
-/** Every cell as its square (centre ± res/2). */
-export function cellsGeoJson(grid: Pick<DroughtGrid, "nCells" | "cellLats" | "cellLngs" | "cellIds" | "resolutionDeg">, mv: MonthValues): FeatureCollection<Polygon> {
+type CellGrid = Pick<DroughtGrid, "nCells" | "cellLats" | "cellLngs" | "cellIds" | "resolutionDeg">;
+
+const square = (lng: number, lat: number, h: number): number[][][] => [[[lng - h, lat - h], [lng + h, lat - h], [lng + h, lat + h], [lng - h, lat + h], [lng - h, lat - h]]];
+
+/**
+ * Every cell's land: its square where the land mask covers it whole, else the square cut to the provinces that
+ * overlap it (polyclip-ts), so a coastal cell is not drawn over the sea. Month-independent: made once per version.
+ */
+export function cellLand(grid: CellGrid, provinces: readonly Province[], land: LandMask): number[][][][][] {
   const h = grid.resolutionDeg / 2;
-  const features: Feature<Polygon>[] = [];
+  const boxes = provinces.map((p) => {
+    const b = [Infinity, Infinity, -Infinity, -Infinity];
+    for (const poly of p.polygons) for (const [x, y] of poly[0]) { b[0] = Math.min(b[0], x); b[1] = Math.min(b[1], y); b[2] = Math.max(b[2], x); b[3] = Math.max(b[3], y); }
+    return b;
+  });
+  const out: number[][][][][] = [];
+  for (let c = 0; c < grid.nCells; c++) {
+    const lng = grid.cellLngs[c];
+    const lat = grid.cellLats[c];
+    const sq = square(lng, lat, h);
+    if (allLand(land, lng - h, lat - h, lng + h, lat + h)) {
+      out.push([sq]);
+      continue;
+    }
+    // The overlapping provinces' polygons cut to the square first (Sutherland–Hodgman, linear in their vertices),
+    // so that polyclip works on a few hundred vertices, not on whole coastlines; its intersection then removes the
+    // degenerate edges that rectangle clipping leaves along the square.
+    const pieces: number[][][][] = [];
+    provinces.forEach((p, i) => {
+      const b = boxes[i];
+      if (!(b[0] < lng + h && b[2] > lng - h && b[1] < lat + h && b[3] > lat - h)) return;
+      for (const poly of p.polygons) {
+        const rings = poly.map((r) => clipRing(r, lng - h, lat - h, lng + h, lat + h)).filter((r, k) => r.length >= 4 || k > 0);
+        if (rings.length && rings[0].length >= 4) pieces.push(rings.filter((r) => r.length >= 4));
+      }
+    });
+    out.push(pieces.length ? (intersection(sq as Geom, pieces as Geom) as number[][][][]) : []);
+  }
+  return out;
+}
+
+/** A ring cut to the box [w, s, e, n] (Sutherland–Hodgman), closed; fewer than 4 positions when nothing is left. */
+function clipRing(ring: number[][], w: number, s: number, e: number, n: number): number[][] {
+  let pts = ring.slice(0, -1);
+  const edges: [(p: number[]) => boolean, (a: number[], b: number[]) => number[]][] = [
+    [(p) => p[0] >= w, (a, b) => [w, a[1] + ((b[1] - a[1]) * (w - a[0])) / (b[0] - a[0])]],
+    [(p) => p[0] <= e, (a, b) => [e, a[1] + ((b[1] - a[1]) * (e - a[0])) / (b[0] - a[0])]],
+    [(p) => p[1] >= s, (a, b) => [a[0] + ((b[0] - a[0]) * (s - a[1])) / (b[1] - a[1]), s]],
+    [(p) => p[1] <= n, (a, b) => [a[0] + ((b[0] - a[0]) * (n - a[1])) / (b[1] - a[1]), n]],
+  ];
+  for (const [inside, cross] of edges) {
+    const next: number[][] = [];
+    for (let i = 0; i < pts.length; i++) {
+      const cur = pts[i];
+      const prev = pts[(i + pts.length - 1) % pts.length];
+      if (inside(cur)) {
+        if (!inside(prev)) next.push(cross(prev, cur));
+        next.push(cur);
+      } else if (inside(prev)) next.push(cross(prev, cur));
+    }
+    pts = next;
+    if (pts.length === 0) return [];
+  }
+  return pts.length >= 3 ? [...pts, pts[0]] : [];
+}
+
+/** Whether every mask cell of the box is land. */
+function allLand(m: LandMask, w: number, s: number, e: number, n: number): boolean {
+  const eps = m.res / 2;
+  for (let y = s + eps; y < n; y += m.res) for (let x = w + eps; x < e; x += m.res) if (!isLand(m, x, y)) return false;
+  return true;
+}
+
+/** Every cell as its land (cellLand) or, without one, its square (centre ± res/2); a cell without land is left out. */
+export function cellsGeoJson(grid: CellGrid, mv: MonthValues, landOf?: readonly number[][][][][]): FeatureCollection<Polygon | MultiPolygon> {
+  const h = grid.resolutionDeg / 2;
+  const features: Feature<Polygon | MultiPolygon>[] = [];
   for (let c = 0; c < grid.nCells; c++) {
     const lat = grid.cellLats[c];
     const lng = grid.cellLngs[c];
-    features.push({
-      type: "Feature",
-      id: c,
-      geometry: { type: "Polygon", coordinates: [[[lng - h, lat - h], [lng + h, lat - h], [lng + h, lat + h], [lng - h, lat + h], [lng - h, lat - h]]] },
-      properties: { cell: c, gridId: String(grid.cellIds[c]), lat, lng, ...valueProps(c, mv) },
-    });
+    const geometry: Polygon | MultiPolygon = landOf ? { type: "MultiPolygon", coordinates: landOf[c] } : { type: "Polygon", coordinates: square(lng, lat, h) };
+    if (landOf && landOf[c].length === 0) continue;
+    features.push({ type: "Feature", id: c, geometry, properties: { cell: c, gridId: String(grid.cellIds[c]), lat, lng, ...valueProps(c, mv) } });
   }
   return { type: "FeatureCollection", features };
 }

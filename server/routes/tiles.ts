@@ -26,9 +26,10 @@ import { ifNoneMatchHits } from "../http/respond.ts";
 import type { DroughtArtifacts } from "../data/drought-artifacts.ts";
 import type GeoJSONVT from "geojson-vt";
 import { COUNTRIES_ATTRIBUTION, COUNTRIES_MAX_ZOOM, DEFAULT_MAX_ZOOM, DROUGHT_ATTRIBUTION, droughtArchiveName, TILE_INDICES, type TilesIndex } from "../../tiles/build-tiles.ts";
-import { cellsGeoJson, countriesGeoJson, encodeVectorTile, provincesFromRings, provincesGeoJson, vectorIndex, type MonthValues } from "../../tiles/vector.ts";
+import { cellLand, cellsGeoJson, countriesGeoJson, encodeVectorTile, provincesFromRings, provincesGeoJson, vectorIndex, type MonthValues } from "../../tiles/vector.ts";
 import { legend } from "../../tiles/colour-scale.ts";
 import { LocalFileSource } from "../../tiles/pmtiles-source.ts";
+import { landMask, type LandMask } from "../../tiles/land-mask.ts";
 import { cellClasses, cellLattice, encodeClassTilePng, renderClassTile, type CellLattice } from "../../tiles/raster.ts";
 import { isValidTile } from "../../tiles/tile-math.ts";
 import { LruCache } from "../../tiles/lru-cache.ts";
@@ -77,6 +78,8 @@ interface VersionState {
   archives: Map<string, PMTiles>;
   sources: LocalFileSource[];
   lattice: CellLattice | undefined;
+  /** Land of the grid's extent, made on the first tile rendered on demand (tiles/land-mask.ts). */
+  land: LandMask | undefined;
   classes: Map<string, Uint8Array>;
   /** Vector tile indexes built in memory for a version without archives (see vectorFallback). */
   vectors: Map<string, GeoJSONVT>;
@@ -188,6 +191,7 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
         archives: new Map(),
         sources: [],
         lattice: undefined,
+        land: undefined,
         classes: new Map(),
         vectors: new Map(),
       };
@@ -239,7 +243,7 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
           classes = cellClasses(s.data.grid, s.data.grid.monthOffset(ts.month), s.data.grid.indexNo(ts.index));
           s.classes.set(ck, classes);
         }
-        const classTile = renderClassTile(s.lattice, classes, z, x, y);
+        const classTile = renderClassTile(s.lattice, classes, z, x, y, landOf(s));
         bytes = classTile ? encodeClassTilePng(classTile) : null;
       }
     }
@@ -250,6 +254,13 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
     const tile: CachedTile = { bytes, etag: etagOf(bytes, key), gzip };
     cache.set(key, tile, (bytes?.length ?? 0) + key.length + 64);
     return tile;
+  }
+
+  /** The version's land mask, made on first use. */
+  function landOf(s: VersionState): LandMask {
+    s.lattice ??= cellLattice(s.data.grid);
+    s.land ??= landMask(s.data.provinceIndex.rings, s.lattice.bbox, s.data.grid.resolutionDeg);
+    return s.land;
   }
 
   /**
@@ -270,7 +281,7 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
         name === "provinces"
           ? provincesGeoJson(provincesFromRings(s.data.provinceIndex.rings, s.data.provinces), values)
           : name === "cells"
-            ? cellsGeoJson(g, values)
+            ? cellsGeoJson(g, values, cellLand(g, provincesFromRings(s.data.provinceIndex.rings, s.data.provinces), landOf(s)))
             : countriesGeoJson();
       index = vectorIndex(fc, name === "countries" ? COUNTRIES_MAX_ZOOM : DEFAULT_MAX_ZOOM);
       s.vectors.set(name, index);
