@@ -8,7 +8,7 @@ import * as maplibregl from "/map/vendor/maplibre-gl/maplibre-gl.mjs";
 const KEY_STORAGE = "climateRiskApiKey";
 const origin = window.location.origin;
 const $ = (id) => document.getElementById(id);
-const state = { index: "spei1", month: "", map: null, selected: null };
+const state = { index: "spei1", month: "", map: null, selected: null, labels: [] };
 
 function apiKey() {
   return sessionStorage.getItem(KEY_STORAGE) ?? "";
@@ -18,11 +18,42 @@ function status(text) {
   $("status").textContent = text;
 }
 
+/** An error a person can act on, from an HTTP status (API answers and MapLibre's tile errors alike). */
+function friendly(httpStatus, apiMessage) {
+  if (httpStatus === 401) return "The API key was not accepted. Check it and enter it again.";
+  if (httpStatus === 403) return "This API key may not use this part of the service.";
+  if (httpStatus === 429) return "Too many requests for this key right now: wait a moment and try again.";
+  if (httpStatus === 404) return apiMessage ?? "No data here.";
+  if (httpStatus === 503) return "The service is loading its data: try again in a moment.";
+  if (httpStatus >= 500) return "The service had a problem answering; try again.";
+  return apiMessage ?? "The request failed.";
+}
+
+class RequestError extends Error {
+  constructor(httpStatus, apiMessage) {
+    super(friendly(httpStatus, apiMessage));
+    this.httpStatus = httpStatus;
+  }
+}
+
 async function getJson(path) {
-  const res = await fetch(origin + path, { headers: { "X-API-Key": apiKey() } });
-  const body = await res.json();
-  if (!res.ok || body.success === false) throw new Error(body.error?.message ?? `HTTP ${res.status}`);
+  let res;
+  try {
+    res = await fetch(origin + path, { headers: { "X-API-Key": apiKey() } });
+  } catch {
+    throw new Error("The service cannot be reached.");
+  }
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok || body.success === false) throw new RequestError(res.status, body.error?.message);
   return body.data ?? body;
+}
+
+/** A wrong key: forget it and ask again. */
+function rejectKey(message) {
+  sessionStorage.removeItem(KEY_STORAGE);
+  document.body.dataset.key = "rejected";
+  status(message);
+  $("api-key").focus();
 }
 
 function droughtUrl() {
@@ -43,7 +74,7 @@ function renderLegend(legend) {
 
 function showPanel(title, rows, attrs) {
   const panel = $("panel");
-  for (const [k, v] of Object.entries(attrs)) panel.dataset[k] = v;
+  for (const [k, v] of Object.entries({ ...attrs, index: state.index, month: state.month })) panel.dataset[k] = v;
   panel.innerHTML =
     `<h2 id="panel-title">${title}</h2><table>` +
     rows.map(([k, v]) => `<tr><td>${k}</td><td class="v" data-field="${k}">${v}</td></tr>`).join("") +
@@ -54,6 +85,7 @@ async function showProvince(name) {
   const d = await getJson(`/api/risk-map/drought/province?name=${encodeURIComponent(name)}&month=${state.month}`);
   showPanel(d.province, [
     ["month", d.month],
+    [`selected: ${state.index}`, fmt(d.indices[state.index])],
     ["score", fmt(d.score, 1)],
     ["level", d.level],
     ["severity", d.severity.spei1 ?? "none"],
@@ -70,12 +102,57 @@ async function showPoint(lngLat) {
   const i = d.drought.indices;
   showPanel(`${lat}, ${lng}`, [
     ["month", d.period.month],
+    [`selected: ${state.index}`, fmt(i[state.index])],
     ["grid cell", `${d.location.gridLat}, ${d.location.gridLng}`],
     ["score", fmt(d.drought.score, 1)],
     ["level", d.drought.level],
     ["severity", d.drought.severity.spei1 ?? "none"],
     ...["spei1", "spei3", "spei6", "spei12", "spi1", "mcdi"].map((k) => [k, fmt(i[k])]),
   ], { province: "", kind: "point" });
+}
+
+/** The panel follows the index and month: the selection is asked again. */
+async function refreshPanel() {
+  const sel = state.selected;
+  if (!sel) return;
+  try {
+    if (sel.kind === "province") await showProvince(sel.name);
+    else await showPoint(sel.lngLat);
+    status("");
+  } catch (err) {
+    if (err.httpStatus === 401) rejectKey(err.message);
+    else status(err.message);
+  }
+}
+
+/** Province names at their label points (HTML markers: the page loads no glyph fonts), shown from zoom 6. */
+async function addProvinceLabels(map) {
+  if (state.labels.length) return;
+  const fc = await getJson(`/api/risk-map/drought/provinces?month=${state.month}`);
+  for (const f of fc.features) {
+    const [lng, lat] = labelPoint(f.geometry);
+    const el = document.createElement("div");
+    el.className = "province-label";
+    el.textContent = f.properties.nameEn ?? f.properties.province;
+    state.labels.push(new maplibregl.Marker({ element: el }).setLngLat([lng, lat]).addTo(map));
+  }
+  const toggle = () => document.body.classList.toggle("labels-on", map.getZoom() >= 6);
+  map.on("zoomend", toggle);
+  toggle();
+}
+
+/** The centre of the largest polygon's bounding box (good enough for a label on a province outline). */
+function labelPoint(geometry) {
+  const polygons = geometry.type === "Polygon" ? [geometry.coordinates] : geometry.coordinates;
+  let best = null;
+  for (const poly of polygons) {
+    const xs = poly[0].map((p) => p[0]);
+    const ys = poly[0].map((p) => p[1]);
+    const box = [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+    const size = (box[2] - box[0]) * (box[3] - box[1]);
+    if (!best || size > best.size) best = { size, box };
+  }
+  return [(best.box[0] + best.box[2]) / 2, (best.box[1] + best.box[3]) / 2];
 }
 
 function style(index) {
@@ -102,6 +179,14 @@ function style(index) {
   };
 }
 
+/** The map loaded with the key: clear the messages and add what needs the API (unless a 401 came first). */
+function accepted(map) {
+  if (document.body.dataset.key === "rejected") return;
+  document.body.dataset.key = "accepted";
+  status("");
+  addProvinceLabels(map).catch((err) => (err.httpStatus === 401 ? rejectKey(err.message) : status(err.message)));
+}
+
 function startMap(info) {
   const map = new maplibregl.Map({
     container: "map",
@@ -115,29 +200,33 @@ function startMap(info) {
   state.map = map;
   window.droughtMap = map; // for tests and the console
   map.addControl(new maplibregl.NavigationControl({ showCompass: false }));
-  map.on("error", (e) => status(e.error?.message ?? "map error"));
+  // MapLibre reports tile and TileJSON failures as AJAXError with the HTTP status: said in words here.
+  map.on("error", (e) => {
+    const code = e.error?.status;
+    if (code === 401) rejectKey(friendly(401));
+    else status(code ? friendly(code) : "The map could not load part of its data.");
+  });
+  map.on("load", () => accepted(map));
   map.on("click", async (e) => {
-    try {
-      const hit = map.queryRenderedFeatures(e.point, { layers: ["provinces-fill"] })[0];
-      if (hit) {
-        map.setFilter("province-selected", ["==", ["get", "code"], hit.properties.code]);
-        await showProvince(hit.properties.nameEn);
-      } else {
-        await showPoint(e.lngLat);
-      }
-      status("");
-    } catch (err) {
-      status(err.message);
+    const hit = map.queryRenderedFeatures(e.point, { layers: ["provinces-fill"] })[0];
+    if (hit) {
+      map.setFilter("province-selected", ["==", ["get", "code"], hit.properties.code]);
+      state.selected = { kind: "province", name: hit.properties.nameEn };
+    } else {
+      state.selected = { kind: "point", lngLat: e.lngLat };
     }
+    await refreshPanel();
   });
   $("index").onchange = () => {
     state.index = $("index").value;
     map.getSource("drought").setUrl(droughtUrl());
+    refreshPanel();
   };
   $("month").onchange = () => {
     if (!$("month").value) return;
     state.month = $("month").value;
     map.getSource("drought").setUrl(droughtUrl());
+    refreshPanel();
   };
   document.body.dataset.ready = "map";
   return info;
@@ -156,8 +245,14 @@ async function init() {
     e.preventDefault();
     sessionStorage.setItem(KEY_STORAGE, $("api-key").value.trim());
     $("api-key").value = "";
-    if (state.map) state.map.setStyle(style(state.index));
-    else startMap(info);
+    document.body.dataset.key = "checking";
+    status("Loading the map…");
+    // A new key: a new map (sources that failed with the old key are asked again from scratch).
+    if (state.map) {
+      state.map.remove();
+      state.labels = [];
+    }
+    startMap(info);
   };
   if (apiKey()) startMap(info);
   else status("Enter an API key to load the map.");

@@ -180,4 +180,61 @@ describe("map page in Chromium", () => {
     mkdirSync(join(PROJECT_ROOT, "test-output"), { recursive: true });
     await page.screenshot({ path: join(PROJECT_ROOT, "test-output", "tiles-map.png") });
   }, 90_000);
+
+  it("the panel follows the index and the month of the selection", async () => {
+    const info = (await (await fetch(`${running.base}/tiles/index.json`)).json()).data;
+    await page.selectOption("#index", "spei6");
+    await page.waitForSelector('#panel[data-province="Chiang Mai"][data-index="spei6"]', { timeout: 15_000 });
+    const month = info.precomputedMonths.find((m: string) => m !== info.defaultMonth) ?? "2018-01";
+    await page.fill("#month", month);
+    await page.dispatchEvent("#month", "change");
+    await page.waitForSelector(`#panel[data-province="Chiang Mai"][data-month="${month}"]`, { timeout: 15_000 });
+    const api = await (await fetch(`${running.base}/api/risk-map/drought/province?name=Chiang%20Mai&month=${month}`, { headers: { "X-API-Key": running.key } })).json();
+    expect(await page.textContent('#panel td[data-field="month"]')).toBe(api.data.month);
+    const v = api.data.indices.spei6;
+    expect(await page.textContent('#panel td[data-field="selected: spei6"]')).toBe(v === null ? "–" : v.toFixed(2));
+  }, 60_000);
+
+  it("names the provinces on the map from zoom 6", async () => {
+    await expect.poll(() => page.$$eval(".province-label", (els) => els.length), { timeout: 15_000 }).toBe(77);
+    await page.evaluate(() => (window as unknown as { droughtMap: { jumpTo(o: object): void } }).droughtMap.jumpTo({ center: [99.5, 16.5], zoom: 5 }));
+    expect(await page.$eval(".province-label", (el) => getComputedStyle(el).display)).toBe("none");
+    await page.evaluate(() => (window as unknown as { droughtMap: { zoomTo(z: number, o: object): void } }).droughtMap.zoomTo(6.5, { duration: 0 }));
+    await expect.poll(() => page.$$eval(".province-label", (els) => els.filter((e) => getComputedStyle(e).display !== "none").map((e) => e.textContent)), { timeout: 10_000 }).toContain("Chiang Mai");
+    mkdirSync(join(PROJECT_ROOT, "test-output"), { recursive: true });
+    await page.screenshot({ path: join(PROJECT_ROOT, "test-output", "map-labels.png") });
+  }, 60_000);
+
+  it("a wrong key is said in words and asked again; no raw AJAXError", async () => {
+    await page.evaluate(() => sessionStorage.setItem("climateRiskApiKey", "crk_wrong_key_for_the_test_0000000000"));
+    await page.reload();
+    await expect.poll(() => page.textContent("#status"), { timeout: 20_000 }).toBe("The API key was not accepted. Check it and enter it again.");
+    expect(await page.getAttribute("body", "data-key")).toBe("rejected");
+    expect(await page.evaluate(() => sessionStorage.getItem("climateRiskApiKey"))).toBeNull();
+    expect(await page.textContent("body")).not.toContain("AJAXError");
+    // The right key then loads the map and clears the message.
+    await page.fill("#api-key", running.key);
+    await page.click("#key-form button");
+    await expect.poll(() => page.getAttribute("body", "data-key"), { timeout: 30_000 }).toBe("accepted");
+    expect(await page.textContent("#status")).toBe("");
+  }, 60_000);
+
+  it("on a 390 px phone the map is on top and the controls below it, nothing overlapping", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(300);
+    const map = (await page.locator("#map").boundingBox())!;
+    const controls = (await page.locator("#controls").boundingBox())!;
+    expect(map.width).toBe(390);
+    expect(controls.width).toBe(390);
+    expect(map.y).toBe(0);
+    expect(map.height).toBeGreaterThan(844 * 0.5);
+    expect(controls.y).toBeGreaterThanOrEqual(map.y + map.height - 1);
+    expect(controls.y + controls.height).toBeLessThanOrEqual(845);
+    // The map canvas follows its container (MapLibre resized with the window).
+    const canvas = (await page.locator("#map canvas").boundingBox())!;
+    expect(Math.round(canvas.width)).toBe(390);
+    await page.screenshot({ path: join(PROJECT_ROOT, "test-output", "map-390px.png") });
+    await page.setViewportSize({ width: 1200, height: 800 });
+  }, 60_000);
 });
+
