@@ -18,7 +18,10 @@ import { loadProvinces } from "../pipeline/provinces/boundaries.ts";
 import { openDroughtArtifacts } from "../server/data/drought-artifacts.ts";
 import { createTilesRouter } from "../server/routes/tiles.ts";
 import { buildDroughtArchive, buildTiles, precomputedMonths, TILE_INDICES } from "../tiles/build-tiles.ts";
-import { cellLattice } from "../tiles/raster.ts";
+import { cellLattice, latticeLand } from "../tiles/raster.ts";
+import { landMask } from "../tiles/land-mask.ts";
+import { cellLand } from "../tiles/vector.ts";
+import { flattenRings } from "../lib/geo/province-rings.ts";
 import { latToTileY, lngToTileX } from "../tiles/tile-math.ts";
 
 interface CannonResult {
@@ -45,27 +48,40 @@ const lattice = cellLattice(grid);
 const months = precomputedMonths(grid, data.defaultMonth, intSetting(process.env, "BENCH_MONTHS", 3));
 
 console.log(`artifacts ${data.version}: ${grid.nCells} cells, zooms 0-${maxZoom}, months ${months.map(formatMonth).join(", ")}`);
-const msPerMonth: number[] = [];
-const bytesPerMonth: number[] = [];
-const tilesPerMonth: number[] = [];
+// The land mask (coastal cells over land only) is made once per build; the raster build runs with and without it,
+// alternating per month so both see the same machine state.
+const provinces = loadProvinces();
+const tMask = performance.now();
+const land = latticeLand(lattice, landMask(flattenRings(provinces), lattice.bbox, grid.resolutionDeg));
+const maskMs = performance.now() - tMask;
+const tLand = performance.now();
+cellLand(grid, provinces, land);
+const cellLandMs = performance.now() - tLand;
+console.log(`land mask ${land.nCols} × ${land.nRows} (${(land.bits.length / 1e6).toFixed(1)} MB) in ${maskMs.toFixed(0)} ms; vector cells cut to land in ${cellLandMs.toFixed(0)} ms`);
+const runs = { withLand: { ms: [] as number[], bytes: [] as number[], tiles: [] as number[] }, squares: { ms: [] as number[], bytes: [] as number[], tiles: [] as number[] } };
 for (const month of months) {
-  const t0 = performance.now();
-  let bytes = 0;
-  let tiles = 0;
-  for (const index of TILE_INDICES) {
-    const a = buildDroughtArchive(grid, lattice, index, month, maxZoom);
-    bytes += a.bytes.length;
-    tiles += a.tiles;
+  for (const [name, mask] of [["withLand", land], ["squares", undefined]] as const) {
+    const t0 = performance.now();
+    let bytes = 0;
+    let tiles = 0;
+    for (const index of TILE_INDICES) {
+      const a = buildDroughtArchive(grid, lattice, index, month, maxZoom, mask);
+      bytes += a.bytes.length;
+      tiles += a.tiles;
+    }
+    runs[name].ms.push(performance.now() - t0);
+    runs[name].bytes.push(bytes);
+    runs[name].tiles.push(tiles);
   }
-  msPerMonth.push(performance.now() - t0);
-  bytesPerMonth.push(bytes);
-  tilesPerMonth.push(tiles);
 }
-console.log(`raster build per month (6 indices): median ${median(msPerMonth).toFixed(0)} ms, ${median(tilesPerMonth)} tiles, ${(median(bytesPerMonth) / 1e6).toFixed(2)} MB of archives`);
+for (const [name, r] of Object.entries(runs)) {
+  console.log(`raster build per month (6 indices, ${name === "withLand" ? "land only" : "whole squares"}): median ${median(r.ms).toFixed(0)} ms, ${median(r.tiles)} tiles, ${(median(r.bytes) / 1e6).toFixed(2)} MB of archives`);
+}
+console.log(`land only / whole squares build time: ${(median(runs.withLand.ms) / median(runs.squares.ms)).toFixed(2)}`);
 
 // A full tile set for the serving benchmark: one month, in a scratch directory beside a copy of the version.
 const scratch = mkdtempSync(join(tmpdir(), "tiles-bench-"));
-const report = await buildTiles({ grid, provinces: loadProvinces(), summaries: data.summaries, provinceMeta: data.provinces, outDir: scratch, months: 1, maxZoom, latestMonth: data.defaultMonth });
+const report = await buildTiles({ grid, provinces, summaries: data.summaries, provinceMeta: data.provinces, outDir: scratch, months: 1, maxZoom, latestMonth: data.defaultMonth });
 const vectorBytes = report.archives.filter((a) => !a.name.startsWith("tiles-drought")).map((a) => `${a.name} ${(a.bytes / 1e6).toFixed(2)} MB`);
 console.log(`vector archives in ${report.vectorMs.toFixed(0)} ms: ${vectorBytes.join(", ")}`);
 // The router reads tiles-index.json and archives from its version directory: point it at the scratch copy,

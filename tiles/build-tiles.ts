@@ -16,8 +16,8 @@ import type { Province } from "../lib/geo/province-rings.ts";
 import { legend } from "./colour-scale.ts";
 import { PmtilesWriter } from "./pmtiles-writer.ts";
 import { flattenRings } from "../lib/geo/province-rings.ts";
-import { landMask, type LandMask } from "./land-mask.ts";
-import { cellClasses, cellLattice, encodeClassTilePng, renderClassTile, type CellLattice } from "./raster.ts";
+import { landMask } from "./land-mask.ts";
+import { cellClasses, cellLattice, encodeClassTilePng, latticeLand, renderClassTile, type CellLattice, type LatticeLand } from "./raster.ts";
 import { tileRange, tilesCovering, type BBox } from "./tile-math.ts";
 import { cellLand, cellsGeoJson, countriesGeoJson, encodeVectorTile, provincesGeoJson, vectorIndex, type MonthValues } from "./vector.ts";
 
@@ -99,7 +99,7 @@ export function precomputedMonths(grid: Pick<DroughtGrid, "firstMonth">, last: M
 }
 
 /** Writes every tile of one index and month that has data; resolves with the archive bytes. */
-export function buildDroughtArchive(grid: DroughtGrid, lattice: CellLattice, index: string, month: MonthIndex, maxZoom: number, land?: LandMask): { bytes: Uint8Array; tiles: number } {
+export function buildDroughtArchive(grid: DroughtGrid, lattice: CellLattice, index: string, month: MonthIndex, maxZoom: number, land?: LatticeLand): { bytes: Uint8Array; tiles: number } {
   const indexPos = grid.indexNames.indexOf(index);
   if (indexPos < 0) throw new Error(`index ${index} is not in the grid (${grid.indexNames.join(", ")})`);
   const monthOffset = grid.monthOffset(month);
@@ -170,7 +170,7 @@ export async function buildTiles(input: TileBuildInput): Promise<TileBuildReport
   const months = precomputedMonths(grid, input.latestMonth ?? latestMapMonth(grid), monthCount);
   const lattice = cellLattice(grid);
   // Coastal cells are drawn over their land only (the mask is month-independent: made once).
-  const land = landMask(flattenRings(input.provinces), lattice.bbox, grid.resolutionDeg);
+  const land = latticeLand(lattice, landMask(flattenRings(input.provinces), lattice.bbox, grid.resolutionDeg));
   const archives: TileArchiveReport[] = [];
   const total = months.length * indices.length + 3;
   let done = 0;

@@ -54,7 +54,7 @@ export function cellClasses(grid: DroughtGrid, monthOffset: number, indexPos: nu
  * has data (the tile is then not written, and served as 204). With a land mask, a pixel whose centre is not on land
  * stays transparent: coastal cells are drawn over their land only.
  */
-export function renderClassTile(lattice: CellLattice, classes: Uint8Array, z: number, x: number, y: number, land?: LandMask): Uint8Array | null {
+export function renderClassTile(lattice: CellLattice, classes: Uint8Array, z: number, x: number, y: number, land?: LatticeLand): Uint8Array | null {
   const { west, south, resolutionDeg: res, nRows, nCols, cellAt } = lattice;
   const colOf = new Int32Array(TILE_SIZE);
   const lngOf = new Float64Array(TILE_SIZE);
@@ -92,13 +92,38 @@ export function renderClassTile(lattice: CellLattice, classes: Uint8Array, z: nu
       if (col < 0) continue;
       const cell = cellAt[base + col];
       if (cell < 0) continue;
-      if (land && !isLand(land, lngOf[px], lat)) continue;
+      // Only a cell that is not land throughout needs the per-pixel test.
+      if (land && land.coastal[base + col] === 1 && !isLand(land, lngOf[px], lat)) continue;
       const k = classes[cell];
       out[line + px] = k;
       if (k !== 0) any = true;
     }
   }
   return any ? out : null;
+}
+
+/** A land mask with, per lattice position, whether its cell is coastal (1: some mask cell in its square is not land). */
+export interface LatticeLand extends LandMask {
+  coastal: Uint8Array;
+}
+
+export function latticeLand(lattice: CellLattice, land: LandMask): LatticeLand {
+  const coastal = new Uint8Array(lattice.nRows * lattice.nCols);
+  const { west, south, resolutionDeg: res } = lattice;
+  for (let r = 0; r < lattice.nRows; r++) {
+    for (let c = 0; c < lattice.nCols; c++) {
+      if (lattice.cellAt[r * lattice.nCols + c] < 0) continue;
+      outer: for (let y = south + r * res + land.res / 2; y < south + (r + 1) * res; y += land.res) {
+        for (let x = west + c * res + land.res / 2; x < west + (c + 1) * res; x += land.res) {
+          if (!isLand(land, x, y)) {
+            coastal[r * lattice.nCols + c] = 1;
+            break outer;
+          }
+        }
+      }
+    }
+  }
+  return { ...land, coastal };
 }
 
 /** PNG of a class tile: indexed colour with the class palette (tiles/png-palette.ts). */

@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Feature, FeatureCollection, Geometry, MultiPolygon, Polygon } from "geojson";
 import { intersection, union, type Geom } from "polyclip-ts";
+import { simplify } from "@turf/simplify";
 import GeoJSONVT from "geojson-vt";
 import { feature as topoFeature } from "topojson-client";
 import type { GeometryCollection, Topology } from "topojson-specification";
@@ -61,14 +62,20 @@ export function provincesGeoJson(provinces: readonly Province[], mv: MonthValues
 
 type CellGrid = Pick<DroughtGrid, "nCells" | "cellLats" | "cellLngs" | "cellIds" | "resolutionDeg">;
 
+/** Douglas–Peucker tolerance of the coast that vector cells are cut to (~110 m; a z10 pixel is ~150 m). */
+export const CELL_COAST_TOLERANCE_DEG = 0.001;
+
 const square = (lng: number, lat: number, h: number): number[][][] => [[[lng - h, lat - h], [lng + h, lat - h], [lng + h, lat + h], [lng - h, lat + h], [lng - h, lat - h]]];
 
 /**
  * Every cell's land: its square where the land mask covers it whole, else the square cut to the provinces that
  * overlap it (polyclip-ts), so a coastal cell is not drawn over the sea. Month-independent: made once per version.
  */
-export function cellLand(grid: CellGrid, provinces: readonly Province[], land: LandMask): number[][][][][] {
+export function cellLand(grid: CellGrid, detailed: readonly Province[], land: LandMask): number[][][][][] {
   const h = grid.resolutionDeg / 2;
+  // The coast to CELL_COAST_TOLERANCE_DEG: below what a z10 tile shows, and every tile's polygon union later
+  // (validPolygonRings) works on a few vertices per coastal cell instead of the boundary file's full detail.
+  const provinces = detailed.map((p) => ({ ...p, polygons: (simplify({ type: "MultiPolygon", coordinates: p.polygons } as MultiPolygon, { tolerance: CELL_COAST_TOLERANCE_DEG, highQuality: false }) as MultiPolygon).coordinates }));
   const boxes = provinces.map((p) => {
     const b = [Infinity, Infinity, -Infinity, -Infinity];
     for (const poly of p.polygons) for (const [x, y] of poly[0]) { b[0] = Math.min(b[0], x); b[1] = Math.min(b[1], y); b[2] = Math.max(b[2], x); b[3] = Math.max(b[3], y); }

@@ -29,8 +29,8 @@ import { COUNTRIES_ATTRIBUTION, COUNTRIES_MAX_ZOOM, DEFAULT_MAX_ZOOM, DROUGHT_AT
 import { cellLand, cellsGeoJson, countriesGeoJson, encodeVectorTile, provincesFromRings, provincesGeoJson, vectorIndex, type MonthValues } from "../../tiles/vector.ts";
 import { legend } from "../../tiles/colour-scale.ts";
 import { LocalFileSource } from "../../tiles/pmtiles-source.ts";
-import { landMask, type LandMask } from "../../tiles/land-mask.ts";
-import { cellClasses, cellLattice, encodeClassTilePng, renderClassTile, type CellLattice } from "../../tiles/raster.ts";
+import { landMask } from "../../tiles/land-mask.ts";
+import { cellClasses, cellLattice, encodeClassTilePng, latticeLand, renderClassTile, type CellLattice, type LatticeLand } from "../../tiles/raster.ts";
 import { isValidTile } from "../../tiles/tile-math.ts";
 import { LruCache } from "../../tiles/lru-cache.ts";
 
@@ -79,7 +79,7 @@ interface VersionState {
   sources: LocalFileSource[];
   lattice: CellLattice | undefined;
   /** Land of the grid's extent, made on the first tile rendered on demand (tiles/land-mask.ts). */
-  land: LandMask | undefined;
+  land: LatticeLand | undefined;
   classes: Map<string, Uint8Array>;
   /** Vector tile indexes built in memory for a version without archives (see vectorFallback). */
   vectors: Map<string, GeoJSONVT>;
@@ -257,9 +257,9 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
   }
 
   /** The version's land mask, made on first use. */
-  function landOf(s: VersionState): LandMask {
+  function landOf(s: VersionState): LatticeLand {
     s.lattice ??= cellLattice(s.data.grid);
-    s.land ??= landMask(s.data.provinceIndex.rings, s.lattice.bbox, s.data.grid.resolutionDeg);
+    s.land ??= latticeLand(s.lattice, landMask(s.data.provinceIndex.rings, s.lattice.bbox, s.data.grid.resolutionDeg));
     return s.land;
   }
 

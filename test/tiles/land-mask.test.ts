@@ -6,7 +6,7 @@ import { openDroughtGridFile } from "../../formats/drought-grid.ts";
 import { ProvinceIndexReader } from "../../formats/province-index.ts";
 import { readAligned } from "../../formats/version-files.ts";
 import { isLand, LAND_MASK_SUBDIVISION, landMask } from "../../tiles/land-mask.ts";
-import { cellClasses, cellLattice, renderClassTile } from "../../tiles/raster.ts";
+import { cellClasses, cellLattice, latticeLand, renderClassTile } from "../../tiles/raster.ts";
 import { area, booleanPointInPolygon, point } from "@turf/turf";
 import type { MultiPolygon } from "geojson";
 import { readProvincesJson, type ProvinceMeta } from "../../formats/province-index.ts";
@@ -45,6 +45,7 @@ describe("raster tiles over the real artifacts", () => {
   const provinces = new ProvinceIndexReader(readAligned(join(dir, "province-index.bin")));
   const lattice = cellLattice(grid);
   const land = landMask(provinces.rings, lattice.bbox, grid.resolutionDeg);
+  const clip = latticeLand(lattice, land);
   // The latest month in which every cell has SPEI-3.
   const k = grid.indexNo("spei3");
   let month = grid.nMonths - 1;
@@ -53,7 +54,7 @@ describe("raster tiles over the real artifacts", () => {
   const pixel = (z: number, lng: number, lat: number, withLand: boolean) => {
     const fx = lngToTileX(lng, z);
     const fy = latToTileY(lat, z);
-    const tile = renderClassTile(lattice, classes, z, Math.floor(fx), Math.floor(fy), withLand ? land : undefined);
+    const tile = renderClassTile(lattice, classes, z, Math.floor(fx), Math.floor(fy), withLand ? clip : undefined);
     return tile ? tile[Math.floor((fy % 1) * TILE_SIZE) * TILE_SIZE + Math.floor((fx % 1) * TILE_SIZE)] : 0;
   };
 
