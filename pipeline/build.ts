@@ -379,6 +379,7 @@ async function buildFromSource(opts: BuildOptions, skipped: { gridSource: string
       months: settings.tileMonths,
       maxZoom: settings.tileMaxZoom,
       latestMonth: latestValid ?? undefined,
+      gridSource,
       onProgress: (done, total, label) => {
         if (done % 12 === 0 || done === total) log.info({ stage: "tiles", done, total, label }, "progress");
       },

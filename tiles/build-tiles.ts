@@ -15,6 +15,7 @@ import { formatMonth, type MonthIndex } from "../lib/months.ts";
 import type { Province } from "../lib/geo/province-rings.ts";
 import { legend } from "./colour-scale.ts";
 import { PmtilesWriter } from "./pmtiles-writer.ts";
+import { droughtAttribution, type GridSourceName } from "../lib/drought/grid-sources.ts";
 import { flattenRings } from "../lib/geo/province-rings.ts";
 import { landMask } from "./land-mask.ts";
 import { cellClasses, cellLattice, encodeClassTilePng, latticeLand, renderClassTile, type CellLattice, type LatticeLand } from "./raster.ts";
@@ -46,6 +47,8 @@ export interface TileBuildInput {
   indices?: string[];
   /** Last precomputed month (default latestMapMonth(grid); the build passes its latest valid month). */
   latestMonth?: MonthIndex;
+  /** What the grid was built from, for the archives' attribution (default: the station grid). */
+  gridSource?: GridSourceName;
   onProgress?: (done: number, total: number, label: string) => void;
 }
 
@@ -99,7 +102,7 @@ export function precomputedMonths(grid: Pick<DroughtGrid, "firstMonth">, last: M
 }
 
 /** Writes every tile of one index and month that has data; resolves with the archive bytes. */
-export function buildDroughtArchive(grid: DroughtGrid, lattice: CellLattice, index: string, month: MonthIndex, maxZoom: number, land?: LatticeLand): { bytes: Uint8Array; tiles: number } {
+export function buildDroughtArchive(grid: DroughtGrid, lattice: CellLattice, index: string, month: MonthIndex, maxZoom: number, land?: LatticeLand, attribution = DROUGHT_ATTRIBUTION): { bytes: Uint8Array; tiles: number } {
   const indexPos = grid.indexNames.indexOf(index);
   if (indexPos < 0) throw new Error(`index ${index} is not in the grid (${grid.indexNames.join(", ")})`);
   const monthOffset = grid.monthOffset(month);
@@ -112,7 +115,7 @@ export function buildDroughtArchive(grid: DroughtGrid, lattice: CellLattice, ind
     minZoom: 0,
     maxZoom,
     center: [(lattice.bbox[0] + lattice.bbox[2]) / 2, (lattice.bbox[1] + lattice.bbox[3]) / 2, 5],
-    metadata: { name: `drought-${index}-${formatMonth(month)}`, index, month: formatMonth(month), format: "png", attribution: DROUGHT_ATTRIBUTION, legend: legend([index]) },
+    metadata: { name: `drought-${index}-${formatMonth(month)}`, index, month: formatMonth(month), format: "png", attribution, legend: legend([index]) },
   });
   // Identical class tiles (uniform tiles at deep zooms) are encoded once.
   const pngOf = new Map<string, Buffer>();
@@ -137,10 +140,10 @@ export function buildDroughtArchive(grid: DroughtGrid, lattice: CellLattice, ind
 }
 
 /** Credits every archive's metadata carries (TileJSON `attribution`). */
-export const DROUGHT_ATTRIBUTION = "Drought indices from NOAA NCEI GHCN-Daily stations (Menne et al. 2012); provinces © geoBoundaries (ODbL)";
+export const DROUGHT_ATTRIBUTION = droughtAttribution("stations");
 export const COUNTRIES_ATTRIBUTION = "Country outlines: Natural Earth (public domain)";
 
-function vectorArchive(name: string, fc: Parameters<typeof vectorIndex>[0], layer: string, bbox: BBox, maxZoom: number, metadataExtra: Record<string, unknown>, centerZoom = 5): { bytes: Uint8Array; tiles: number } {
+function vectorArchive(name: string, fc: Parameters<typeof vectorIndex>[0], layer: string, bbox: BBox, maxZoom: number, metadataExtra: Record<string, unknown>, centerZoom = 5, attribution = DROUGHT_ATTRIBUTION): { bytes: Uint8Array; tiles: number } {
   const index = vectorIndex(fc, maxZoom);
   const writer = new PmtilesWriter({
     tileType: "mvt",
@@ -150,7 +153,7 @@ function vectorArchive(name: string, fc: Parameters<typeof vectorIndex>[0], laye
     maxZoom,
     // A centre zoom that shows the data (5: the country; 4: the countries around it), not 0 (Thailand as a dot).
     center: [(bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2, Math.min(centerZoom, maxZoom)],
-    metadata: { name, format: "pbf", attribution: name === "countries" ? COUNTRIES_ATTRIBUTION : DROUGHT_ATTRIBUTION, ...metadataExtra },
+    metadata: { name, format: "pbf", attribution: name === "countries" ? COUNTRIES_ATTRIBUTION : attribution, ...metadataExtra },
   });
   for (const [z, x, y] of tilesCovering(bbox, 0, maxZoom)) {
     const mvt = encodeVectorTile(index, layer, z, x, y);
@@ -171,6 +174,7 @@ export async function buildTiles(input: TileBuildInput): Promise<TileBuildReport
   const lattice = cellLattice(grid);
   // Coastal cells are drawn over their land only (the mask is month-independent: made once).
   const land = latticeLand(lattice, landMask(flattenRings(input.provinces), lattice.bbox, grid.resolutionDeg));
+  const attribution = droughtAttribution(input.gridSource ?? "stations");
   const archives: TileArchiveReport[] = [];
   const total = months.length * indices.length + 3;
   let done = 0;
@@ -182,7 +186,7 @@ export async function buildTiles(input: TileBuildInput): Promise<TileBuildReport
 
   const tRaster = performance.now();
   for (const month of months) {
-    for (const index of indices) save(droughtArchiveName(index, month), buildDroughtArchive(grid, lattice, index, month, maxZoom, land));
+    for (const index of indices) save(droughtArchiveName(index, month), buildDroughtArchive(grid, lattice, index, month, maxZoom, land, attribution));
   }
   const rasterMs = performance.now() - tRaster;
 
@@ -210,8 +214,8 @@ export async function buildTiles(input: TileBuildInput): Promise<TileBuildReport
   const monthLabels = months.map(formatMonth);
   const layerMeta = (id: string, fields: Record<string, string>) => ({ vector_layers: [{ id, fields, minzoom: 0, maxzoom: maxZoom }], indices, months: monthLabels });
   const valueFields = Object.fromEntries(months.flatMap((m) => indices.map((i) => [`${i}_${formatMonth(m)}`, "Number"])));
-  save("tiles-provinces.pmtiles", vectorArchive("provinces", provinces, "provinces", lattice.bbox, maxZoom, layerMeta("provinces", { code: "String", nameEn: "String", nameTh: "String", slug: "String", ...valueFields })));
-  save("tiles-cells.pmtiles", vectorArchive("cells", cellsGeoJson(grid, cellValues, cellLand(grid, input.provinces, land)), "cells", lattice.bbox, maxZoom, layerMeta("cells", { cell: "Number", gridId: "String", lat: "Number", lng: "Number", ...valueFields })));
+  save("tiles-provinces.pmtiles", vectorArchive("provinces", provinces, "provinces", lattice.bbox, maxZoom, layerMeta("provinces", { code: "String", nameEn: "String", nameTh: "String", slug: "String", ...valueFields }), 5, attribution));
+  save("tiles-cells.pmtiles", vectorArchive("cells", cellsGeoJson(grid, cellValues, cellLand(grid, input.provinces, land)), "cells", lattice.bbox, maxZoom, layerMeta("cells", { cell: "Number", gridId: "String", lat: "Number", lng: "Number", ...valueFields }), 5, attribution));
   const m = COUNTRIES_MARGIN_DEG;
   const b = lattice.bbox;
   const countriesBBox: BBox = [b[0] - m, Math.max(-85, b[1] - m), b[2] + m, Math.min(85, b[3] + m)];

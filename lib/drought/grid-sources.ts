@@ -72,6 +72,17 @@ export function gridSourceOf(settings: Record<string, unknown> | undefined): Gri
   return typeof name === "string" && name in GRID_SOURCES ? GRID_SOURCES[name as GridSourceName] : GRID_SOURCES.stations;
 }
 
+/** The attribution of the drought tiles (map layers) for a grid built from `name`. */
+export function droughtAttribution(name: GridSourceName): string {
+  const inputs: Record<GridSourceName, string> = {
+    stations: "NOAA NCEI GHCN-Daily stations (Menne et al. 2012)",
+    era5: "Copernicus C3S ERA5-Land (Muñoz-Sabater et al. 2021)",
+    keyless: "NOAA PSL PREC/L (Chen et al. 2002) and GHCN-CAMS (Fan & van den Dool 2008)",
+    netcdf: "gridded NetCDF climate inputs",
+  };
+  return `Drought indices from ${inputs[name]}; provinces © geoBoundaries (ODbL)`;
+}
+
 /** The registry sources that feed other grids than `current`: a drought answer is not stale because of them. */
 export function otherGridInputs(current: GridSourceName): Set<string> {
   const mine = new Set(GRID_SOURCES[current].registrySources);

@@ -25,7 +25,8 @@ import { ApiError } from "../errors.ts";
 import { ifNoneMatchHits } from "../http/respond.ts";
 import type { DroughtArtifacts } from "../data/drought-artifacts.ts";
 import type GeoJSONVT from "geojson-vt";
-import { COUNTRIES_ATTRIBUTION, COUNTRIES_MAX_ZOOM, DEFAULT_MAX_ZOOM, DROUGHT_ATTRIBUTION, droughtArchiveName, TILE_INDICES, type TilesIndex } from "../../tiles/build-tiles.ts";
+import { droughtAttribution } from "../../lib/drought/grid-sources.ts";
+import { COUNTRIES_ATTRIBUTION, COUNTRIES_MAX_ZOOM, DEFAULT_MAX_ZOOM, droughtArchiveName, TILE_INDICES, type TilesIndex } from "../../tiles/build-tiles.ts";
 import { cellLand, cellsGeoJson, countriesGeoJson, encodeVectorTile, provincesFromRings, provincesGeoJson, vectorIndex, type MonthValues } from "../../tiles/vector.ts";
 import { legend } from "../../tiles/colour-scale.ts";
 import { LocalFileSource } from "../../tiles/pmtiles-source.ts";
@@ -411,7 +412,7 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
       tilejson: "3.0.0",
       name: ts.name,
       version: "1.0.0",
-      attribution: meta?.attribution ?? (ts.kind === "vector" && ts.name === "countries" ? COUNTRIES_ATTRIBUTION : DROUGHT_ATTRIBUTION),
+      attribution: meta?.attribution ?? (ts.kind === "vector" && ts.name === "countries" ? COUNTRIES_ATTRIBUTION : droughtAttribution(s.data.gridSource)),
       scheme: "xyz",
       tiles: [`${baseUrl(req)}/tiles/v/${encodeURIComponent(s.version)}/${ts.name}/{z}/{x}/{y}.${isVector ? "mvt" : "png"}`],
       minzoom: 0,

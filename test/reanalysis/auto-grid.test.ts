@@ -120,6 +120,9 @@ describe("GRID_SOURCE=auto after a refresh of the keyless sources", () => {
       body: JSON.stringify({ lat: 13.75, lng: 100.5, riskType: "drought" }),
     });
     expect(score.status).toBe(200);
+    // The map layers credit the grid's inputs too.
+    const tilejson = await (await fetch(`${server.base}/tiles/drought-spei1.json`, { headers: { "x-api-key": server.key } })).json();
+    expect(tilejson.attribution).toBe("Drought indices from NOAA PSL PREC/L (Chen et al. 2002) and GHCN-CAMS (Fan & van den Dool 2008); provinces © geoBoundaries (ODbL)");
     const scored = (await score.json()).data;
     // Stale by the grid's own inputs (data to 2022-12, cadence monthly), not by the station record it was not
     // built from (GHCN-Daily, whose mirror copy ends in 2019).
