@@ -4,6 +4,8 @@
 // Every response carries X-Data-Version, the CORS headers and the security headers (http/security-headers.ts);
 // authenticated ones also carry RateLimit-*. Failures before routing (malformed HTTP, timeouts) are answered by
 // the server's clientError listener (http/client-error.ts), bodies are read by http/body.ts.
+import { eventsHandler } from "./routes/events.ts";
+import type { FeedRiskService } from "./services/feed-risk-service.ts";
 import { otherGridInputs } from "../lib/drought/grid-sources.ts";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import type { Logger } from "../lib/log.ts";
@@ -45,6 +47,8 @@ export interface AppDeps {
   sources?: SourceStatusService;
   /** The drought version's exports; without it the export routes answer 503 SERVICE_UNAVAILABLE. */
   exports?: ExportService;
+  /** Feed snapshots' events for map layers; without it GET /api/risk-map/events answers 503. */
+  feeds?: FeedRiskService;
   /** Routers with their own paths and auth (map page, tiles), mounted before the routing gate. */
   routers?: Router[];
 }
@@ -72,6 +76,7 @@ export const ROUTES: ReadonlyArray<RouteDef> = [
   { path: "/api/risk-map/drought/provinces", methods: ["GET"], auth: true },
   { path: "/api/risk-map/drought/province/history", methods: ["GET"], auth: true },
   { path: "/api/risk-map/batch", methods: ["POST"], auth: true },
+  { path: "/api/risk-map/events", methods: ["GET"], auth: true },
   { path: "/api/supply-chain/query", methods: ["POST"], auth: true },
   { path: "/api/outbreak-radar/query", methods: ["POST"], auth: true },
   { path: EXPORTS_PATH, methods: ["GET"], auth: true },
@@ -243,6 +248,7 @@ export function createApp(deps: AppDeps) {
   app.get("/api/risk-map/drought/provinces", riskMap.choropleth);
   app.get("/api/risk-map/drought/province/history", riskMap.provinceHistory);
   app.post("/api/risk-map/batch", riskMap.batch);
+  app.get("/api/risk-map/events", eventsHandler(deps.feeds, freshness));
   app.post("/api/supply-chain/query", supplyChainHandlers({ supplyChain: deps.supplyChain, bodyLimit, freshness }).query);
   app.post("/api/outbreak-radar/query", outbreakHandlers({ outbreak: deps.outbreak, bodyLimit, freshness }).query);
   const exportsOrUnavailable = () => {

@@ -48,6 +48,7 @@ async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
     outbreak: outbreak.service,
     exports: new ExportService(store),
     history: droughtOnly,
+    feeds: feeds.service,
     sources: sources.service,
     routers: [createMapPageRouter(), createTilesRouter({ current: () => store.current(), auth: (k) => keys.authenticate(k), logger: log })],
   });

@@ -1,5 +1,6 @@
 // The OpenAPI 3.1 document, generated from the zod schemas in schemas.ts with z.toJSONSchema (JSON Schema
 // 2020-12, which OpenAPI 3.1 uses as is). Nothing here restates a field: only paths, words and wiring.
+import { eventsCollection, eventsQuery } from "./schemas-events.ts";
 import { z } from "zod";
 import { MAX_JSON_DEPTH } from "./http/body.ts";
 import { MAX_BATCH_LOCATIONS, RISK_TYPES } from "./schemas.ts";
@@ -204,6 +205,21 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
           parameters: queryParameters(choroplethQuery),
           responses: {
             "200": ok("FeatureCollection", { "application/geo+json": provinceChoropleth.extend(freshnessFields) }),
+            ...errorResponses(GET_ERRORS),
+          },
+        },
+      },
+      "/api/risk-map/events": {
+        get: {
+          operationId: "eventsInBox",
+          summary: "Flood and wildfire events, or storm tracks, inside a box as GeoJSON (map layers)",
+          description:
+            "From the published feed snapshots, newest first: flood (DFO, GDACS) and wildfire (FIRMS) events as points, storms " +
+            "(IBTrACS) as the line of their fixes inside the box. truncated says whether limit cut the list. Click-through: " +
+            "POST /api/risk-map/score with the feature's coordinates and riskType gives the score there.",
+          parameters: queryParameters(eventsQuery),
+          responses: {
+            "200": ok("FeatureCollection", { "application/geo+json": eventsCollection.extend(freshnessFields) }),
             ...errorResponses(GET_ERRORS),
           },
         },

@@ -155,6 +155,59 @@ function labelPoint(geometry) {
   return [(best.box[0] + best.box[2]) / 2, (best.box[1] + best.box[3]) / 2];
 }
 
+const EMPTY = { type: "FeatureCollection", features: [] };
+/** Event layers: the checkbox, the map layer, the API's riskType and extra query. */
+const EVENT_LAYERS = {
+  flood: { layer: "flood-events", query: "riskType=flood&limit=1000" },
+  storm: { layer: "storm-tracks", query: "riskType=storm&since=2000-01-01&limit=400" },
+};
+
+/** The visible box, clamped to valid degrees, as the API's bbox. */
+function viewBox(map) {
+  const b = map.getBounds();
+  const c = (v, lo, hi) => Math.min(hi, Math.max(lo, v)).toFixed(3);
+  return `${c(b.getWest(), -180, 179.9)},${c(b.getSouth(), -90, 89.9)},${c(b.getEast(), -179.9, 180)},${c(b.getNorth(), -89.9, 90)}`;
+}
+
+/** Loads the events of every enabled layer for the view (GET /api/risk-map/events). */
+async function refreshEvents(map) {
+  for (const [name, def] of Object.entries(EVENT_LAYERS)) {
+    const on = $(`layer-${name}`).checked;
+    $(`legend-${name}`).hidden = !on;
+    if (!map.getLayer(def.layer)) continue;
+    map.setLayoutProperty(def.layer, "visibility", on ? "visible" : "none");
+    if (!on) continue;
+    try {
+      const fc = await getJson(`/api/risk-map/events?${def.query}&bbox=${viewBox(map)}`);
+      map.getSource(name).setData(fc);
+      document.body.dataset[`${name}Events`] = String(fc.features.length);
+    } catch (err) {
+      if (err.httpStatus === 401) rejectKey(err.message);
+      else status(err.message);
+    }
+  }
+}
+
+/** An event or a track clicked: its details and the API's score at that place for its risk type. */
+async function showEvent(feature, lngLat, riskType) {
+  const p = feature.properties;
+  const res = await fetch(`${origin}/api/risk-map/score`, {
+    method: "POST",
+    headers: { "X-API-Key": apiKey(), "Content-Type": "application/json" },
+    body: JSON.stringify({ lat: Number(lngLat.lat.toFixed(4)), lng: Number(lngLat.lng.toFixed(4)), riskType, timeframe: "1y" }),
+  });
+  const body = await res.json().catch(() => ({}));
+  const score = res.ok ? body.data : null;
+  showPanel(p.name, [
+    ["source", p.source],
+    ["from", p.start],
+    ["to", p.end],
+    [riskType === "storm" ? "highest wind (kt)" : "magnitude", p.magnitude ?? "–"],
+    [`${riskType} score here`, score ? fmt(score.riskScore, 1) : friendly(res.status, body.error?.message)],
+    [`${riskType} level`, score ? score.riskLevel : "–"],
+  ], { province: "", kind: `${riskType}-event`, event: p.id });
+}
+
 function style(index) {
   return {
     version: 8,
@@ -162,6 +215,8 @@ function style(index) {
       countries: { type: "vector", url: `${origin}/tiles/countries.json` },
       drought: { type: "raster", url: droughtUrl(), tileSize: 256 },
       provinces: { type: "vector", url: `${origin}/tiles/provinces.json` },
+      flood: { type: "geojson", data: EMPTY },
+      storm: { type: "geojson", data: EMPTY },
     },
     layers: [
       { id: "sea", type: "background", paint: { "background-color": "#dfe9f3" } },
@@ -174,6 +229,22 @@ function style(index) {
         id: "province-selected", type: "line", source: "provinces", "source-layer": "provinces",
         filter: ["==", ["get", "code"], ""], paint: { "line-color": "#0040ff", "line-width": 2.5 },
       },
+      {
+        id: "storm-tracks", type: "line", source: "storm", layout: { visibility: "none", "line-cap": "round" },
+        paint: {
+          "line-width": 2,
+          "line-color": ["step", ["coalesce", ["get", "magnitude"], 0], "#7fb3d5", 34, "#e0b100", 64, "#e67e22", 96, "#c0392b"],
+        },
+      },
+      {
+        id: "flood-events", type: "circle", source: "flood", layout: { visibility: "none" },
+        paint: {
+          "circle-radius": 5,
+          "circle-stroke-width": 1,
+          "circle-stroke-color": "#222",
+          "circle-color": ["case", ["==", ["get", "source"], "DFO"], "#1f5fa8", ["step", ["coalesce", ["get", "magnitude"], 1], "#3cb44b", 2, "#f58231", 3, "#e6194b"]],
+        },
+      },
     ],
     metadata: { index },
   };
@@ -184,6 +255,7 @@ function accepted(map) {
   if (document.body.dataset.key === "rejected") return;
   document.body.dataset.key = "accepted";
   status("");
+  refreshEvents(map);
   addProvinceLabels(map).catch((err) => (err.httpStatus === 401 ? rejectKey(err.message) : status(err.message)));
 }
 
@@ -207,7 +279,22 @@ function startMap(info) {
     else status(code ? friendly(code) : "The map could not load part of its data.");
   });
   map.on("load", () => accepted(map));
+  map.on("moveend", () => refreshEvents(map));
+  for (const name of Object.keys(EVENT_LAYERS)) $(`layer-${name}`).onchange = () => refreshEvents(map);
   map.on("click", async (e) => {
+    const around = [[e.point.x - 4, e.point.y - 4], [e.point.x + 4, e.point.y + 4]];
+    const event = map.queryRenderedFeatures(around, { layers: ["flood-events", "storm-tracks"].filter((l) => map.getLayoutProperty(l, "visibility") === "visible") })[0];
+    if (event) {
+      state.selected = null;
+      try {
+        const at = event.geometry.type === "Point" ? { lng: event.geometry.coordinates[0], lat: event.geometry.coordinates[1] } : e.lngLat;
+        await showEvent(event, at, event.layer.id === "flood-events" ? "flood" : "storm");
+        status("");
+      } catch (err) {
+        status(err.message);
+      }
+      return;
+    }
     const hit = map.queryRenderedFeatures(e.point, { layers: ["provinces-fill"] })[0];
     if (hit) {
       map.setFilter("province-selected", ["==", ["get", "code"], hit.properties.code]);

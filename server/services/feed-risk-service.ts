@@ -12,6 +12,7 @@ import { assess, NotCoveredError, type Place } from "../../lib/feed-risk/assess.
 import { lazyPlaceLocator, placeLocator } from "../../lib/feed-risk/place.ts";
 import type { Geography } from "../../lib/geo/geography.ts";
 import type { ScoreData, ScoreQuery } from "./types.ts";
+import type { EventsCollection, EventsQuery } from "../schemas-events.ts";
 
 export class FeedRiskService {
   constructor(
@@ -21,6 +22,13 @@ export class FeedRiskService {
 
   snapshotVersion(type: FeedRiskType): string | undefined {
     return this.stores[type]?.current()?.version;
+  }
+
+  /** GET /api/risk-map/events; 503 before the snapshot is loaded. */
+  events(q: EventsQuery): EventsCollection {
+    const store = this.stores[q.riskType];
+    if (!store) throw new ApiError("SERVICE_UNAVAILABLE", `${q.riskType} data are not loaded yet`);
+    return eventsInBox(store.require().data, q);
   }
 
   score(q: ScoreQuery): ScoreData {
@@ -48,6 +56,66 @@ export class FeedRiskService {
       timestamp: new Date().toISOString(),
     };
   }
+}
+
+/** Day of an epoch-ms time. */
+const day = (t: number) => new Date(t).toISOString().slice(0, 10);
+const finite = (v: number) => (Number.isFinite(v) ? Math.round(v * 100) / 100 : null);
+
+/**
+ * The events of a snapshot inside a box (GET /api/risk-map/events), newest first: flood and wildfire events as
+ * points, storms as the line of their fixes in the box (a storm with a single fix there is a point).
+ */
+export function eventsInBox(snap: FeedSnapshot, q: EventsQuery): EventsCollection {
+  const ev = snap.events;
+  const [w, s, e, n] = q.bbox;
+  const since = q.since ? Date.parse(`${q.since}T00:00:00Z`) : -Infinity;
+  const unit = q.riskType === "flood" ? "DFO magnitude | GDACS alert score" : q.riskType === "wildfire" ? "FRP MW" : "kt";
+  const hits: number[] = [];
+  if (ev) for (let i = 0; i < ev.n; i++) if (ev.lng[i] >= w && ev.lng[i] <= e && ev.lat[i] >= s && ev.lat[i] <= n && ev.time[i] >= since) hits.push(i);
+  type Item = { newest: number; feature: EventsCollection["features"][number] };
+  const items: Item[] = [];
+  if (q.riskType !== "storm") {
+    for (const i of hits) {
+      items.push({
+        newest: ev!.time[i],
+        feature: {
+          type: "Feature", id: ev!.ids[i], geometry: { type: "Point", coordinates: [ev!.lng[i], ev!.lat[i]] },
+          properties: { id: ev!.ids[i], name: ev!.names[i], source: ev!.sources[ev!.sourceNo[i]], start: day(ev!.time[i]), end: day(ev!.endTime[i]), magnitude: finite(ev!.magnitude[i]), unit },
+        },
+      });
+    }
+  } else {
+    const byStorm = new Map<number, number[]>();
+    for (const i of hits) {
+      const g = ev!.group[i];
+      let list = byStorm.get(g);
+      if (!list) byStorm.set(g, (list = []));
+      list.push(i);
+    }
+    for (const [g, list] of byStorm) {
+      list.sort((a, b) => ev!.time[a] - ev!.time[b]);
+      const first = list[0];
+      const last = list[list.length - 1];
+      let max = NaN;
+      for (const i of list) if (!(ev!.magnitude[i] <= max)) max = Number.isNaN(ev!.magnitude[i]) ? max : ev!.magnitude[i];
+      const coords = list.map((i) => [ev!.lng[i], ev!.lat[i]] as [number, number]);
+      const id = ev!.groups[g];
+      items.push({
+        newest: ev!.time[last],
+        feature: {
+          type: "Feature", id,
+          geometry: coords.length > 1 ? { type: "LineString", coordinates: coords } : { type: "Point", coordinates: coords[0] },
+          properties: { id, name: ev!.names[first], source: ev!.sources[ev!.sourceNo[first]], start: day(ev!.time[first]), end: day(ev!.time[last]), magnitude: finite(max), unit },
+        },
+      });
+    }
+  }
+  items.sort((a, b) => b.newest - a.newest || (a.feature.id < b.feature.id ? -1 : 1));
+  return {
+    type: "FeatureCollection", riskType: q.riskType, asOf: snap.meta.asOf, snapshotVersion: snap.version,
+    truncated: items.length > q.limit, features: items.slice(0, q.limit).map((x) => x.feature),
+  };
 }
 
 /**

@@ -12,6 +12,7 @@ import { FileKeyStore, generateKey, hashKey, writeKeyFile } from "../../server/a
 import { createRateLimiter } from "../../server/limits/rate-limit.ts";
 import { listen, type RunningServer } from "../../server/serve.ts";
 import { scoreData } from "../../server/schemas.ts";
+import { eventsCollection } from "../../server/schemas-events.ts";
 import { openFeedRiskService } from "../../server/services/feed-risk-service.ts";
 import { ScoreService } from "../../server/services/score-service.ts";
 import { buildSnapshots } from "../../pipeline/snapshots/build-snapshots.ts";
@@ -38,6 +39,7 @@ beforeAll(async () => {
     limiter: createRateLimiter({ plans: { free: { points: 10000, duration: 60 } } }),
     logger: silent,
     ready: () => true,
+    feeds: feeds.service,
   });
   running = await listen(app, { port: 0, host: "127.0.0.1", logger: silent });
   base = `http://127.0.0.1:${running.port}`;
@@ -220,3 +222,52 @@ describe("snapshot hot reload", () => {
     expect(((await res.json()) as { data: { details: { snapshotVersion: string } } }).data.details.snapshotVersion).toBe(second.version);
   });
 });
+
+describe("GET /api/risk-map/events (map layers)", () => {
+  const events = (q: string) => fetch(`${base}/api/risk-map/events?${q}`, { headers: { "x-api-key": key } });
+
+  it("flood events in Thailand's box: points, newest first, schema-valid, each a snapshot event", async () => {
+    const res = await events("riskType=flood&bbox=97,5,106,21&limit=50");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/geo+json; charset=utf-8");
+    const fc = eventsCollection.parse(await res.json());
+    expect(fc.features.length).toBe(50);
+    expect(fc.truncated).toBe(true);
+    const starts = fc.features.map((f) => f.properties.start);
+    expect([...starts].sort().reverse()).toEqual(starts);
+    const snap = feeds.stores.flood!.current()!.data.events!;
+    for (const f of fc.features) {
+      expect(f.geometry.type).toBe("Point");
+      const [lng, lat] = f.geometry.coordinates as [number, number];
+      expect(lng >= 97 && lng <= 106 && lat >= 5 && lat <= 21).toBe(true);
+      const i = snap.ids.indexOf(f.id);
+      expect([snap.lng[i], snap.lat[i], snap.names[i]]).toEqual([lng, lat, f.properties.name]);
+    }
+  });
+
+  it("storms as tracks: one LineString per storm with its fixes in the box, the highest wind there", async () => {
+    const res = await events("riskType=storm&bbox=97,5,106,21&since=2020-01-01&limit=20");
+    expect(res.status).toBe(200);
+    const fc = eventsCollection.parse(await res.json());
+    expect(fc.features.length).toBeGreaterThan(0);
+    const snap = feeds.stores.storm!.current()!.data.events!;
+    for (const f of fc.features) {
+      const g = snap.groups.indexOf(f.id);
+      const fixes = [...Array(snap.n).keys()].filter((i) => snap.group[i] === g && snap.lng[i] >= 97 && snap.lng[i] <= 106 && snap.lat[i] >= 5 && snap.lat[i] <= 21 && snap.time[i] >= Date.parse("2020-01-01"));
+      const coords = f.geometry.type === "LineString" ? f.geometry.coordinates : [f.geometry.coordinates];
+      expect(coords.length).toBe(fixes.length);
+      const winds = fixes.map((i) => snap.magnitude[i]).filter((v) => !Number.isNaN(v));
+      expect(f.properties.magnitude).toBe(winds.length ? Math.round(Math.max(...winds) * 100) / 100 : null);
+      expect(f.properties.start >= "2020-01-01").toBe(true);
+    }
+  });
+
+  it("bad input is a 400 in the envelope", async () => {
+    for (const q of ["riskType=flood&bbox=106,5,97,21", "riskType=flood&bbox=a,b,c,d", "riskType=heatwave&bbox=97,5,106,21", "riskType=flood", "riskType=flood&bbox=97,5,106,21&limit=0", "riskType=flood&bbox=97,5,106,21&since=2020"]) {
+      const res = await events(q);
+      expect(res.status, q).toBe(400);
+      expect((await res.json()).error.code).toBe("VALIDATION_ERROR");
+    }
+  });
+});
+

@@ -20,6 +20,7 @@ import { createMapPageRouter, createTilesRouter } from "../../server/routes/tile
 import { openDroughtService } from "../../server/services/drought-service.ts";
 import { buildTiles, TILES_INDEX_FILE } from "../../tiles/build-tiles.ts";
 import { privateArtifacts, startRealServer, type RealServer } from "../e2e/real-server.ts";
+import { buildSnapshots } from "../../pipeline/snapshots/build-snapshots.ts";
 
 const CHROMIUM_ARGS = [
   "--headless",
@@ -85,6 +86,9 @@ const tileResponses: string[] = [];
 
 beforeAll(async () => {
   const priv = privateArtifacts(inject("artifactsDir"));
+  // The flood and storm snapshots, for the event layers (built from the data mirror into the private copy).
+  const built = await buildSnapshots({ dataDir: dataDir(), artifactsDir: priv.dir, droughtArtifactsDir: priv.dir, only: ["flood", "storm"] });
+  for (const s of Object.values(built)) if (s.status !== "published") throw new Error(`snapshot not published: ${JSON.stringify(s)}`);
   const versionDir = realpathSync(join(priv.dir, "current"));
   if (!existsSync(join(versionDir, TILES_INDEX_FILE))) {
     // The build does not make tiles yet: make two months of them into the private copy.
@@ -236,5 +240,40 @@ describe("map page in Chromium", () => {
     await page.screenshot({ path: join(PROJECT_ROOT, "test-output", "map-390px.png") });
     await page.setViewportSize({ width: 1200, height: 800 });
   }, 60_000);
+
+  it("flood events and storm tracks as layers with legends; a click shows the event and the API's score there", async () => {
+    await page.evaluate(() => (window as unknown as { droughtMap: { jumpTo(o: object): void } }).droughtMap.jumpTo({ center: [100.5, 13.5], zoom: 5 }));
+    await page.check("#layer-flood");
+    await page.check("#layer-storm");
+    expect(await page.isVisible("#legend-flood")).toBe(true);
+    expect(await page.isVisible("#legend-storm")).toBe(true);
+    await expect.poll(() => page.getAttribute("body", "data-flood-events"), { timeout: 20_000 }).not.toBeNull();
+    await expect.poll(() => page.getAttribute("body", "data-storm-events"), { timeout: 20_000 }).not.toBeNull();
+    await waitForMapIdle();
+    const rendered = await page.evaluate(() => {
+      const map = (window as unknown as { droughtMap: { queryRenderedFeatures(o: object): { layer: { id: string }; geometry: { type: string; coordinates: number[] }; properties: Record<string, unknown> }[]; project(c: number[]): { x: number; y: number } } }).droughtMap;
+      const floods = map.queryRenderedFeatures({ layers: ["flood-events"] });
+      const storms = map.queryRenderedFeatures({ layers: ["storm-tracks"] });
+      const f = floods.find((x) => x.properties.source === "GDACS") ?? floods[0];
+      return { floods: floods.length, storms: storms.length, point: f ? map.project(f.geometry.coordinates) : null, id: f?.properties.id, coords: f?.geometry.coordinates };
+    });
+    expect(rendered.floods).toBeGreaterThan(10);
+    expect(rendered.storms).toBeGreaterThan(10);
+    // The pixels: the flood circles' colours are on the screenshot.
+    mkdirSync(join(PROJECT_ROOT, "test-output"), { recursive: true });
+    await page.screenshot({ path: join(PROJECT_ROOT, "test-output", "map-events.png") });
+    await page.mouse.click(rendered.point!.x, rendered.point!.y);
+    await page.waitForSelector(`#panel[data-kind="flood-event"][data-event="${rendered.id}"]`, { timeout: 15_000 });
+    const [lng, lat] = rendered.coords as number[];
+    const api = await (
+      await fetch(`${running.base}/api/risk-map/score`, {
+        method: "POST",
+        headers: { "X-API-Key": running.key, "Content-Type": "application/json" },
+        body: JSON.stringify({ lat: Number(lat.toFixed(4)), lng: Number(lng.toFixed(4)), riskType: "flood", timeframe: "1y" }),
+      })
+    ).json();
+    expect(await page.textContent('#panel td[data-field="flood score here"]')).toBe(api.data.riskScore.toFixed(1));
+    expect(await page.textContent('#panel td[data-field="flood level"]')).toBe(api.data.riskLevel);
+  }, 90_000);
 });
 
