@@ -171,21 +171,26 @@ function viewBox(map) {
 
 /** Loads the events of every enabled layer for the view (GET /api/risk-map/events). */
 async function refreshEvents(map) {
-  for (const [name, def] of Object.entries(EVENT_LAYERS)) {
+  // Legends and visibility at once, then the enabled layers' events side by side.
+  const enabled = Object.entries(EVENT_LAYERS).filter(([name, def]) => {
     const on = $(`layer-${name}`).checked;
     $(`legend-${name}`).hidden = !on;
-    if (!map.getLayer(def.layer)) continue;
-    map.setLayoutProperty(def.layer, "visibility", on ? "visible" : "none");
-    if (!on) continue;
-    try {
-      const fc = await getJson(`/api/risk-map/events?${def.query}&bbox=${viewBox(map)}`);
-      map.getSource(name).setData(fc);
-      document.body.dataset[`${name}Events`] = String(fc.features.length);
-    } catch (err) {
-      if (err.httpStatus === 401) rejectKey(err.message);
-      else status(err.message);
-    }
-  }
+    if (map.getLayer(def.layer)) map.setLayoutProperty(def.layer, "visibility", on ? "visible" : "none");
+    return on && map.getLayer(def.layer);
+  });
+  const box = viewBox(map);
+  await Promise.all(
+    enabled.map(async ([name, def]) => {
+      try {
+        const fc = await getJson(`/api/risk-map/events?${def.query}&bbox=${box}`);
+        map.getSource(name).setData(fc);
+        document.body.dataset[`${name}Events`] = String(fc.features.length);
+      } catch (err) {
+        if (err.httpStatus === 401) rejectKey(err.message);
+        else status(err.message);
+      }
+    }),
+  );
 }
 
 /** An event or a track clicked: its details and the API's score at that place for its risk type. */

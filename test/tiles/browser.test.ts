@@ -225,7 +225,7 @@ describe("map page in Chromium", () => {
 
   it("on a 390 px phone the map is on top and the controls below it, nothing overlapping", async () => {
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.waitForTimeout(300);
+    await expect.poll(async () => (await page.locator("#map").boundingBox())!.width, { timeout: 10_000 }).toBe(390);
     const map = (await page.locator("#map").boundingBox())!;
     const controls = (await page.locator("#controls").boundingBox())!;
     expect(map.width).toBe(390);
@@ -235,8 +235,7 @@ describe("map page in Chromium", () => {
     expect(controls.y).toBeGreaterThanOrEqual(map.y + map.height - 1);
     expect(controls.y + controls.height).toBeLessThanOrEqual(845);
     // The map canvas follows its container (MapLibre resized with the window).
-    const canvas = (await page.locator("#map canvas").boundingBox())!;
-    expect(Math.round(canvas.width)).toBe(390);
+    await expect.poll(async () => Math.round((await page.locator("#map canvas").boundingBox())!.width), { timeout: 10_000 }).toBe(390);
     await page.screenshot({ path: join(PROJECT_ROOT, "test-output", "map-390px.png") });
     await page.setViewportSize({ width: 1200, height: 800 });
   }, 60_000);
@@ -245,6 +244,7 @@ describe("map page in Chromium", () => {
     await page.evaluate(() => (window as unknown as { droughtMap: { jumpTo(o: object): void } }).droughtMap.jumpTo({ center: [100.5, 13.5], zoom: 5 }));
     await page.check("#layer-flood");
     await page.check("#layer-storm");
+    // The legends show as soon as their boxes are ticked (before the events arrive).
     expect(await page.isVisible("#legend-flood")).toBe(true);
     expect(await page.isVisible("#legend-storm")).toBe(true);
     await expect.poll(() => page.getAttribute("body", "data-flood-events"), { timeout: 20_000 }).not.toBeNull();
