@@ -55,7 +55,7 @@ const tMask = performance.now();
 const land = latticeLand(lattice, landMask(flattenRings(provinces), lattice.bbox, grid.resolutionDeg));
 const maskMs = performance.now() - tMask;
 const tLand = performance.now();
-cellLand(grid, provinces, land);
+cellLand(grid, lattice, provinces, land);
 const cellLandMs = performance.now() - tLand;
 console.log(`land mask ${land.nCols} × ${land.nRows} (${(land.bits.length / 1e6).toFixed(1)} MB) in ${maskMs.toFixed(0)} ms; vector cells cut to land in ${cellLandMs.toFixed(0)} ms`);
 const runs = { withLand: { ms: [] as number[], bytes: [] as number[], tiles: [] as number[] }, squares: { ms: [] as number[], bytes: [] as number[], tiles: [] as number[] } };

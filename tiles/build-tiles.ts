@@ -215,7 +215,7 @@ export async function buildTiles(input: TileBuildInput): Promise<TileBuildReport
   const layerMeta = (id: string, fields: Record<string, string>) => ({ vector_layers: [{ id, fields, minzoom: 0, maxzoom: maxZoom }], indices, months: monthLabels });
   const valueFields = Object.fromEntries(months.flatMap((m) => indices.map((i) => [`${i}_${formatMonth(m)}`, "Number"])));
   save("tiles-provinces.pmtiles", vectorArchive("provinces", provinces, "provinces", lattice.bbox, maxZoom, layerMeta("provinces", { code: "String", nameEn: "String", nameTh: "String", slug: "String", ...valueFields }), 5, attribution));
-  save("tiles-cells.pmtiles", vectorArchive("cells", cellsGeoJson(grid, cellValues, cellLand(grid, input.provinces, land)), "cells", lattice.bbox, maxZoom, layerMeta("cells", { cell: "Number", gridId: "String", lat: "Number", lng: "Number", ...valueFields }), 5, attribution));
+  save("tiles-cells.pmtiles", vectorArchive("cells", cellsGeoJson(grid, cellValues, cellLand(grid, lattice, input.provinces, land)), "cells", lattice.bbox, maxZoom, layerMeta("cells", { cell: "Number", gridId: "String", lat: "Number", lng: "Number", ...valueFields }), 5, attribution));
   const m = COUNTRIES_MARGIN_DEG;
   const b = lattice.bbox;
   const countriesBBox: BBox = [b[0] - m, Math.max(-85, b[1] - m), b[2] + m, Math.min(85, b[3] + m)];

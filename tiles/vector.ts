@@ -14,7 +14,7 @@ import { formatMonth, type MonthIndex } from "../lib/months.ts";
 import type { ProvinceMeta } from "../formats/province-index.ts";
 import type { Province } from "../lib/geo/province-rings.ts";
 import type { ProvinceRings } from "../lib/geo/province-rings.ts";
-import { isLand, type LandMask } from "./land-mask.ts";
+import type { CellLattice, LatticeLand } from "./raster.ts";
 
 export const MVT_EXTENT = 4096;
 
@@ -71,7 +71,7 @@ const square = (lng: number, lat: number, h: number): number[][][] => [[[lng - h
  * Every cell's land: its square where the land mask covers it whole, else the square cut to the provinces that
  * overlap it (polyclip-ts), so a coastal cell is not drawn over the sea. Month-independent: made once per version.
  */
-export function cellLand(grid: CellGrid, detailed: readonly Province[], land: LandMask): number[][][][][] {
+export function cellLand(grid: CellGrid, lattice: CellLattice, detailed: readonly Province[], land: LatticeLand): number[][][][][] {
   const h = grid.resolutionDeg / 2;
   // The coast to CELL_COAST_TOLERANCE_DEG: below what a z10 tile shows, and every tile's polygon union later
   // (validPolygonRings) works on a few vertices per coastal cell instead of the boundary file's full detail.
@@ -86,7 +86,10 @@ export function cellLand(grid: CellGrid, detailed: readonly Province[], land: La
     const lng = grid.cellLngs[c];
     const lat = grid.cellLats[c];
     const sq = square(lng, lat, h);
-    if (allLand(land, lng - h, lat - h, lng + h, lat + h)) {
+    // Land throughout (latticeLand's per-cell flag): the square itself.
+    const row = Math.round((lat - lattice.south) / lattice.resolutionDeg - 0.5);
+    const col = Math.round((lng - lattice.west) / lattice.resolutionDeg - 0.5);
+    if (land.coastal[row * lattice.nCols + col] === 0) {
       out.push([sq]);
       continue;
     }
@@ -130,13 +133,6 @@ function clipRing(ring: number[][], w: number, s: number, e: number, n: number):
     if (pts.length === 0) return [];
   }
   return pts.length >= 3 ? [...pts, pts[0]] : [];
-}
-
-/** Whether every mask cell of the box is land. */
-function allLand(m: LandMask, w: number, s: number, e: number, n: number): boolean {
-  const eps = m.res / 2;
-  for (let y = s + eps; y < n; y += m.res) for (let x = w + eps; x < e; x += m.res) if (!isLand(m, x, y)) return false;
-  return true;
 }
 
 /** Every cell as its land (cellLand) or, without one, its square (centre ± res/2); a cell without land is left out. */

@@ -2,6 +2,7 @@
 // build's box from ERA5_FROM_YEAR (1991, the baseline's start) to last year, checked by the NetCDF grid reader, kept
 // as a raw-cache version like any download. The file is what GRID_SOURCE=netcdf builds drought from
 // (docs/methods/reanalysis.md).
+import { monthEndDay } from "./data-as-of.ts";
 import { join } from "node:path";
 import { sha256File } from "../../formats/manifest.ts";
 import { log } from "../../lib/log.ts";
@@ -45,8 +46,7 @@ export async function refreshCdsSource(entry: SourceEntry, ctx: RefreshContext, 
     // Content check: both variables read as monthly grids (units as the CDS stores ERA5 monthly means).
     const tp = await readMonthlyClimateGrid(out, { kind: "precipitation", units: "m day-1" });
     await readMonthlyClimateGrid(out, { kind: "temperature" });
-    const last = tp.months.at(-1)!;
-    const dataAsOf = new Date(Date.UTC(Math.floor(last / 12), (last % 12) + 1, 0)).toISOString().slice(0, 10);
+    const dataAsOf = monthEndDay(tp.months.at(-1)!);
     await builder.carry(ERA5_FILE, out, await sha256File(out));
     const version = builder.commit(ctx.now);
     writeSourceState(ctx.artifactsDir, entry.name, {
@@ -58,7 +58,7 @@ export async function refreshCdsSource(entry: SourceEntry, ctx: RefreshContext, 
       files: { [ERA5_FILE]: { url: url!, sha256: await sha256File(join(ctx.artifactsDir, "raw", entry.name, "current", ERA5_FILE)), bytes, rows: tp.months.length, malformedRows: 0, malformedAt: [], dataAsOf, fetchedAt: nowIso, from: "download" } },
       dataAsOf,
     });
-    log.info({ source: entry.name, jobId, bytes, months: `${formatMonth(tp.months[0])}..${formatMonth(last)}` }, "CDS download accepted");
+    log.info({ source: entry.name, jobId, bytes, months: `${formatMonth(tp.months[0])}..${formatMonth(tp.months.at(-1)!)}` }, "CDS download accepted");
     return result("updated", { changed: 1, bytes, dataAsOf, version });
   } catch (err) {
     builder.discard();

@@ -16,6 +16,11 @@ function valid(y: number, m: number, d: number): string | null {
 
 const endOfMonth = (y: number, m: number) => valid(y, m, new Date(Date.UTC(y, m, 0)).getUTCDate());
 
+/** The last day of a month index (months since year 0), YYYY-MM-DD: the dataAsOf of monthly data ending then. */
+export function monthEndDay(month: number): string {
+  return endOfMonth(Math.floor(month / 12), (month % 12) + 1)!;
+}
+
 /**
  * YYYY-MM-DD from the spellings the sources use: ISO dates and times, m/d/yyyy (OWID export, DFO), YYYY-MM
  * (end of month), YYYY (31 December), "27 May 2026 14:51:04" (GDACS), epoch milliseconds. null otherwise.

@@ -2,14 +2,14 @@
 // month gives the source's dataAsOf (the month's last day). A text format's check needs no file; this one reads the
 // file where it lies (the staged raw-cache copy or the data directory).
 import { openNetcdf, timeAxisMonths } from "../inputs/netcdf/index.ts";
+import { monthEndDay } from "./data-as-of.ts";
 
 export async function netcdfDataAsOf(path: string): Promise<string> {
   const ds = await openNetcdf(path);
   try {
     const months = timeAxisMonths(ds);
     if (months.length === 0) throw new Error(`${path}: the time axis is empty`);
-    const last = Math.max(...months);
-    return new Date(Date.UTC(Math.floor(last / 12), (last % 12) + 1, 0)).toISOString().slice(0, 10);
+    return monthEndDay(Math.max(...months));
   } finally {
     ds.close();
   }

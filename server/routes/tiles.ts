@@ -257,10 +257,15 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
     return tile;
   }
 
+  function latticeOf(s: VersionState): CellLattice {
+    s.lattice ??= cellLattice(s.data.grid);
+    return s.lattice;
+  }
+
   /** The version's land mask, made on first use. */
   function landOf(s: VersionState): LatticeLand {
-    s.lattice ??= cellLattice(s.data.grid);
-    s.land ??= latticeLand(s.lattice, landMask(s.data.provinceIndex.rings, s.lattice.bbox, s.data.grid.resolutionDeg));
+    const lattice = latticeOf(s);
+    s.land ??= latticeLand(lattice, landMask(s.data.provinceIndex.rings, lattice.bbox, s.data.grid.resolutionDeg));
     return s.land;
   }
 
@@ -282,7 +287,7 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
         name === "provinces"
           ? provincesGeoJson(provincesFromRings(s.data.provinceIndex.rings, s.data.provinces), values)
           : name === "cells"
-            ? cellsGeoJson(g, values, cellLand(g, provincesFromRings(s.data.provinceIndex.rings, s.data.provinces), landOf(s)))
+            ? cellsGeoJson(g, values, cellLand(g, latticeOf(s), provincesFromRings(s.data.provinceIndex.rings, s.data.provinces), landOf(s)))
             : countriesGeoJson();
       index = vectorIndex(fc, name === "countries" ? COUNTRIES_MAX_ZOOM : DEFAULT_MAX_ZOOM);
       s.vectors.set(name, index);

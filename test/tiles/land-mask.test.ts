@@ -95,7 +95,7 @@ describe("raster tiles over the real artifacts", () => {
 
   it("vector cells: a coastal cell is its land (the sea point outside it, smaller than its square), an inland cell its square", () => {
     const meta: ProvinceMeta[] = readProvincesJson(readFileSync(join(dir, "provinces.json"), "utf8"));
-    const landOf = cellLand(grid, provincesFromRings(provinces.rings, meta), land);
+    const landOf = cellLand(grid, lattice, provincesFromRings(provinces.rings, meta), clip);
     const fc = cellsGeoJson(grid, { indices: [], months: [], value: () => NaN }, landOf);
     const byCell = new Map(fc.features.map((f) => [f.properties!.cell as number, f]));
     const squareKm2 = (c: number) => (111.32 * grid.resolutionDeg) ** 2 * Math.cos((grid.cellLat(c) * Math.PI) / 180);
