@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Feature, FeatureCollection, Geometry, MultiPolygon, Polygon } from "geojson";
-import { intersection, union, type Geom } from "polyclip-ts";
+import { intersection, type Geom } from "polyclip-ts";
 import { simplify } from "@turf/simplify";
 import GeoJSONVT from "geojson-vt";
 import { feature as topoFeature } from "topojson-client";
@@ -14,6 +14,7 @@ import { formatMonth, type MonthIndex } from "../lib/months.ts";
 import type { ProvinceMeta } from "../formats/province-index.ts";
 import type { Province } from "../lib/geo/province-rings.ts";
 import type { ProvinceRings } from "../lib/geo/province-rings.ts";
+import { validPolygonRings } from "./mvt-rings.ts";
 import type { CellLattice, LatticeLand } from "./raster.ts";
 
 export const MVT_EXTENT = 4096;
@@ -175,95 +176,6 @@ export function encodeVectorTile(index: GeoJSONVT, layer: string, z: number, x: 
   });
   if (features.length === 0) return null;
   return fromGeojsonVt({ [layer]: { ...tile, features } }, { version: 2, extent: MVT_EXTENT });
-}
-
-/** Twice the signed area of a ring in tile coordinates (y down): positive for an exterior ring in MVT's winding. */
-function ringArea2(r: readonly number[][]): number {
-  let a = 0;
-  for (let i = 0, j = r.length - 1; i < r.length; j = i++) a += r[j][0] * r[i][1] - r[i][0] * r[j][1];
-  return a;
-}
-
-/**
- * The rings of one polygon feature made valid after simplification and quantisation to the tile's integer grid
- * (which can make a ring cross itself or a neighbour, or collapse it): the feature's polygons are unioned by
- * polyclip-ts (a robust Martinez–Rueda–Feito implementation, the one @turf/union uses), rounded back to integers,
- * and rings left with fewer than four positions or no area are dropped. Exterior rings come out positive, holes
- * negative (MVT 2.1, 4.3.4.4).
- */
-export function validPolygonRings(rings: number[][][]): number[][][] {
-  // Rounding the union's intersection points back to the grid can make rings cross or pinch again: the union and the
-  // cut of pinches are repeated on the rounded rings (three rounds settle every province tile of the mirror).
-  let out = rings;
-  for (let round = 0; round < 3; round++) out = splitAll(cleanOnce(out));
-  return out;
-}
-
-/**
- * Each pinch (a ring meeting itself at a vertex, which GEOS rejects) cut into its loops: a loop of the exterior's
- * winding becomes a polygon of its own, one of the other winding a hole (touching at a point, which is valid).
- */
-function splitAll(rings: number[][][]): number[][][] {
-  const out: number[][][] = [];
-  const holes: number[][][] = [];
-  for (const ring of rings) {
-    for (const piece of splitPinches(ring)) {
-      const a = ringArea2(piece);
-      if (a === 0 || piece.length < 4) continue;
-      // A new exterior: the holes gathered so far belong to the previous one.
-      if (a > 0) out.push(...holes.splice(0), piece);
-      else holes.push(piece);
-    }
-  }
-  out.push(...holes);
-  return out;
-}
-
-/** A closed ring cut at every vertex it meets twice into simple closed loops. */
-function splitPinches(ring: number[][]): number[][][] {
-  const open = ring.slice(0, -1);
-  const seen = new Map<number, number>();
-  for (let i = 0; i < open.length; i++) {
-    const key = open[i][0] * 65536 + open[i][1];
-    const first = seen.get(key);
-    if (first !== undefined) {
-      const loop = open.slice(first, i);
-      const rest = [...open.slice(0, first), ...open.slice(i)];
-      return [...splitPinches([...rest, rest[0]]), ...splitPinches([...loop, loop[0]])];
-    }
-    seen.set(key, i);
-  }
-  return [ring];
-}
-
-function cleanOnce(rings: number[][][]): number[][][] {
-  // geojson-vt gives the rings in order, each exterior followed by its holes, exteriors positive.
-  const polygons: [number, number][][][] = [];
-  for (const r of rings) {
-    if (r.length < 4) continue;
-    const ring = r.map(([x, y]) => [x, y] as [number, number]);
-    if (ringArea2(r) > 0 || polygons.length === 0) polygons.push([ring]);
-    else polygons[polygons.length - 1].push(ring);
-  }
-  if (polygons.length === 0) return [];
-  const merged = polygons.length === 1 ? union(polygons[0]) : union(polygons[0], ...polygons.slice(1));
-  const out: number[][][] = [];
-  for (const poly of merged) {
-    poly.forEach((ring, k) => {
-      const pts: number[][] = [];
-      for (const [x, y] of ring) {
-        const p = [Math.round(x), Math.round(y)];
-        const last = pts[pts.length - 1];
-        if (!last || last[0] !== p[0] || last[1] !== p[1]) pts.push(p);
-      }
-      if (pts.length > 1 && (pts[0][0] !== pts[pts.length - 1][0] || pts[0][1] !== pts[pts.length - 1][1])) pts.push([...pts[0]]);
-      const area = ringArea2(pts);
-      if (pts.length < 4 || area === 0) return;
-      // polyclip gives exteriors counter-clockwise in y-up terms: as numbers, the same sign MVT wants for y-down.
-      out.push((k === 0) === area > 0 ? pts : pts.reverse());
-    });
-  }
-  return out;
 }
 
 function ringContains(coords: Float64Array, from: number, to: number, lng: number, lat: number): boolean {

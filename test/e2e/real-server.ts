@@ -1,7 +1,7 @@
 // Starts the real entry point (server/main.ts) as a child process over a private copy of published artifacts,
 // with a key file holding one enterprise key, and waits until /readyz answers 200.
 import { spawn, type ChildProcess } from "node:child_process";
-import { cpSync, mkdtempSync, mkdirSync, realpathSync, symlinkSync } from "node:fs";
+import { cpSync, mkdtempSync, mkdirSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { generateKey, hashKey, writeKeyFile } from "../../server/auth/key-store.ts";
@@ -16,6 +16,9 @@ export interface RealServer {
   stop(): Promise<number | null>;
 }
 
+/** The private copies made here, removed when the server over them stops (each is ~100 MB; a suite makes dozens). */
+const privateCopies = new Set<string>();
+
 /** A private ARTIFACTS_DIR with a copy of the given published version as `current`. */
 export function privateArtifacts(sourceArtifactsDir: string): { dir: string; version: string } {
   const src = realpathSync(join(sourceArtifactsDir, "current"));
@@ -24,6 +27,7 @@ export function privateArtifacts(sourceArtifactsDir: string): { dir: string; ver
   mkdirSync(join(dir, "versions"));
   cpSync(src, join(dir, "versions", version), { recursive: true });
   symlinkSync(join("versions", version), join(dir, "current"));
+  privateCopies.add(dir);
   return { dir, version };
 }
 
@@ -71,10 +75,14 @@ export async function startRealServer(artifactsDir: string, env: Record<string, 
     proc,
     logs,
     stop: () =>
-      new Promise((resolve) => {
+      new Promise<number | null>((resolve) => {
         if (proc.exitCode !== null) return resolve(proc.exitCode);
         proc.once("exit", (code) => resolve(code));
         proc.kill("SIGTERM");
+      }).then((code) => {
+        rmSync(keyDir, { recursive: true, force: true });
+        if (privateCopies.delete(artifactsDir)) rmSync(artifactsDir, { recursive: true, force: true });
+        return code;
       }),
   };
 }

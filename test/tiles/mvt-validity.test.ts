@@ -11,7 +11,7 @@ import { PbfReader } from "pbf";
 import { PMTiles } from "pmtiles";
 import { describe, expect, inject, it } from "vitest";
 import { LocalFileSource } from "../../tiles/pmtiles-source.ts";
-import { validPolygonRings } from "../../tiles/vector.ts";
+import { validPolygonRings } from "../../tiles/mvt-rings.ts";
 
 const area2 = (r: number[][]) => r.reduce((a, p, i) => a + (r[(i + r.length - 1) % r.length][0] * p[1] - p[0] * r[(i + r.length - 1) % r.length][1]), 0);
 
