@@ -78,7 +78,9 @@ export const ROUTES: ReadonlyArray<RouteDef> = [
   { path: "/api/risk-map/batch", methods: ["POST"], auth: true },
   { path: "/api/risk-map/events", methods: ["GET"], auth: true },
   { path: "/api/supply-chain/query", methods: ["POST"], auth: true },
+  { path: "/api/supply-chain/ports", methods: ["GET"], auth: true },
   { path: "/api/outbreak-radar/query", methods: ["POST"], auth: true },
+  { path: "/api/outbreak-radar/status", methods: ["GET"], auth: true },
   { path: EXPORTS_PATH, methods: ["GET"], auth: true },
   ...EXPORT_FILE_NAMES.map((name) => ({ path: `${EXPORTS_PATH}/${name}`, methods: ["GET"] as const, auth: true })),
 ];
@@ -249,8 +251,12 @@ export function createApp(deps: AppDeps) {
   app.get("/api/risk-map/drought/province/history", riskMap.provinceHistory);
   app.post("/api/risk-map/batch", riskMap.batch);
   app.get("/api/risk-map/events", eventsHandler(deps.feeds, freshness));
-  app.post("/api/supply-chain/query", supplyChainHandlers({ supplyChain: deps.supplyChain, bodyLimit, freshness }).query);
-  app.post("/api/outbreak-radar/query", outbreakHandlers({ outbreak: deps.outbreak, bodyLimit, freshness }).query);
+  const supplyChain = supplyChainHandlers({ supplyChain: deps.supplyChain, bodyLimit, freshness });
+  app.post("/api/supply-chain/query", supplyChain.query);
+  app.get("/api/supply-chain/ports", supplyChain.ports);
+  const outbreak = outbreakHandlers({ outbreak: deps.outbreak, bodyLimit, freshness });
+  app.post("/api/outbreak-radar/query", outbreak.query);
+  app.get("/api/outbreak-radar/status", outbreak.status);
   const exportsOrUnavailable = () => {
     if (!deps.exports) throw new ApiError("SERVICE_UNAVAILABLE", "exports are not available in this process");
     return exportHandlers(deps.exports);

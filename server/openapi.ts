@@ -27,10 +27,10 @@ import {
   scoreQuery,
   successEnvelope,
 } from "./schemas.ts";
-import { supplyChainBody, supplyChainData } from "./schemas-supply-chain.ts";
+import { portsCollection, portsQuery, supplyChainBody, supplyChainData } from "./schemas-supply-chain.ts";
 import { EXPORT_FILE_NAMES } from "../formats/drought-export.ts";
 import { freshnessFields, statusData } from "./schemas-freshness.ts";
-import { outbreakBody, outbreakData } from "./schemas-outbreak.ts";
+import { outbreakBody, outbreakData, outbreakStatusData, outbreakStatusQuery } from "./schemas-outbreak.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -299,14 +299,39 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
       "/api/outbreak-radar/query": {
         post: {
           operationId: "outbreakRadarQuery",
-          summary: "Disease surveillance for a coordinate in Thailand (dengue, influenza, covid, cholera, malaria, general)",
+          summary: "Disease surveillance for a coordinate worldwide (dengue, influenza, covid, cholera, malaria, general)",
           description:
             "Endemic channel of the latest window of `timeframe`, counted back from the data's as-of date (monthly data: 7d and 30d " +
-            "= latest month). Influenza has no surveillance series: WHO Disease Outbreak News only (outbreakStatus news_only, " +
-            "caseEstimate null). A point outside Thailand's 77 provinces: 404 NOT_FOUND. No outbreak snapshot configured: 503. " +
-            `Methods: docs/methods/outbreaks.md. ${limitNote}`,
+            "= latest month). Per disease the answer rests on the Thai province's series (dengue), else the country's national " +
+            "series, else WHO Disease Outbreak News only (outbreakStatus news_only, caseEstimate null). A country with neither for " +
+            "the disease, or a point at sea away from any coast: 404 NOT_FOUND naming the coverage. No outbreak snapshot " +
+            `configured: 503. Methods: docs/methods/outbreaks.md. ${limitNote}`,
           requestBody: jsonBody(outbreakBody),
           responses: { "200": ok("Outbreak result", { "application/json": successEnvelope(outbreakData.extend(freshnessFields)) }), ...errorResponses(POST_ERRORS) },
+        },
+      },
+      "/api/outbreak-radar/status": {
+        get: {
+          operationId: "outbreakStatusByArea",
+          summary: "Every area's outbreak status for one disease: countries (with their ISO numeric id of the countries tiles) and Thai provinces (map layer)",
+          description:
+            "Each country with a national series of the disease or a WHO Disease Outbreak News item about it, with the status and " +
+            "score POST /api/outbreak-radar/query gives for a point there (Thai provinces from their own series). Click-through: " +
+            "that query at the clicked point.",
+          parameters: queryParameters(outbreakStatusQuery),
+          responses: { "200": ok("Statuses by area", { "application/json": successEnvelope(outbreakStatusData.extend(freshnessFields)) }), ...errorResponses(GET_ERRORS) },
+        },
+      },
+      "/api/supply-chain/ports": {
+        get: {
+          operationId: "portsInBox",
+          summary: "The ports inside a box with their congestion index, as GeoJSON (map layer)",
+          description:
+            "Located ports of UN/LOCODE, the World Port Index and PortWatch; congestionIndex as in the congestion answer, null " +
+            "with its reason where the port has no PortWatch daily port calls. Ports with an index first, then the busiest. " +
+            "Click-through: POST /api/supply-chain/query with the feature's code (or its coordinates when code is null).",
+          parameters: queryParameters(portsQuery),
+          responses: { "200": ok("FeatureCollection", { "application/geo+json": portsCollection.extend(freshnessFields) }), ...errorResponses(GET_ERRORS) },
         },
       },
       "/api/supply-chain/query": {

@@ -5,7 +5,7 @@ import { z } from "zod";
 export const EVENT_RISK_TYPES = ["flood", "wildfire", "storm"] as const;
 export const MAX_EVENTS = 2000;
 
-const bboxText = z
+export const bboxText = z
   .string()
   .transform((s, ctx) => {
     const v = s.split(",").map((x) => Number(x.trim()));

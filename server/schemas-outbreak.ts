@@ -2,7 +2,7 @@
 // validates with them, the service's types are inferred from them, openapi.ts documents them.
 import { z } from "zod";
 import { OUTBREAK_STATUSES, TIMEFRAMES, TRENDS } from "../lib/outbreaks/endemic-channel.ts";
-import { ADMIN_LEVELS } from "../lib/outbreaks/series.ts";
+import { ADMIN_LEVELS, SURVEILLED_DISEASES } from "../lib/outbreaks/series.ts";
 import { RISK_LEVELS } from "./schemas.ts";
 
 export const DISEASE_TYPES = ["dengue", "influenza", "covid", "cholera", "malaria", "general"] as const;
@@ -115,3 +115,39 @@ export type OutbreakBody = z.output<typeof outbreakBody>;
 export type OutbreakData = z.infer<typeof outbreakData>;
 export type DiseaseResult = z.infer<typeof diseaseResult>;
 export type NewsItemOut = z.infer<typeof newsItem>;
+
+/** GET /api/outbreak-radar/status: every area's status for one disease, for the map's outbreak layer. */
+export const outbreakStatusQuery = z.object({
+  diseaseType: z.enum(SURVEILLED_DISEASES).describe("one disease (general, the worst of all, is a per-point answer: POST /api/outbreak-radar/query)"),
+  timeframe: z.enum(TIMEFRAMES).default("30d").describe("as in POST /api/outbreak-radar/query"),
+});
+export type OutbreakStatusQuery = z.output<typeof outbreakStatusQuery>;
+
+const areaStatus = {
+  outbreakStatus: z.enum(OUTBREAK_STATUSES),
+  riskScore: z.number().min(0).max(100),
+  riskLevel: z.enum(RISK_LEVELS),
+  asOf: isoDate.describe("last reported period of the series (news only: the news as-of date)"),
+  source: z.string(),
+};
+
+export const outbreakStatusData = z.object({
+  diseaseType: z.enum(SURVEILLED_DISEASES),
+  timeframe: z.enum(TIMEFRAMES),
+  newsAsOf: isoDate,
+  countries: z
+    .array(
+      z.object({
+        code: z.string().describe("ISO 3166-1 alpha-3"),
+        isoNumeric: z.string().nullable().describe("ISO 3166-1 numeric, zero-padded: the id of the country in the countries tiles"),
+        name: z.string(),
+        surveillance: z.enum(["series", "news_only"]),
+        ...areaStatus,
+      }),
+    )
+    .describe("every country with a national series of the disease or a WHO Disease Outbreak News item about it, as the query answers for a point there"),
+  provinces: z
+    .array(z.object({ code: z.string().describe("ISO 3166-2 (TH-10)"), name: z.string(), ...areaStatus }))
+    .describe("Thai provinces with a province series of the disease (dengue); empty for the others"),
+});
+export type OutbreakStatusData = z.infer<typeof outbreakStatusData>;

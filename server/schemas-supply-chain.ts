@@ -1,6 +1,7 @@
-// Request and response schemas of POST /api/supply-chain/query (spec 4.6, "Supply chain result"). The route
+// Request and response schemas of POST /api/supply-chain/query (spec 4.6, "Supply chain result") and GET /api/supply-chain/ports. The route
 // validates with them, the service's types are inferred from them, openapi.ts documents them.
 import { z } from "zod";
+import { bboxText } from "./schemas-events.ts";
 
 export const SUPPLY_CHAIN_QUERY_TYPES = ["congestion", "vessel_count", "cargo_delay", "trade_risk"] as const;
 export const DISRUPTION_LEVELS = ["low", "medium", "high"] as const;
@@ -147,3 +148,36 @@ export const supplyChainData = z.object({
 
 export type SupplyChainBody = z.output<typeof supplyChainBody>;
 export type SupplyChainData = z.infer<typeof supplyChainData>;
+
+/** GET /api/supply-chain/ports: the ports inside a box with their congestion index, for the map's ports layer. */
+export const MAX_PORTS = 2000;
+
+export const portsQuery = z.object({
+  bbox: bboxText,
+  limit: z.coerce.number().int().min(1).max(MAX_PORTS).default(500).describe(`at most this many ports (1–${MAX_PORTS}, default 500): those with a congestion index first, then the busiest`),
+});
+export type PortsQuery = z.output<typeof portsQuery>;
+
+export const portsCollection = z.object({
+  type: z.literal("FeatureCollection"),
+  asOf: z.string().describe("the ports snapshot's as-of time"),
+  snapshotVersion: z.string(),
+  truncated: z.boolean().describe("more ports lie in the box than limit; those with a congestion index and the busiest were kept"),
+  features: z.array(
+    z.object({
+      type: z.literal("Feature"),
+      id: z.string().describe("the port's UN/LOCODE, or PW-<PortWatch id> for a port no list gives a code"),
+      geometry: z.object({ type: z.literal("Point"), coordinates: z.tuple([z.number(), z.number()]) }),
+      properties: z.object({
+        code: z.string().nullable().describe("UN/LOCODE (POST /api/supply-chain/query takes it as portCode)"),
+        name: z.string(),
+        country: z.string().describe("ISO 3166-1 alpha-2"),
+        congestionIndex: num.describe("as in the congestion answer: 0-100 percentile of the latest 30 days' port calls against the same season of previous years"),
+        latestDay: z.string().nullable().describe("last day of the daily port calls the index rests on"),
+        reason: z.string().nullable().describe("why congestionIndex is null"),
+        yearlyPortCalls: num.describe("PortWatch's yearly average of port calls (2019..2024), all its terminals; null without PortWatch"),
+      }),
+    }),
+  ),
+});
+export type PortsCollection = z.infer<typeof portsCollection>;

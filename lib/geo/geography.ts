@@ -12,6 +12,11 @@ import { wrapLongitude } from "./sphere.ts";
 const require = createRequire(import.meta.url);
 countries.registerLocale(require("i18n-iso-countries/langs/en.json") as countries.LocaleData);
 
+/** ISO 3166-1 numeric code of an alpha-3 code, zero-padded ("004"), as the countries tiles (world-atlas) id them. */
+export function isoNumericOf(iso3: string): string | null {
+  return countries.alpha3ToNumeric(iso3) ?? null;
+}
+
 /** Natural Earth scale used unless the caller asks for another (docs/methods/geography.md: why 10m). */
 export const DEFAULT_SCALE: NaturalEarthScale = "10m";
 

@@ -1,10 +1,11 @@
-// POST /api/supply-chain/query: validate → SupplyChainService → envelope.
+// POST /api/supply-chain/query: validate → SupplyChainService → envelope. GET /api/supply-chain/ports: the ports in a
+// box with their congestion index, as GeoJSON (the map's ports layer).
 import type { Request, Response } from "express";
 import { readJsonBody } from "../http/body.ts";
 import { sendJson } from "../http/respond.ts";
 import { parseOrThrow } from "../http/validate.ts";
 import { ApiError } from "../errors.ts";
-import { supplyChainBody } from "../schemas-supply-chain.ts";
+import { portsQuery, supplyChainBody } from "../schemas-supply-chain.ts";
 import type { SupplyChainService } from "../services/supply-chain-service.ts";
 import type { Freshness } from "../services/source-status-service.ts";
 
@@ -14,6 +15,11 @@ export function supplyChainHandlers(deps: { supplyChain?: SupplyChainService; bo
       const body = parseOrThrow(supplyChainBody, await readJsonBody(req, deps.bodyLimit), "body");
       if (deps.supplyChain === undefined) throw new ApiError("SERVICE_UNAVAILABLE", "supply-chain data are not configured");
       sendJson(req, res, 200, { success: true, data: { ...deps.supplyChain.query(body), ...deps.freshness("supply_chain") } });
+    },
+    ports(req: Request, res: Response) {
+      const q = parseOrThrow(portsQuery, req.query, "query");
+      if (deps.supplyChain === undefined) throw new ApiError("SERVICE_UNAVAILABLE", "supply-chain data are not configured");
+      sendJson(req, res, 200, { ...deps.supplyChain.portsInBox(q), ...deps.freshness("supply_chain") }, "application/geo+json");
     },
   };
 }

@@ -20,7 +20,8 @@ import { sharedGeography, shoreCountry } from "../../lib/feed-risk/place.ts";
 import { overseasArea } from "../../lib/outbreaks/overseas.ts";
 import { snapshotRoot } from "../../formats/snapshot-layout.ts";
 import { ArtifactStore } from "../data/artifact-store.ts";
-import type { DiseaseResult, NewsItemOut, OutbreakBody, OutbreakData } from "../schemas-outbreak.ts";
+import type { DiseaseResult, NewsItemOut, OutbreakBody, OutbreakData, OutbreakStatusData, OutbreakStatusQuery } from "../schemas-outbreak.ts";
+import { isoNumericOf } from "../../lib/geo/geography.ts";
 
 /** Provinces whose centroid lies within this distance of the point count towards clusters and the case estimate. */
 export const CLUSTER_RADIUS_KM = 100;
@@ -49,8 +50,8 @@ export interface OutbreakSnapshot {
   coverage: Map<SurveilledDisease, { sources: string[]; countries: string[] }>;
   /** Assessments per "disease area timeframe", computed on first use per version. */
   assessments: Map<string, Assessment>;
-  /** Assessments of every province's dengue series per timeframe. */
-  provinceCache: Map<Timeframe, (Assessment | undefined)[]>;
+  /** Assessments of every province's series per "disease timeframe". */
+  provinceCache: Map<string, (Assessment | undefined)[]>;
   /** Location-independent parts (national series, news only) per "disease country timeframe". */
   partCache: Map<string, Part>;
 }
@@ -79,6 +80,7 @@ export function openOutbreakSnapshot(dir: string, _manifest?: Manifest): Outbrea
 
 export interface OutbreakService {
   query(q: OutbreakBody): OutbreakData;
+  status(q: OutbreakStatusQuery): OutbreakStatusData;
   dataVersion(): string;
 }
 
@@ -312,6 +314,46 @@ export class SnapshotOutbreakService implements OutbreakService {
     };
   }
 
+  /**
+   * Every area's status for one disease (the map's outbreak layer): each country as the query answers for a point
+   * in it (national series, else news only), and each Thai province with a province series.
+   */
+  status(q: OutbreakStatusQuery): OutbreakStatusData {
+    const snap = this.store.require().data;
+    const d = q.diseaseType;
+    const codes = new Set(snap.coverage.get(d)!.countries);
+    for (const [iso3, items] of snap.newsByCountry) if (items.some((n) => n.disease === d)) codes.add(iso3);
+    const query: OutbreakBody = { lat: 0, lng: 0, diseaseType: d, timeframe: q.timeframe };
+    const countries: OutbreakStatusData["countries"] = [];
+    for (const code of [...codes].sort()) {
+      const part = this.part(snap, d, { country: code, countryName: this.geography.countryName(code) ?? code, province: -1 }, query);
+      if (typeof part === "string") continue;
+      const r = part.result;
+      countries.push({
+        code,
+        isoNumeric: isoNumericOf(code),
+        name: r.area.name,
+        surveillance: r.surveillance,
+        outbreakStatus: r.outbreakStatus,
+        riskScore: r.riskScore,
+        riskLevel: riskLevelOf(r.riskScore),
+        asOf: r.asOf,
+        source: part.sources[0],
+      });
+    }
+    const provinces: OutbreakStatusData["provinces"] = [];
+    if (snap.data.provinces.some((pr) => snap.series.has(`${d} ${pr.code}`))) {
+      this.provinceAssessments(snap, d, q.timeframe).forEach((a, i) => {
+        const pr = snap.data.provinces[i];
+        const s = snap.series.get(`${d} ${pr.code}`);
+        if (a === undefined || s === undefined) return;
+        const last = lastReported(s);
+        provinces.push({ code: pr.code, name: pr.nameEn, outbreakStatus: a.status, riskScore: a.score, riskLevel: riskLevelOf(a.score), asOf: periodDates(s.resolution, last, last).to, source: s.source });
+      });
+    }
+    return { diseaseType: d, timeframe: q.timeframe, newsAsOf: snap.data.newsAsOf, countries, provinces };
+  }
+
   /** 404 for one disease the country has neither a series nor news for; names what the data cover. */
   private notCovered(snap: OutbreakSnapshot, d: SurveilledDisease, place: Place, q: OutbreakBody, reason: string): NotFoundError {
     const cov = snap.coverage.get(d)!;
@@ -332,13 +374,14 @@ export class SnapshotOutbreakService implements OutbreakService {
   }
 
   private provinceAssessments(snap: OutbreakSnapshot, disease: SurveilledDisease, timeframe: Timeframe): (Assessment | undefined)[] {
-    let list = snap.provinceCache.get(timeframe);
+    const key = `${disease} ${timeframe}`;
+    let list = snap.provinceCache.get(key);
     if (list === undefined) {
       list = snap.data.provinces.map((pr) => {
         const s = snap.series.get(`${disease} ${pr.code}`);
         return s === undefined ? undefined : this.assessed(snap, s, timeframe);
       });
-      snap.provinceCache.set(timeframe, list);
+      snap.provinceCache.set(key, list);
     }
     return list;
   }

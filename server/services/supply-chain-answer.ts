@@ -83,6 +83,23 @@ function dailyActivity(daily: DaySeriesEntry) {
   return { activity, end, mean, base, ratio: mean / base.mean, percentile, week };
 }
 
+/** Why a port with a daily series has no congestion index (null when it has one). */
+function noCongestionReason(d: ReturnType<typeof dailyActivity>): string | null {
+  if (Number.isFinite(d.percentile)) return null;
+  if (Number.isNaN(d.mean)) return `the daily series has data on fewer than ${MIN_WINDOW_COVERAGE * 100}% of the 30 days to ${d.activity.latestDay}`;
+  return "fewer than 2 previous years of daily port calls for a seasonal baseline";
+}
+
+const noDailyReason = (s: PortsSnapshot) => `no PortWatch daily port calls for this port (only ${s.dailySeriesPorts.join(", ")} have them); PortWatch's yearly averages cannot show congestion`;
+
+/** A port's congestion index (as in its answer) with the latest day it rests on, or null and the reason. */
+export function portCongestion(s: PortsSnapshot, port: PortRecord): { congestionIndex: number | null; latestDay: string | null; reason: string | null } {
+  const daily = port.portwatch[0] ? s.series.get(port.portwatch[0].portid) : undefined;
+  if (!daily) return { congestionIndex: null, latestDay: null, reason: noDailyReason(s) };
+  const d = dailyActivity(daily);
+  return { congestionIndex: r1(d.percentile), latestDay: d.activity.latestDay, reason: noCongestionReason(d) };
+}
+
 /** The country's tanker calls: latest week, latest 30 days against the same season of previous years. */
 function tankerActivity(s: PortsSnapshot, iso3: string): Details["countryTankers"] {
   const series = s.series.get(tankerSeriesKey(iso3));
@@ -254,8 +271,7 @@ export function answer(s: PortsSnapshot, port: PortRecord, resolution: Resolutio
       findings.push(
         `${r2(d.mean)} port calls/day in the 30 days to ${activity.latestDay} vs ${r2(d.base.mean)} in the same season of ${d.base.years} previous years (ratio ${r2(ratio)}, percentile ${congestionIndex}).`,
       );
-    } else if (Number.isNaN(d.mean)) missing.push(`congestionIndex: the daily series has data on fewer than ${MIN_WINDOW_COVERAGE * 100}% of the 30 days to ${activity.latestDay}`);
-    else missing.push("congestionIndex: fewer than 2 previous years of daily port calls for a seasonal baseline");
+    } else missing.push(`congestionIndex: ${noCongestionReason(d)}`);
     if (Number.isFinite(d.week)) {
       vesselCount = d.week;
       basis.vesselCount = `port calls in the 7 days to ${activity.latestDay} (PortWatch daily)`;
@@ -263,7 +279,7 @@ export function answer(s: PortsSnapshot, port: PortRecord, resolution: Resolutio
     }
   } else {
     notAvailable.push(noDaily);
-    missing.push(`congestionIndex: no ${noDaily}; PortWatch's yearly averages cannot show congestion`);
+    missing.push(`congestionIndex: ${noDailyReason(s)}`);
   }
   if (vesselCount === null) {
     if (yearlyCalls > 0) {

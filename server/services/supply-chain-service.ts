@@ -13,8 +13,8 @@ import type { Logger } from "../../lib/log.ts";
 import { unlocodeFunctionNames } from "../../lib/ports/unlocode-function.ts";
 import { ArtifactStore } from "../data/artifact-store.ts";
 import { NotFoundError } from "../errors.ts";
-import type { SupplyChainBody, SupplyChainData } from "../schemas-supply-chain.ts";
-import { AIS_RADIUS_KM, answer, within } from "./supply-chain-answer.ts";
+import type { PortsCollection, PortsQuery, SupplyChainBody, SupplyChainData } from "../schemas-supply-chain.ts";
+import { AIS_RADIUS_KM, answer, portCongestion, within } from "./supply-chain-answer.ts";
 
 export { answer };
 
@@ -209,6 +209,36 @@ export function resolvePort(s: PortsSnapshot, q: SupplyChainBody): { port: PortR
 export interface SupplyChainService {
   dataVersion(): string;
   query(q: SupplyChainBody): SupplyChainData;
+  portsInBox(q: PortsQuery): PortsCollection;
+}
+
+/**
+ * The located ports inside a box (GET /api/supply-chain/ports) with their congestion index: those with an index
+ * first (highest first), then by PortWatch's yearly port calls, then by name; at most q.limit.
+ */
+export function portsInBox(s: PortsSnapshot, version: string, q: PortsQuery): PortsCollection {
+  const [w, so, e, n] = q.bbox;
+  type Item = { calls: number; feature: PortsCollection["features"][number] };
+  const items: Item[] = [];
+  for (const p of s.ports) {
+    if (p.lat === null || p.lng === null || p.lng < w || p.lng > e || p.lat < so || p.lat > n) continue;
+    let calls = NaN;
+    for (const a of p.portwatch) if (Number.isFinite(a.vesselCounts.total)) calls = (Number.isNaN(calls) ? 0 : calls) + a.vesselCounts.total;
+    const c = portCongestion(s, p);
+    items.push({
+      calls,
+      feature: {
+        type: "Feature",
+        id: p.code ?? `PW-${p.portwatch[0]?.portid}`,
+        geometry: { type: "Point", coordinates: [p.lng, p.lat] },
+        properties: { code: p.code, name: p.name, country: p.country, ...c, yearlyPortCalls: Number.isFinite(calls) ? Math.round(calls) : null },
+      },
+    });
+  }
+  const ci = (x: Item) => x.feature.properties.congestionIndex ?? -1;
+  const calls = (x: Item) => (Number.isNaN(x.calls) ? -1 : x.calls);
+  items.sort((a, b) => ci(b) - ci(a) || calls(b) - calls(a) || (a.feature.properties.name < b.feature.properties.name ? -1 : 1));
+  return { type: "FeatureCollection", asOf: s.asOf, snapshotVersion: version, truncated: items.length > q.limit, features: items.slice(0, q.limit).map((x) => x.feature) };
 }
 
 export class SnapshotSupplyChainService implements SupplyChainService {
@@ -225,6 +255,11 @@ export class SnapshotSupplyChainService implements SupplyChainService {
     const loaded = this.store.require();
     const { port, resolution } = resolvePort(loaded.data, q);
     return answer(loaded.data, port, resolution, q.queryType, loaded.version, this.now());
+  }
+
+  portsInBox(q: PortsQuery): PortsCollection {
+    const loaded = this.store.require();
+    return portsInBox(loaded.data, loaded.version, q);
   }
 }
 

@@ -271,6 +271,63 @@ describe("worldwide, on the real data", () => {
   });
 });
 
+describe("GET /api/outbreak-radar/status (the map's outbreak layer)", () => {
+  async function status(q: string, s = server) {
+    const res = await fetch(`${s.base}/api/outbreak-radar/status?${q}`, { headers: { "x-api-key": s.key } });
+    return { status: res.status, body: await res.json() };
+  }
+
+  it("dengue: every country as the query answers for a point in it, and the Thai provinces from their own series", async () => {
+    const { status: code, body } = await status("diseaseType=dengue");
+    expect(code).toBe(200);
+    const d = body.data;
+    expect([d.diseaseType, d.timeframe, d.newsAsOf]).toEqual(["dengue", "30d", "2026-05-13"]);
+    expect(d.countries.length).toBeGreaterThan(100);
+    const byCode = new Map(d.countries.map((c: { code: string }) => [c.code, c]));
+    for (const [iso3, numeric, at] of [
+      ["VNM", "704", { lat: 21.03, lng: 105.85 }],
+      ["IDN", "360", { lat: -6.2, lng: 106.85 }],
+      ["BRA", "076", { lat: -22.9, lng: -43.2 }],
+    ] as const) {
+      const q = (await query({ ...at, diseaseType: "dengue" })).body.data;
+      expect(byCode.get(iso3), iso3).toEqual({
+        code: iso3, isoNumeric: numeric, name: q.country.name, surveillance: "series",
+        outbreakStatus: q.outbreakStatus, riskScore: q.riskScore, riskLevel: q.riskLevel, asOf: q.asOf, source: q.dataSources[0],
+      });
+    }
+    expect(byCode.get("VNM")).toMatchObject({ outbreakStatus: "normal", riskScore: 23.7, asOf: "2024-12-31" });
+    expect(d.provinces).toHaveLength(77);
+    expect(d.provinces.find((p: { code: string }) => p.code === "TH-10")).toEqual({
+      code: "TH-10", name: "Bangkok", outbreakStatus: "alert", riskScore: 87.4, riskLevel: "critical", asOf: "2022-12-31", source: expect.stringContaining("OpenDengue"),
+    });
+  });
+
+  it("influenza: news-only countries carry the query's news score; malaria has no province series", async () => {
+    const flu = (await status("diseaseType=influenza&timeframe=90d")).body.data;
+    const deu = flu.countries.find((c: { code: string }) => c.code === "DEU");
+    const berlin = (await query({ lat: 52.52, lng: 13.4, diseaseType: "influenza", timeframe: "90d" })).body.data;
+    expect(deu).toMatchObject({ isoNumeric: "276", name: "Germany", surveillance: "news_only", outbreakStatus: "news_only", riskScore: berlin.riskScore, asOf: "2026-05-13" });
+    expect(flu.countries.filter((c: { surveillance: string }) => c.surveillance === "series").map((c: { code: string }) => c.code)).toEqual(["THA", "VNM"]);
+    const malaria = (await status("diseaseType=malaria")).body.data;
+    expect(malaria.provinces).toEqual([]);
+    expect(malaria.countries.find((c: { code: string }) => c.code === "NGA")).toMatchObject({ surveillance: "series", asOf: "2021-12-31" });
+  });
+
+  it("400 for general or a bad timeframe, 401 without a key, 503 without an outbreak service", async () => {
+    for (const [q, message] of [
+      ["diseaseType=general", 'diseaseType: Invalid option: expected one of "dengue"|"covid"|"cholera"|"malaria"|"influenza"'],
+      ["diseaseType=dengue&timeframe=2y", 'timeframe: Invalid option: expected one of "7d"|"30d"|"90d"'],
+      ["", "diseaseType: required"],
+    ]) {
+      const r = await status(q);
+      expect(r.status, q).toBe(400);
+      expect(r.body.error).toMatchObject({ code: "VALIDATION_ERROR", message });
+    }
+    expect((await fetch(`${server.base}/api/outbreak-radar/status?diseaseType=dengue`)).status).toBe(401);
+    expect((await status("diseaseType=dengue", bare)).status).toBe(503);
+  });
+});
+
 describe("errors", () => {
   it("404 NOT_FOUND at sea, with the distance to the coast", async () => {
     for (const [p, km] of [[{ lat: 10, lng: 95 }, 220.7], [{ lat: -30, lng: -120 }, 757.2]] as const) {

@@ -25,6 +25,8 @@ export interface SupplyChainServer {
   /** Publishes the built files again as a new version dated 2026-08-<day>. */
   publish(day: number): Promise<{ version: string; dir: string }>;
   query(body: unknown): Promise<{ status: number; json: { success: boolean; data: Json; error: { code: string; message: string; details: Json } } }>;
+  /** GET with the key; the parsed JSON body and the content type. */
+  get(path: string): Promise<{ status: number; type: string | null; json: Json }>;
   close(): Promise<void>;
 }
 
@@ -67,6 +69,10 @@ export async function startSupplyChainServer(): Promise<SupplyChainServer> {
     async query(body) {
       const res = await postJson(base, "/api/supply-chain/query", body, key);
       return { status: res.status, json: await res.json() };
+    },
+    async get(path) {
+      const res = await fetch(base + path, { headers: { "X-API-Key": key } });
+      return { status: res.status, type: res.headers.get("content-type"), json: await res.json() };
     },
     async close() {
       await running.shutdown();

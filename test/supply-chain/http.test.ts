@@ -4,7 +4,7 @@
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSupplyChainServer, type SupplyChainServer } from "./fixture.ts";
+import { startSupplyChainServer, type Json, type SupplyChainServer } from "./fixture.ts";
 
 let server: SupplyChainServer;
 beforeAll(async () => {
@@ -134,5 +134,51 @@ describe("POST /api/supply-chain/query", () => {
     const still = (await query({ portCode: "THLCH", queryType: "congestion" })).json.data;
     expect(still.dataVersion).toBe(second.version);
     expect(still.congestionIndex).toBe(69.4);
+  });
+});
+
+describe("GET /api/supply-chain/ports", () => {
+  it("the ports of a box as GeoJSON, those with a congestion index first, each as the congestion answer gives it", async () => {
+    const { status, type, json } = await server.get("/api/supply-chain/ports?bbox=97,5,106,21&limit=2000");
+    expect(status).toBe(200);
+    expect(type).toBe("application/geo+json; charset=utf-8");
+    expect(json).toMatchObject({ type: "FeatureCollection", truncated: false, asOf: "2026-08-14T23:59:59.000Z" });
+    const features = json.features as { id: string; geometry: { coordinates: [number, number] }; properties: Json }[];
+    expect(features.length).toBeGreaterThan(20);
+    for (const f of features) {
+      const [lng, lat] = f.geometry.coordinates;
+      expect(lng >= 97 && lng <= 106 && lat >= 5 && lat <= 21, f.id).toBe(true);
+      expect(f.properties.congestionIndex === null).toBe(f.properties.reason !== null);
+    }
+    const lch = features.find((f) => f.id === "THLCH")!;
+    expect(lch.properties).toMatchObject({ code: "THLCH", name: "Laem Chabang", country: "TH", congestionIndex: 69.4, latestDay: "2026-08-14", reason: null });
+    // With an index first: Laem Chabang and the other Thai ports with daily series lead the list.
+    const withIndex = features.filter((f) => f.properties.congestionIndex !== null);
+    expect(features.slice(0, withIndex.length)).toEqual(withIndex);
+    expect(withIndex.map((f) => f.properties.congestionIndex)).toEqual([...withIndex.map((f) => f.properties.congestionIndex)].sort((a, b) => b - a));
+    // A port without daily calls: null with the answer's own reason.
+    const phuket = features.find((f) => f.id === "THPKT")!;
+    const answer = (await query({ portCode: "THPKT", queryType: "congestion" })).json.data;
+    expect(answer.congestionIndex).toBeNull();
+    expect(`congestionIndex: ${phuket.properties.reason}`).toBe(answer.details.missing.find((m: string) => m.startsWith("congestionIndex:")));
+    const calls = (answer.details.port.portwatch as { vesselCounts: { total: number } }[]).reduce((n, a) => n + a.vesselCounts.total, 0);
+    expect(phuket.properties.yearlyPortCalls).toBe(Math.round(calls));
+  });
+
+  it("limit keeps the leading ports and says so; bad boxes and limits are 400", async () => {
+    const all = (await server.get("/api/supply-chain/ports?bbox=97,5,106,21&limit=2000")).json.features;
+    const few = (await server.get("/api/supply-chain/ports?bbox=97,5,106,21&limit=3")).json;
+    expect(few.truncated).toBe(true);
+    expect(few.features).toEqual(all.slice(0, 3));
+    for (const [q, message] of [
+      ["bbox=106,5,97,21", "bbox: bbox must be west,south,east,north in degrees, west < east, south < north"],
+      ["bbox=97,5,106", "bbox: bbox must be west,south,east,north in degrees, west < east, south < north"],
+      ["bbox=97,5,106,21&limit=0", "limit: Too small: expected number to be >=1"],
+      ["limit=5", "bbox: required"],
+    ]) {
+      const r = await server.get(`/api/supply-chain/ports?${q}`);
+      expect(r.status, q).toBe(400);
+      expect(r.json.error).toMatchObject({ code: "VALIDATION_ERROR", message });
+    }
   });
 });
