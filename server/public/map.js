@@ -1,6 +1,7 @@
-// The drought map page: MapLibre GL JS (served by this service from node_modules), the drought raster, province
-// and country outlines from /tiles, the legend, and a panel of the API's drought values for a clicked province
-// or point. The API key is asked once, kept in sessionStorage and sent only as the X-API-Key header
+// The risk map page: MapLibre GL JS (served by this service from node_modules), the drought raster, province
+// and country outlines from /tiles, the legend, a panel of the API's drought values for a clicked province or
+// point, and layers for the other answers (flood events, storm tracks, ports by congestion, outbreak status by
+// country and Thai province), each with a legend and a click-through to the API's answer there. The API key is asked once, kept in sessionStorage and sent only as the X-API-Key header
 // (MapLibre transformRequest for tiles, fetch headers for the API), so it never appears in a URL or a log.
 /* global window, document, sessionStorage, fetch */
 import * as maplibregl from "/map/vendor/maplibre-gl/maplibre-gl.mjs";
@@ -36,16 +37,20 @@ class RequestError extends Error {
   }
 }
 
-async function getJson(path) {
+async function getJson(path, init = {}) {
   let res;
   try {
-    res = await fetch(origin + path, { headers: { "X-API-Key": apiKey() } });
+    res = await fetch(origin + path, { ...init, headers: { "X-API-Key": apiKey(), ...init.headers } });
   } catch {
     throw new Error("The service cannot be reached.");
   }
   const body = await res.json().catch(() => ({}));
   if (!res.ok || body.success === false) throw new RequestError(res.status, body.error?.message);
   return body.data ?? body;
+}
+
+function postJson(path, body) {
+  return getJson(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
 }
 
 /** A wrong key: forget it and ask again. */
@@ -156,11 +161,15 @@ function labelPoint(geometry) {
 }
 
 const EMPTY = { type: "FeatureCollection", features: [] };
-/** Event layers: the checkbox, the map layer, the API's riskType and extra query. */
-const EVENT_LAYERS = {
-  flood: { layer: "flood-events", query: "riskType=flood&limit=1000" },
-  storm: { layer: "storm-tracks", query: "riskType=storm&since=2000-01-01&limit=400" },
+/** Layers loaded for the visible box: the checkbox (layer-<name>), the map layer and the API request for a box. */
+const BOX_LAYERS = {
+  flood: { layer: "flood-events", path: (box) => `/api/risk-map/events?riskType=flood&limit=1000&bbox=${box}` },
+  storm: { layer: "storm-tracks", path: (box) => `/api/risk-map/events?riskType=storm&since=2000-01-01&limit=400&bbox=${box}` },
+  ports: { layer: "ports", path: (box) => `/api/supply-chain/ports?limit=1000&bbox=${box}` },
 };
+const OUTBREAK_COLOURS = { alert: "#b30000", warning: "#e34a33", watch: "#fdbb84", normal: "#a1d99b", insufficient_history: "#bdbdbd", news_only: "#9e9ac8" };
+const NO_FILL = "rgba(0,0,0,0)";
+const DISEASE_NAMES = { dengue: "Dengue", malaria: "Malaria", cholera: "Cholera", covid: "COVID-19", influenza: "Influenza" };
 
 /** The visible box, clamped to valid degrees, as the API's bbox. */
 function viewBox(map) {
@@ -169,10 +178,10 @@ function viewBox(map) {
   return `${c(b.getWest(), -180, 179.9)},${c(b.getSouth(), -90, 89.9)},${c(b.getEast(), -179.9, 180)},${c(b.getNorth(), -89.9, 90)}`;
 }
 
-/** Loads the events of every enabled layer for the view (GET /api/risk-map/events). */
+/** Loads the features of every enabled box layer for the view (events, storm tracks, ports). */
 async function refreshEvents(map) {
-  // Legends and visibility at once, then the enabled layers' events side by side.
-  const enabled = Object.entries(EVENT_LAYERS).filter(([name, def]) => {
+  // Legends and visibility at once, then the enabled layers' features side by side.
+  const enabled = Object.entries(BOX_LAYERS).filter(([name, def]) => {
     const on = $(`layer-${name}`).checked;
     $(`legend-${name}`).hidden = !on;
     if (map.getLayer(def.layer)) map.setLayoutProperty(def.layer, "visibility", on ? "visible" : "none");
@@ -182,7 +191,7 @@ async function refreshEvents(map) {
   await Promise.all(
     enabled.map(async ([name, def]) => {
       try {
-        const fc = await getJson(`/api/risk-map/events?${def.query}&bbox=${box}`);
+        const fc = await getJson(def.path(box));
         map.getSource(name).setData(fc);
         document.body.dataset[`${name}Events`] = String(fc.features.length);
       } catch (err) {
@@ -191,6 +200,78 @@ async function refreshEvents(map) {
       }
     }),
   );
+}
+
+/** A fill colour per area from its status: a MapLibre match on the property (id or code), transparent elsewhere. */
+function statusFill(property, areas) {
+  const groups = {};
+  for (const [key, status] of areas) (groups[status] ??= []).push(key);
+  const pairs = Object.entries(groups).flatMap(([status, keys]) => [keys, OUTBREAK_COLOURS[status] ?? NO_FILL]);
+  return pairs.length ? ["match", ["get", property], ...pairs, NO_FILL] : NO_FILL;
+}
+
+/** The outbreak layer: every country's (and Thai province's) status for the chosen disease, as fills. */
+async function refreshOutbreak(map) {
+  const on = $("layer-outbreak").checked;
+  $("legend-outbreak").hidden = !on;
+  map.setLayoutProperty("outbreak-countries", "visibility", on ? "visible" : "none");
+  if (!on) {
+    map.setLayoutProperty("outbreak-provinces", "visibility", "none");
+    return;
+  }
+  const disease = $("outbreak-disease").value;
+  try {
+    const d = await getJson(`/api/outbreak-radar/status?diseaseType=${disease}`);
+    if (disease !== $("outbreak-disease").value) return; // another disease was chosen meanwhile
+    map.setPaintProperty("outbreak-countries", "fill-color", statusFill("id", d.countries.filter((c) => c.isoNumeric).map((c) => [c.isoNumeric, c.outbreakStatus])));
+    map.setPaintProperty("outbreak-provinces", "fill-color", statusFill("code", d.provinces.map((p) => [p.code, p.outbreakStatus])));
+    map.setLayoutProperty("outbreak-provinces", "visibility", d.provinces.length ? "visible" : "none");
+    $("outbreak-note").textContent =
+      `${DISEASE_NAMES[disease]}: ${d.countries.length} countries` + (d.provinces.length ? ` and ${d.provinces.length} Thai provinces` : "") +
+      ` with data (uncoloured: none); news as of ${d.newsAsOf}. Click an area for its answer.`;
+    document.body.dataset.outbreakDisease = disease;
+    document.body.dataset.outbreakAreas = String(d.countries.length + d.provinces.length);
+  } catch (err) {
+    if (err.httpStatus === 401) rejectKey(err.message);
+    else status(err.message);
+  }
+}
+
+/** A port clicked: the API's congestion answer for it (by its code, else its position). */
+async function showPort(feature) {
+  const p = feature.properties;
+  const [lng, lat] = feature.geometry.coordinates;
+  const d = await postJson("/api/supply-chain/query", p.code ? { portCode: p.code, queryType: "congestion" } : { lat, lng, queryType: "congestion" });
+  const why = d.details.missing.find((m) => m.startsWith("congestionIndex:"));
+  showPanel(d.port.name, [
+    ["port", d.port.code ?? "–"],
+    ["congestion index", d.congestionIndex ?? "–"],
+    ...(why ? [["why no index", why.slice("congestionIndex: ".length)]] : []),
+    ["latest day", d.details.activity?.latestDay ?? "–"],
+    ["port calls, 7 days", d.vesselCount ?? "–"],
+    ["disruption risk", d.disruptionRisk],
+  ], { province: "", kind: "port", port: p.code ?? p.name });
+}
+
+/** An area clicked with the outbreak layer on: the API's outbreak answer at that point for the chosen disease. */
+async function showOutbreak(lngLat) {
+  const disease = $("outbreak-disease").value;
+  const body = { lat: Number(lngLat.lat.toFixed(4)), lng: Number(lngLat.lng.toFixed(4)), diseaseType: disease };
+  try {
+    const d = await postJson("/api/outbreak-radar/query", body);
+    const area = d.province ?? d.country;
+    showPanel(`${DISEASE_NAMES[disease]} in ${area.name}`, [
+      ["status", d.outbreakStatus],
+      ["score", fmt(d.riskScore, 1)],
+      ["level", d.riskLevel],
+      ["trend", d.trend],
+      ["cases in window", d.caseEstimate ?? "–"],
+      ["as of", d.asOf],
+    ], { province: "", kind: "outbreak", area: area.code });
+  } catch (err) {
+    if (err.httpStatus === 401) return rejectKey(err.message);
+    showPanel(`${DISEASE_NAMES[disease]}: no data here`, [["", err.message]], { province: "", kind: "outbreak", area: "" });
+  }
 }
 
 /** An event or a track clicked: its details and the API's score at that place for its risk type. */
@@ -222,13 +303,16 @@ function style(index) {
       provinces: { type: "vector", url: `${origin}/tiles/provinces.json` },
       flood: { type: "geojson", data: EMPTY },
       storm: { type: "geojson", data: EMPTY },
+      ports: { type: "geojson", data: EMPTY },
     },
     layers: [
       { id: "sea", type: "background", paint: { "background-color": "#dfe9f3" } },
       { id: "countries-fill", type: "fill", source: "countries", "source-layer": "countries", paint: { "fill-color": "#f4f3ee" } },
-      { id: "countries-line", type: "line", source: "countries", "source-layer": "countries", paint: { "line-color": "#9a9a9a", "line-width": 0.8 } },
       { id: "drought", type: "raster", source: "drought", paint: { "raster-opacity": 0.85, "raster-resampling": "nearest" } },
+      { id: "outbreak-countries", type: "fill", source: "countries", "source-layer": "countries", layout: { visibility: "none" }, paint: { "fill-color": NO_FILL } },
+      { id: "countries-line", type: "line", source: "countries", "source-layer": "countries", paint: { "line-color": "#9a9a9a", "line-width": 0.8 } },
       { id: "provinces-fill", type: "fill", source: "provinces", "source-layer": "provinces", paint: { "fill-color": "#000", "fill-opacity": 0 } },
+      { id: "outbreak-provinces", type: "fill", source: "provinces", "source-layer": "provinces", layout: { visibility: "none" }, paint: { "fill-color": NO_FILL } },
       { id: "provinces-line", type: "line", source: "provinces", "source-layer": "provinces", paint: { "line-color": "#555", "line-width": 0.6 } },
       {
         id: "province-selected", type: "line", source: "provinces", "source-layer": "provinces",
@@ -250,6 +334,15 @@ function style(index) {
           "circle-color": ["case", ["==", ["get", "source"], "DFO"], "#1f5fa8", ["step", ["coalesce", ["get", "magnitude"], 1], "#3cb44b", 2, "#f58231", 3, "#e6194b"]],
         },
       },
+      {
+        id: "ports", type: "circle", source: "ports", layout: { visibility: "none" },
+        paint: {
+          "circle-radius": 5,
+          "circle-stroke-width": 1,
+          "circle-stroke-color": "#222",
+          "circle-color": ["case", ["==", ["typeof", ["get", "congestionIndex"]], "number"], ["step", ["get", "congestionIndex"], "#2c7bb6", 25, "#1a9641", 75, "#fdae61", 90, "#d7191c"], "#9e9e9e"],
+        },
+      },
     ],
     metadata: { index },
   };
@@ -261,6 +354,7 @@ function accepted(map) {
   document.body.dataset.key = "accepted";
   status("");
   refreshEvents(map);
+  refreshOutbreak(map);
   addProvinceLabels(map).catch((err) => (err.httpStatus === 401 ? rejectKey(err.message) : status(err.message)));
 }
 
@@ -285,19 +379,29 @@ function startMap(info) {
   });
   map.on("load", () => accepted(map));
   map.on("moveend", () => refreshEvents(map));
-  for (const name of Object.keys(EVENT_LAYERS)) $(`layer-${name}`).onchange = () => refreshEvents(map);
+  for (const name of Object.keys(BOX_LAYERS)) $(`layer-${name}`).onchange = () => refreshEvents(map);
+  $("layer-outbreak").onchange = () => refreshOutbreak(map);
+  $("outbreak-disease").onchange = () => refreshOutbreak(map);
   map.on("click", async (e) => {
     const around = [[e.point.x - 4, e.point.y - 4], [e.point.x + 4, e.point.y + 4]];
-    const event = map.queryRenderedFeatures(around, { layers: ["flood-events", "storm-tracks"].filter((l) => map.getLayoutProperty(l, "visibility") === "visible") })[0];
+    const visible = (l) => map.getLayoutProperty(l, "visibility") === "visible";
+    const event = map.queryRenderedFeatures(around, { layers: ["ports", "flood-events", "storm-tracks"].filter(visible) })[0];
     if (event) {
       state.selected = null;
       try {
         const at = event.geometry.type === "Point" ? { lng: event.geometry.coordinates[0], lat: event.geometry.coordinates[1] } : e.lngLat;
-        await showEvent(event, at, event.layer.id === "flood-events" ? "flood" : "storm");
+        if (event.layer.id === "ports") await showPort(event);
+        else await showEvent(event, at, event.layer.id === "flood-events" ? "flood" : "storm");
         status("");
       } catch (err) {
-        status(err.message);
+        if (err.httpStatus === 401) rejectKey(err.message);
+        else status(err.message);
       }
+      return;
+    }
+    if (visible("outbreak-countries")) {
+      state.selected = null;
+      await showOutbreak(e.lngLat);
       return;
     }
     const hit = map.queryRenderedFeatures(e.point, { layers: ["provinces-fill"] })[0];

@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import express from "express";
+import sharp from "sharp";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { dataDir, PROJECT_ROOT } from "../../lib/config.ts";
@@ -86,8 +87,8 @@ const tileResponses: string[] = [];
 
 beforeAll(async () => {
   const priv = privateArtifacts(inject("artifactsDir"));
-  // The flood and storm snapshots, for the event layers (built from the data mirror into the private copy).
-  const built = await buildSnapshots({ dataDir: dataDir(), artifactsDir: priv.dir, droughtArtifactsDir: priv.dir, only: ["flood", "storm"] });
+  // The flood, storm, ports and outbreak snapshots, for the other layers (built from the data mirror into the private copy).
+  const built = await buildSnapshots({ dataDir: dataDir(), artifactsDir: priv.dir, droughtArtifactsDir: priv.dir, only: ["flood", "storm", "ports", "outbreaks"] });
   for (const s of Object.values(built)) if (s.status !== "published") throw new Error(`snapshot not published: ${JSON.stringify(s)}`);
   const versionDir = realpathSync(join(priv.dir, "current"));
   if (!existsSync(join(versionDir, TILES_INDEX_FILE))) {
@@ -128,6 +129,22 @@ afterAll(async () => {
   await context?.close();
   await running?.stop();
 });
+
+type MapHandle = { droughtMap: { jumpTo(o: object): void; project(c: number[]): { x: number; y: number }; queryRenderedFeatures(o: object): { geometry: { coordinates: number[] }; properties: Record<string, unknown> }[] } };
+
+/** The screenshot's colour at a map position, as a hex string (the map projects the position to the page). */
+async function pixelAt(lngLat: [number, number], file: string): Promise<string> {
+  const pt = await page.evaluate((ll) => (window as unknown as MapHandle).droughtMap.project(ll), lngLat);
+  const png = await page.screenshot({ path: join(PROJECT_ROOT, "test-output", file) });
+  const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+  const i = (Math.round(pt.y) * info.width + Math.round(pt.x)) * info.channels;
+  return "#" + [data[i], data[i + 1], data[i + 2]].map((v) => v.toString(16).padStart(2, "0")).join("");
+}
+
+/** The colours of the map's legends (server/public/index.html), as the test expects them on screen. */
+const STATUS_FILL: Record<string, string> = { alert: "#b30000", warning: "#e34a33", watch: "#fdbb84", normal: "#a1d99b", insufficient_history: "#bdbdbd", news_only: "#9e9ac8" };
+const congestionFill = (i: number | null) => (i === null ? "#9e9e9e" : i < 25 ? "#2c7bb6" : i < 75 ? "#1a9641" : i < 90 ? "#fdae61" : "#d7191c");
+const near = (a: string, b: string) => [1, 3, 5].every((k) => Math.abs(parseInt(a.slice(k, k + 2), 16) - parseInt(b.slice(k, k + 2), 16)) <= 6);
 
 async function waitForMapIdle(): Promise<void> {
   await page.waitForFunction(() => {
@@ -275,5 +292,69 @@ describe("map page in Chromium", () => {
     expect(await page.textContent('#panel td[data-field="flood score here"]')).toBe(api.data.riskScore.toFixed(1));
     expect(await page.textContent('#panel td[data-field="flood level"]')).toBe(api.data.riskLevel);
   }, 90_000);
-});
 
+  it("ports coloured by congestion, with a legend; a click shows the API's congestion answer", async () => {
+    await page.uncheck("#layer-flood");
+    await page.uncheck("#layer-storm");
+    // Laem Chabang at zoom 9 (its neighbours some 30 px away).
+    await page.evaluate(() => (window as unknown as MapHandle).droughtMap.jumpTo({ center: [100.9, 13.08], zoom: 9 }));
+    await page.check("#layer-ports");
+    expect(await page.isVisible("#legend-ports")).toBe(true);
+    await expect.poll(() => page.getAttribute("body", "data-ports-events"), { timeout: 20_000 }).not.toBeNull();
+    await waitForMapIdle();
+    const key = { headers: { "X-API-Key": running.key } };
+    const api = (await (await fetch(`${running.base}/api/supply-chain/ports?bbox=100,12,102,14&limit=2000`, key)).json()).features as { id: string; geometry: { coordinates: [number, number] }; properties: { congestionIndex: number | null } }[];
+    const lch = api.find((f) => f.id === "THLCH")!;
+    const rendered = await page.evaluate(() => (window as unknown as MapHandle).droughtMap.queryRenderedFeatures({ layers: ["ports"] }).map((f) => f.properties.code));
+    expect(rendered).toContain("THLCH");
+    expect(rendered.length).toBeGreaterThan(3);
+    // The pixels: Laem Chabang's circle has the colour of its index (69.4: usual), a port without daily calls grey.
+    mkdirSync(join(PROJECT_ROOT, "test-output"), { recursive: true });
+    expect(near(await pixelAt(lch.geometry.coordinates, "map-ports.png"), congestionFill(lch.properties.congestionIndex))).toBe(true);
+    const grey = api.find((f) => f.properties.congestionIndex === null && rendered.includes(f.id))!;
+    expect(near(await pixelAt(grey.geometry.coordinates, "map-ports.png"), "#9e9e9e"), grey.id).toBe(true);
+    const pt = await page.evaluate((ll) => (window as unknown as MapHandle).droughtMap.project(ll), lch.geometry.coordinates);
+    await page.mouse.click(pt.x, pt.y);
+    await page.waitForSelector('#panel[data-kind="port"][data-port="THLCH"]', { timeout: 15_000 });
+    const answer = (await (await fetch(`${running.base}/api/supply-chain/query`, { method: "POST", headers: { ...key.headers, "Content-Type": "application/json" }, body: JSON.stringify({ portCode: "THLCH", queryType: "congestion" }) })).json()).data;
+    expect(await page.textContent("#panel-title")).toBe(answer.port.name);
+    expect(await page.textContent('#panel td[data-field="congestion index"]')).toBe(String(answer.congestionIndex));
+    expect(await page.textContent('#panel td[data-field="disruption risk"]')).toBe(answer.disruptionRisk);
+    await page.uncheck("#layer-ports");
+  }, 90_000);
+
+  it("outbreak status by country and Thai province, per disease, with a legend; a click shows the API's outbreak answer", async () => {
+    // Zoom 5.5: Thailand and its neighbours, below the zoom of the province labels.
+    await page.evaluate(() => (window as unknown as MapHandle).droughtMap.jumpTo({ center: [102, 13.5], zoom: 5.5 }));
+    await page.check("#layer-outbreak");
+    expect(await page.isVisible("#legend-outbreak")).toBe(true);
+    await expect.poll(() => page.getAttribute("body", "data-outbreak-disease"), { timeout: 20_000 }).toBe("dengue");
+    await waitForMapIdle();
+    const key = { headers: { "X-API-Key": running.key } };
+    const dengue = (await (await fetch(`${running.base}/api/outbreak-radar/status?diseaseType=dengue`, key)).json()).data;
+    expect(await page.getAttribute("body", "data-outbreak-areas")).toBe(String(dengue.countries.length + dengue.provinces.length));
+    // Nakhon Ratchasima (TH-30) in its province's colour; Cambodia in its country's (or uncoloured without data).
+    const korat = dengue.provinces.find((p: { code: string }) => p.code === "TH-30");
+    expect(near(await pixelAt([102.1, 15.0], "map-outbreak.png"), STATUS_FILL[korat.outbreakStatus])).toBe(true);
+    const khm = dengue.countries.find((c: { code: string }) => c.code === "KHM");
+    expect(near(await pixelAt([104.9, 12.7], "map-outbreak.png"), khm ? STATUS_FILL[khm.outbreakStatus] : "#f4f3ee")).toBe(true);
+    const pt = await page.evaluate(() => (window as unknown as MapHandle).droughtMap.project([102.1, 15.0]));
+    await page.mouse.click(pt.x, pt.y);
+    await page.waitForSelector('#panel[data-kind="outbreak"][data-area="TH-30"]', { timeout: 15_000 });
+    const answer = (await (await fetch(`${running.base}/api/outbreak-radar/query`, { method: "POST", headers: { ...key.headers, "Content-Type": "application/json" }, body: JSON.stringify({ lat: 15, lng: 102.1, diseaseType: "dengue" }) })).json()).data;
+    expect(answer.province.code).toBe("TH-30");
+    expect(await page.textContent("#panel-title")).toBe(`Dengue in ${answer.province.name}`);
+    expect(await page.textContent('#panel td[data-field="status"]')).toBe(korat.outbreakStatus);
+    expect(await page.textContent('#panel td[data-field="score"]')).toBe(answer.riskScore.toFixed(1));
+    // Malaria: no province series, so Thailand takes its national colour.
+    await page.selectOption("#outbreak-disease", "malaria");
+    await expect.poll(() => page.getAttribute("body", "data-outbreak-disease"), { timeout: 20_000 }).toBe("malaria");
+    await waitForMapIdle();
+    const malaria = (await (await fetch(`${running.base}/api/outbreak-radar/status?diseaseType=malaria`, key)).json()).data;
+    expect(malaria.provinces).toEqual([]);
+    const tha = malaria.countries.find((c: { code: string }) => c.code === "THA");
+    expect(tha).toBeDefined();
+    expect(near(await pixelAt([102.1, 15.0], "map-outbreak-malaria.png"), STATUS_FILL[tha.outbreakStatus])).toBe(true);
+    await page.uncheck("#layer-outbreak");
+  }, 90_000);
+});
