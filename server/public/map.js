@@ -9,7 +9,7 @@ import * as maplibregl from "/map/vendor/maplibre-gl/maplibre-gl.mjs";
 const KEY_STORAGE = "climateRiskApiKey";
 const origin = window.location.origin;
 const $ = (id) => document.getElementById(id);
-const state = { index: "spei1", month: "", map: null, selected: null, labels: [] };
+const state = { index: "spei1", month: "", map: null, selected: null, labels: [], countryLabels: new Map() };
 
 function apiKey() {
   return sessionStorage.getItem(KEY_STORAGE) ?? "";
@@ -144,6 +144,42 @@ async function addProvinceLabels(map) {
   const toggle = () => document.body.classList.toggle("labels-on", map.getZoom() >= 6);
   map.on("zoomend", toggle);
   toggle();
+}
+
+/**
+ * Country names (HTML markers) from the countries tiles in view: each at the centre of the box of its largest piece
+ * among the loaded tiles, redone when the map rests. Thailand's name gives way to its provinces' from zoom 6.
+ */
+function updateCountryLabels(map) {
+  const best = new Map();
+  for (const f of map.querySourceFeatures("countries", { sourceLayer: "countries" })) {
+    const name = f.properties.name;
+    if (!name || (name === "Thailand" && map.getZoom() >= 6)) continue;
+    const polygons = f.geometry.type === "Polygon" ? [f.geometry.coordinates] : f.geometry.type === "MultiPolygon" ? f.geometry.coordinates : [];
+    for (const poly of polygons) {
+      const xs = poly[0].map((p) => p[0]);
+      const ys = poly[0].map((p) => p[1]);
+      const box = [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+      const size = (box[2] - box[0]) * (box[3] - box[1]);
+      if (size > (best.get(name)?.size ?? 0)) best.set(name, { size, at: [(box[0] + box[2]) / 2, (box[1] + box[3]) / 2] });
+    }
+  }
+  for (const [name, marker] of state.countryLabels) {
+    if (!best.has(name)) {
+      marker.remove();
+      state.countryLabels.delete(name);
+    }
+  }
+  for (const [name, { at }] of best) {
+    const marker = state.countryLabels.get(name);
+    if (marker) marker.setLngLat(at);
+    else {
+      const el = document.createElement("div");
+      el.className = "country-label";
+      el.textContent = name;
+      state.countryLabels.set(name, new maplibregl.Marker({ element: el }).setLngLat(at).addTo(map));
+    }
+  }
 }
 
 /** The centre of the largest polygon's bounding box (good enough for a label on a province outline). */
@@ -379,6 +415,7 @@ function startMap(info) {
   });
   map.on("load", () => accepted(map));
   map.on("moveend", () => refreshEvents(map));
+  map.on("idle", () => updateCountryLabels(map));
   for (const name of Object.keys(BOX_LAYERS)) $(`layer-${name}`).onchange = () => refreshEvents(map);
   $("layer-outbreak").onchange = () => refreshOutbreak(map);
   $("outbreak-disease").onchange = () => refreshOutbreak(map);
@@ -447,6 +484,7 @@ async function init() {
     if (state.map) {
       state.map.remove();
       state.labels = [];
+      state.countryLabels = new Map();
     }
     startMap(info);
   };
