@@ -30,7 +30,7 @@ import {
 import { portsCollection, portsQuery, supplyChainBody, supplyChainData } from "./schemas-supply-chain.ts";
 import { EXPORT_FILE_NAMES } from "../formats/drought-export.ts";
 import { freshnessFields, statusData } from "./schemas-freshness.ts";
-import { outbreakBody, outbreakData, outbreakStatusData, outbreakStatusQuery } from "./schemas-outbreak.ts";
+import { DISEASE_TYPES, outbreakBody, outbreakData, outbreakStatusData, outbreakStatusQuery } from "./schemas-outbreak.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -299,7 +299,7 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
       "/api/outbreak-radar/query": {
         post: {
           operationId: "outbreakRadarQuery",
-          summary: "Disease surveillance for a coordinate worldwide (dengue, influenza, covid, cholera, malaria, general)",
+          summary: `Disease surveillance for a coordinate worldwide (${DISEASE_TYPES.join(", ")})`,
           description:
             "Endemic channel of the latest window of `timeframe`, counted back from the data's as-of date (monthly data: 7d and 30d " +
             "= latest month). Per disease the answer rests on the Thai province's series (dengue), else the country's national " +

@@ -6,6 +6,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ERROR_CODES } from "../../server/errors.ts";
 import { RISK_TYPES } from "../../server/schemas.ts";
+import { DISEASE_TYPES } from "../../server/schemas-outbreak.ts";
 import { dataDir } from "../../lib/config.ts";
 import { buildSnapshots } from "../../pipeline/snapshots/build-snapshots.ts";
 import { privateArtifacts, startRealServer, type RealServer } from "./real-server.ts";
@@ -42,6 +43,11 @@ describe("the OpenAPI document", () => {
     expect(doc.info.license?.name).toMatch(/licen/);
     const score = doc.paths["/api/risk-map/score"].post.description!;
     for (const t of RISK_TYPES) expect(score).toContain(t);
+    // The outbreak radar answers worldwide (it said "in Thailand" and "outside Thailand's 77 provinces: 404" until
+    // the worldwide data landed).
+    const outbreak = doc.paths["/api/outbreak-radar/query"].post as { summary?: string; description?: string };
+    for (const d of DISEASE_TYPES) expect(outbreak.summary).toContain(d);
+    expect(`${outbreak.summary} ${outbreak.description}`).not.toMatch(/in Thailand|outside Thailand/);
   });
 
   it("documents every error code, 503 on every API operation, RateLimit-* on authenticated answers and Retry-After on 429", () => {
