@@ -6,6 +6,7 @@ import { cpus, totalmem } from "node:os";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "../lib/config.ts";
+import { splitBenchOutput } from "./bench-output.ts";
 
 const BENCHES: [title: string, file: string, args: string[]][] = [
   ["Pipeline (issue 2)", "pipeline.bench.ts", []],
@@ -29,12 +30,13 @@ for (const [title, file, args] of BENCHES) {
   const t0 = Date.now();
   const r = spawnSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "bench", file), ...args], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, LOG_LEVEL: "warn" },
+    env: { ...process.env, LOG_LEVEL: "warn", LOG_FORMAT: "json" },
     stdio: ["ignore", "pipe", "inherit"],
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
   });
-  const out = (r.stdout ?? "").trim();
+  const { results: out, logs } = splitBenchOutput(r.stdout ?? "");
+  for (const l of logs) process.stderr.write(l + "\n");
   process.stdout.write(out + "\n");
   if (r.status !== 0) {
     process.stderr.write(`bench/${file} failed with status ${r.status}\n`);
