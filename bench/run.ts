@@ -11,6 +11,7 @@ import { splitBenchOutput } from "./bench-output.ts";
 const BENCHES: [title: string, file: string, args: string[]][] = [
   ["Pipeline (issue 2)", "pipeline.bench.ts", []],
   ["Grid lookup, format level (issue 2)", "grid-lookup.bench.ts", []],
+  ["PostGIS comparison (issue 12)", "postgis.bench.ts", []],
   ["API (issue 3)", "api.bench.ts", []],
   ["Tiles (issue 4)", "tiles.bench.ts", []],
   ["Feed risk scores (issue 5)", "feeds.bench.ts", []],
