@@ -114,12 +114,12 @@ function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
 }
 
-async function load(s: Started, opts: { path: string; method?: "GET" | "POST"; body?: string }): Promise<number> {
+async function load(s: Started, opts: { path: string; method?: "GET" | "POST"; body?: string; headers?: Record<string, string> }): Promise<number> {
   const r = await autocannon({
     url: s.base + opts.path,
     method: opts.method ?? "GET",
     body: opts.body,
-    headers: { "x-api-key": s.key, "content-type": "application/json" },
+    headers: { "x-api-key": s.key, "content-type": "application/json", ...opts.headers },
     connections: 32,
     pipelining: 1,
     duration: SECONDS,
@@ -147,6 +147,18 @@ async function http() {
     out[`${name}Ratio`] = real / ping;
     process.stderr.write(`${name}: ${real.toFixed(0)} req/s vs ping ${ping.toFixed(0)} req/s (${((100 * real) / ping).toFixed(0)} %)\n`);
   }
+  // Goal 1: batch-100 asking for compression (brotli quality 2, in line) against the same without.
+  const plain = pairs[2][1];
+  const zipped = { ...plain, headers: { "accept-encoding": "gzip, br" } };
+  const rounds: Record<"plain" | "zipped", number[]> = { plain: [], zipped: [] };
+  for (let round = 0; round < 2; round++) {
+    rounds.plain.push(await load(s, plain));
+    rounds.zipped.push(await load(s, zipped));
+  }
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  out.batch100PlainRps = med(rounds.plain);
+  out.batch100CompressedRps = med(rounds.zipped);
+  process.stderr.write(`batch-100 compressed: ${out.batch100CompressedRps.toFixed(0)} vs ${out.batch100PlainRps.toFixed(0)} req/s\n`);
   await s.stop();
   return out;
 }
@@ -291,6 +303,7 @@ async function main() {
 | GET /api/risk-map/drought vs GET /api/ping (same server, same run) | ${h.droughtRps.toFixed(0)} vs ${h.droughtPingRps.toFixed(0)} req/s = ${(100 * h.droughtRatio).toFixed(0)} % |
 | POST /api/risk-map/score vs ping | ${h.scoreRps.toFixed(0)} vs ${h.scorePingRps.toFixed(0)} req/s = ${(100 * h.scoreRatio).toFixed(0)} % |
 | POST /api/risk-map/batch (100 locations) vs ping | ${h.batch100Rps.toFixed(0)} vs ${h.batch100PingRps.toFixed(0)} req/s = ${(100 * h.batch100Ratio).toFixed(0)} % |
+| POST batch-100 with \`Accept-Encoding: gzip, br\` (brotli quality 2, in line) vs without, same server | ${h.batch100CompressedRps.toFixed(0)} vs ${h.batch100PlainRps.toFixed(0)} req/s = ${((100 * h.batch100CompressedRps) / h.batch100PlainRps).toFixed(0)} % |
 | GET drought / POST score / POST batch-100 vs a bare Express route sending the same bytes (separate process) | ${(100 * bw.droughtVsBare).toFixed(0)} % / ${(100 * bw.scoreVsBare).toFixed(0)} % / ${(100 * bw.batch100VsBare).toFixed(0)} % |
 | WORKERS=auto vs WORKERS=1, GET drought (autocannon on the same 2 cores) | ${bw.autoWorkersRps.toFixed(0)} vs ${bw.oneWorkerRps.toFixed(0)} req/s = ${(bw.autoWorkersRps / bw.oneWorkerRps).toFixed(2)}× |
 | start-up to ready, Thailand artifacts | ${t.readyMs.toFixed(0)} ms, RSS ${t.rssIdleMb.toFixed(0)} MB (${t.rssAfter2000QueriesMb.toFixed(0)} MB after 2,000 queries) |

@@ -61,14 +61,17 @@ function sendText(req: Request, res: Response, status: number, body: Buffer, con
       return;
     }
   }
-  let out = body;
   const encoding = body.length >= COMPRESS_MIN_BYTES ? chooseEncoding(req.headers["accept-encoding"]) : undefined;
-  if (encoding === "br") {
-    out = brotliCompressSync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } });
-  } else if (encoding === "gzip") {
-    out = gzipSync(body, { level: 6 });
-  }
-  if (encoding !== undefined) res.setHeader("Content-Encoding", encoding);
+  if (encoding === undefined) return endWith(req, res, body);
+  // In line, at brotli quality 2 / gzip level 3: on a batch-100 answer (23 KB) 55 µs for 1.4 KB and 39 µs for 2.1 KB
+  // (quality 4: 79 µs, level 6: 85 µs). zlib's asynchronous calls, in the thread pool, cost 180–270 µs of CPU each
+  // (a stream per call): on two cores shared with the clients that halves the compressed batch rate.
+  const out = encoding === "br" ? brotliCompressSync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 2 } }) : gzipSync(body, { level: 3 });
+  res.setHeader("Content-Encoding", encoding);
+  endWith(req, res, out);
+}
+
+function endWith(req: Request, res: Response, out: Buffer): void {
   res.setHeader("Content-Length", String(out.length));
   if (req.method === "HEAD") res.end();
   else res.end(out);
