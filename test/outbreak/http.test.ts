@@ -12,6 +12,7 @@ import { openOutbreakService } from "../../server/services/outbreak-service.ts";
 import type { ArtifactStore } from "../../server/data/artifact-store.ts";
 import { postJson, silent } from "../server/helpers.ts";
 import { startOutbreakServer } from "./helpers.ts";
+import { rng } from "../../bench/random.ts";
 import type { OutbreakData } from "../../server/schemas-outbreak.ts";
 
 const PATH = "/api/outbreak-radar/query";
@@ -325,6 +326,28 @@ describe("GET /api/outbreak-radar/status (the map's outbreak layer)", () => {
     }
     expect((await fetch(`${server.base}/api/outbreak-radar/status?diseaseType=dengue`)).status).toBe(401);
     expect((await status("diseaseType=dengue", bare)).status).toBe(503);
+  });
+
+  it("seeded random query strings: 200 or 400 in the envelope, never anything else", async () => {
+    const r = rng(43);
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)];
+    const seen = new Set<number>();
+    for (let i = 0; i < 200; i++) {
+      const parts = [
+        `diseaseType=${pick(["dengue", "malaria", "cholera", "covid", "influenza", "general", "Dengue", "", "__proto__", "dengue,malaria"])}`,
+        `timeframe=${pick(["7d", "30d", "90d", "1y", "", "30D"])}`,
+        pick(["diseaseType=dengue&diseaseType=malaria", "x=1", "%zz=1", "timeframe[]=7d", ""]),
+      ];
+      const q = parts.filter(() => r() < 0.8).join("&");
+      const res = await status(q);
+      seen.add(res.status);
+      if (res.status === 200) expect(res.body.data.countries.length, q).toBeGreaterThan(0);
+      else {
+        expect(res.status, q).toBe(400);
+        expect(res.body.error.code, q).toBe("VALIDATION_ERROR");
+      }
+    }
+    expect([...seen].sort()).toEqual([200, 400]);
   });
 });
 

@@ -4,6 +4,7 @@
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rng } from "../../bench/random.ts";
 import { startSupplyChainServer, type Json, type SupplyChainServer } from "./fixture.ts";
 
 let server: SupplyChainServer;
@@ -180,5 +181,24 @@ describe("GET /api/supply-chain/ports", () => {
       expect(r.status, q).toBe(400);
       expect(r.json.error).toMatchObject({ code: "VALIDATION_ERROR", message });
     }
+  });
+
+  it("seeded random query strings: 200 with a collection or 400 in the envelope, never anything else", async () => {
+    const r = rng(41);
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)];
+    const num = () => pick(["-180", "180", "90", "-90", "0", "97.5", "1e3", "abc", "", "NaN", "Infinity", "-0", "0x10", String(r() * 400 - 200)]);
+    const seen = new Set<number>();
+    for (let i = 0; i < 300; i++) {
+      const parts = [`bbox=${[num(), num(), num(), num()].slice(0, pick([2, 3, 4, 4, 4, 5])).join(",")}`, `limit=${pick(["1", "0", "2000", "2001", "-1", "1.5", "x", ""])}`, pick(["bbox=1,2,3,4&bbox=5,6,7,8", "extra=1", "%zz=1", ""])];
+      const q = parts.filter(() => r() < 0.8).join("&");
+      const res = await server.get(`/api/supply-chain/ports?${q}`);
+      seen.add(res.status);
+      if (res.status === 200) expect(res.json.type, q).toBe("FeatureCollection");
+      else {
+        expect(res.status, q).toBe(400);
+        expect(res.json.error.code, q).toBe("VALIDATION_ERROR");
+      }
+    }
+    expect([...seen].sort()).toEqual([200, 400]);
   });
 });
