@@ -1,6 +1,10 @@
 // Builds the drought artifacts from the real data mirror once per test run (incremental: an unchanged build
 // publishes nothing) into test-output/artifacts, and hands the directory to the tests that serve real data.
-import { resolve } from "node:path";
+// Every temporary directory of the run (os.tmpdir() in the tests, the servers and the browsers they start) lies in
+// one directory of its own, removed when the run ends: a run made some 340 MB of them, left behind in /tmp.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import type { TestProject } from "vitest/node";
 import { dataDir, PROJECT_ROOT } from "../lib/config.ts";
 import { buildDrought } from "../pipeline/build.ts";
@@ -12,9 +16,13 @@ declare module "vitest" {
   }
 }
 
-export default async function setup(project: TestProject): Promise<void> {
+export default async function setup(project: TestProject): Promise<() => void> {
+  // Set before the test workers start, which inherit it (os.tmpdir() reads TMPDIR on every call).
+  const runTmp = mkdtempSync(join(tmpdir(), "climate-risk-tests-"));
+  process.env.TMPDIR = runTmp;
   const artifactsDir = resolve(PROJECT_ROOT, "test-output", "artifacts");
   // Fewer tile months and zooms than a production build: the suite needs the tiles, not all of them.
   await buildDrought({ dataDir: dataDir(), artifactsDir, settings: buildSettingsFromEnv({ TILE_MONTHS: "2", TILE_MAX_ZOOM: "8" }) });
   project.provide("artifactsDir", artifactsDir);
+  return () => rmSync(runTmp, { recursive: true, force: true });
 }
