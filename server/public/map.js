@@ -135,7 +135,7 @@ async function addProvinceLabels(map) {
   if (state.labels.length) return;
   const fc = await getJson(`/api/risk-map/drought/provinces?month=${state.month}`);
   for (const f of fc.features) {
-    const [lng, lat] = labelPoint(f.geometry);
+    const [lng, lat] = largestBox(f.geometry).at;
     const el = document.createElement("div");
     el.className = "province-label";
     el.textContent = f.properties.nameEn ?? f.properties.province;
@@ -155,14 +155,8 @@ function updateCountryLabels(map) {
   for (const f of map.querySourceFeatures("countries", { sourceLayer: "countries" })) {
     const name = f.properties.name;
     if (!name || (name === "Thailand" && map.getZoom() >= 6)) continue;
-    const polygons = f.geometry.type === "Polygon" ? [f.geometry.coordinates] : f.geometry.type === "MultiPolygon" ? f.geometry.coordinates : [];
-    for (const poly of polygons) {
-      const xs = poly[0].map((p) => p[0]);
-      const ys = poly[0].map((p) => p[1]);
-      const box = [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
-      const size = (box[2] - box[0]) * (box[3] - box[1]);
-      if (size > (best.get(name)?.size ?? 0)) best.set(name, { size, at: [(box[0] + box[2]) / 2, (box[1] + box[3]) / 2] });
-    }
+    const piece = largestBox(f.geometry);
+    if (piece && piece.size > (best.get(name)?.size ?? 0)) best.set(name, piece);
   }
   for (const [name, marker] of state.countryLabels) {
     if (!best.has(name)) {
@@ -182,18 +176,21 @@ function updateCountryLabels(map) {
   }
 }
 
-/** The centre of the largest polygon's bounding box (good enough for a label on a province outline). */
-function labelPoint(geometry) {
-  const polygons = geometry.type === "Polygon" ? [geometry.coordinates] : geometry.coordinates;
+/**
+ * The bounding box of a (multi)polygon's largest piece, as its area in square degrees and its centre (good enough
+ * for a label on an outline); null for other geometries.
+ */
+function largestBox(geometry) {
+  const polygons = geometry.type === "Polygon" ? [geometry.coordinates] : geometry.type === "MultiPolygon" ? geometry.coordinates : [];
   let best = null;
   for (const poly of polygons) {
     const xs = poly[0].map((p) => p[0]);
     const ys = poly[0].map((p) => p[1]);
     const box = [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
     const size = (box[2] - box[0]) * (box[3] - box[1]);
-    if (!best || size > best.size) best = { size, box };
+    if (!best || size > best.size) best = { size, at: [(box[0] + box[2]) / 2, (box[1] + box[3]) / 2] };
   }
-  return [(best.box[0] + best.box[2]) / 2, (best.box[1] + best.box[3]) / 2];
+  return best;
 }
 
 const EMPTY = { type: "FeatureCollection", features: [] };
@@ -313,19 +310,21 @@ async function showOutbreak(lngLat) {
 /** An event or a track clicked: its details and the API's score at that place for its risk type. */
 async function showEvent(feature, lngLat, riskType) {
   const p = feature.properties;
-  const res = await fetch(`${origin}/api/risk-map/score`, {
-    method: "POST",
-    headers: { "X-API-Key": apiKey(), "Content-Type": "application/json" },
-    body: JSON.stringify({ lat: Number(lngLat.lat.toFixed(4)), lng: Number(lngLat.lng.toFixed(4)), riskType, timeframe: "1y" }),
-  });
-  const body = await res.json().catch(() => ({}));
-  const score = res.ok ? body.data : null;
+  // A point the feed does not cover (404) still shows the event, with the API's reason in place of the score.
+  let score = null;
+  let why = "";
+  try {
+    score = await postJson("/api/risk-map/score", { lat: Number(lngLat.lat.toFixed(4)), lng: Number(lngLat.lng.toFixed(4)), riskType, timeframe: "1y" });
+  } catch (err) {
+    if (err.httpStatus === 401) throw err;
+    why = err.message;
+  }
   showPanel(p.name, [
     ["source", p.source],
     ["from", p.start],
     ["to", p.end],
     [riskType === "storm" ? "highest wind (kt)" : "magnitude", p.magnitude ?? "–"],
-    [`${riskType} score here`, score ? fmt(score.riskScore, 1) : friendly(res.status, body.error?.message)],
+    [`${riskType} score here`, score ? fmt(score.riskScore, 1) : why],
     [`${riskType} level`, score ? score.riskLevel : "–"],
   ], { province: "", kind: `${riskType}-event`, event: p.id });
 }

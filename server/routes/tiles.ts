@@ -237,14 +237,14 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
         const t = await a.getZxy(z, x, y);
         bytes = t ? Buffer.from(t.data) : null;
       } else {
-        s.lattice ??= cellLattice(s.data.grid);
+        const lattice = latticeOf(s);
         const ck = `${ts.index}/${ts.month}`;
         let classes = s.classes.get(ck);
         if (classes === undefined) {
           classes = cellClasses(s.data.grid, s.data.grid.monthOffset(ts.month), s.data.grid.indexNo(ts.index));
           s.classes.set(ck, classes);
         }
-        const classTile = renderClassTile(s.lattice, classes, z, x, y, landOf(s));
+        const classTile = renderClassTile(lattice, classes, z, x, y, landOf(s));
         bytes = classTile ? encodeClassTilePng(classTile) : null;
       }
     }
@@ -409,8 +409,7 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
     const meta = stored ? ((await stored.getMetadata()) as { attribution?: string }) : undefined;
     res.locals.route = `/tiles/${tilesetFamily(ts)}.json`;
     const g = s.data.grid;
-    s.lattice ??= cellLattice(g);
-    const [w, so, e, n] = s.lattice.bbox;
+    const [w, so, e, n] = latticeOf(s).bbox;
     const isVector = ts.kind === "vector";
     const maxzoom = ts.kind === "vector" ? (ts.name === "countries" ? (s.index?.countriesMaxZoom ?? COUNTRIES_MAX_ZOOM) : (s.index?.maxZoom ?? DEFAULT_MAX_ZOOM)) : (s.index?.maxZoom ?? DEFAULT_MAX_ZOOM);
     const tj: Record<string, unknown> = {

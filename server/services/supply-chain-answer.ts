@@ -90,7 +90,16 @@ function noCongestionReason(d: ReturnType<typeof dailyActivity>): string | null 
   return "fewer than 2 previous years of daily port calls for a seasonal baseline";
 }
 
-const noDailyReason = (s: PortsSnapshot) => `no PortWatch daily port calls for this port (only ${s.dailySeriesPorts.join(", ")} have them); PortWatch's yearly averages cannot show congestion`;
+/** "PortWatch daily port calls for this port (only … have them)": what a port without a daily series lacks. */
+const noDaily = (s: PortsSnapshot) => `PortWatch daily port calls for this port (only ${s.dailySeriesPorts.join(", ")} have them)`;
+const noDailyReason = (s: PortsSnapshot) => `no ${noDaily(s)}; PortWatch's yearly averages cannot show congestion`;
+
+/** PortWatch's yearly average of port calls over all the port's terminals (0 when none gives a count). */
+export function yearlyPortCalls(port: PortRecord): number {
+  let calls = 0;
+  for (const a of port.portwatch) if (Number.isFinite(a.vesselCounts.total)) calls += a.vesselCounts.total;
+  return calls;
+}
 
 /** A port's congestion index (as in its answer) with the latest day it rests on, or null and the reason. */
 export function portCongestion(s: PortsSnapshot, port: PortRecord): { congestionIndex: number | null; latestDay: string | null; reason: string | null } {
@@ -241,11 +250,9 @@ export function answer(s: PortsSnapshot, port: PortRecord, resolution: Resolutio
   const daily = main ? s.series.get(main.portid) : undefined;
   const label = `${port.name} (${port.code ?? `PortWatch ${main?.portid}`})`;
   const located = port.lat !== null && port.lng !== null;
-  let yearlyCalls = 0;
-  for (const a of pw) if (Number.isFinite(a.vesselCounts.total)) yearlyCalls += a.vesselCounts.total;
+  const yearlyCalls = yearlyPortCalls(port);
   const pwNames = pw.map((a) => a.name).join(" + ");
   const shared = main && main.sharedWith.length > 0 ? ` (PortWatch reports ${main.name} as one port, also for ${main.sharedWith.join(", ")})` : "";
-  const noDaily = `PortWatch daily port calls for this port (only ${s.dailySeriesPorts.join(", ")} have them)`;
 
   if (resolution.alias) {
     const a = resolution.alias;
@@ -278,7 +285,7 @@ export function answer(s: PortsSnapshot, port: PortRecord, resolution: Resolutio
       findings.push(`${vesselCount} port calls in the 7 days to ${activity.latestDay} (PortWatch daily).`);
     }
   } else {
-    notAvailable.push(noDaily);
+    notAvailable.push(noDaily(s));
     missing.push(`congestionIndex: ${noDailyReason(s)}`);
   }
   if (vesselCount === null) {

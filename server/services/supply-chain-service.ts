@@ -14,7 +14,7 @@ import { unlocodeFunctionNames } from "../../lib/ports/unlocode-function.ts";
 import { ArtifactStore } from "../data/artifact-store.ts";
 import { NotFoundError } from "../errors.ts";
 import type { PortsCollection, PortsQuery, SupplyChainBody, SupplyChainData } from "../schemas-supply-chain.ts";
-import { AIS_RADIUS_KM, answer, portCongestion, within } from "./supply-chain-answer.ts";
+import { AIS_RADIUS_KM, answer, portCongestion, within, yearlyPortCalls } from "./supply-chain-answer.ts";
 
 export { answer };
 
@@ -218,12 +218,12 @@ export interface SupplyChainService {
  */
 export function portsInBox(s: PortsSnapshot, version: string, q: PortsQuery): PortsCollection {
   const [w, so, e, n] = q.bbox;
-  type Item = { calls: number; feature: PortsCollection["features"][number] };
+  type Item = { calls: number | null; feature: PortsCollection["features"][number] };
   const items: Item[] = [];
   for (const p of s.ports) {
     if (p.lat === null || p.lng === null || p.lng < w || p.lng > e || p.lat < so || p.lat > n) continue;
-    let calls = NaN;
-    for (const a of p.portwatch) if (Number.isFinite(a.vesselCounts.total)) calls = (Number.isNaN(calls) ? 0 : calls) + a.vesselCounts.total;
+    // As in the answer: null without a PortWatch record.
+    const calls = p.portwatch.length > 0 ? Math.round(yearlyPortCalls(p)) : null;
     const c = portCongestion(s, p);
     items.push({
       calls,
@@ -231,12 +231,12 @@ export function portsInBox(s: PortsSnapshot, version: string, q: PortsQuery): Po
         type: "Feature",
         id: p.code ?? `PW-${p.portwatch[0]?.portid}`,
         geometry: { type: "Point", coordinates: [p.lng, p.lat] },
-        properties: { code: p.code, name: p.name, country: p.country, ...c, yearlyPortCalls: Number.isFinite(calls) ? Math.round(calls) : null },
+        properties: { code: p.code, name: p.name, country: p.country, ...c, yearlyPortCalls: calls },
       },
     });
   }
   const ci = (x: Item) => x.feature.properties.congestionIndex ?? -1;
-  const calls = (x: Item) => (Number.isNaN(x.calls) ? -1 : x.calls);
+  const calls = (x: Item) => x.calls ?? -1;
   items.sort((a, b) => ci(b) - ci(a) || calls(b) - calls(a) || (a.feature.properties.name < b.feature.properties.name ? -1 : 1));
   return { type: "FeatureCollection", asOf: s.asOf, snapshotVersion: version, truncated: items.length > q.limit, features: items.slice(0, q.limit).map((x) => x.feature) };
 }
