@@ -3,7 +3,7 @@
 //   published grid in ARTIFACTS_DIR: points per second end to end, and after the lookup raster is built;
 // - `indices` over 10,000 series of 40 years (480 months): a wide SPI-3 table and a long SPEI-3 table (tmean and a
 //   lat column), with the default workers and with one, side by side.
-// Medians of 3 runs. Run: npx tsx bench/bulk.bench.ts   Prints a markdown table; writes bench/results/bulk.json.
+// Both run as `npm run -s score|indices -- …` (the compiled CLI). Medians of 3 runs. Run: npx tsx bench/bulk.bench.ts   Prints a markdown table; writes bench/results/bulk.json.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, createWriteStream } from "node:fs";
 import { once } from "node:events";
@@ -35,9 +35,10 @@ async function writeLines(path: string, lines: (emit: (line: string) => void) =>
   await once(out, "close");
 }
 
-function time(args: string[]): { seconds: number; stdout: string } {
+/** Runs an npm script as a user does (`npm run -s <script> -- args`): the compiled CLI, built first when stale. */
+function time(script: string, args: string[]): { seconds: number; stdout: string } {
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, ["--import", "tsx", "pipeline/cli.ts", ...args], {
+  const r = spawnSync("npm", ["run", "-s", script, "--", ...args], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, LOG_LEVEL: "warn", ARTIFACTS_DIR: process.env.ARTIFACTS_DIR ?? artifactsDir() },
     encoding: "utf8",
@@ -80,7 +81,7 @@ async function main() {
   const scoreInside: number[] = [];
   let scoreFound = 0;
   for (let r = 0; r < RUNS; r++) {
-    const { seconds, stdout } = time(["score", "--input", points, "--output", join(dir, "scored.csv")]);
+    const { seconds, stdout } = time("score", ["--input", points, "--output", join(dir, "scored.csv")]);
     const summary = JSON.parse(stdout.trim().split("\n").pop()!) as { seconds: number; found: number; rows: number };
     if (summary.rows !== POINTS) throw new Error(`scored ${summary.rows} rows, expected ${POINTS}`);
     scoreWall.push(seconds);
@@ -100,7 +101,7 @@ async function main() {
     for (const workers of [String(availableParallelism()), "1"]) {
       const t: number[] = [];
       for (let r = 0; r < RUNS; r++) {
-        t.push(time(["indices", "--input", file, ...extra, "--workers", workers, "--output", join(dir, "indices.csv")]).seconds);
+        t.push(time("indices", ["--input", file, ...extra, "--workers", workers, "--output", join(dir, "indices.csv")]).seconds);
         process.stderr.write(`indices ${label} workers=${workers} ${r + 1}/${RUNS}: ${t[r].toFixed(2)} s\n`);
       }
       by[workers] = median(t);

@@ -19,6 +19,8 @@ import { locateCell, NO_CELL_NEAR, OUTSIDE_AREA, type CellLocatorParts } from ".
 export const SUBDIVISIONS = 8;
 const MAX_CANDIDATES = 4;
 const UNSURE = -3;
+/** A pixel of a MIXED square before it is known (not OUTSIDE, INSIDE or MIXED). */
+const UNKNOWN = 255;
 /** Degrees a pixel is widened by on every side, so that rounding at its edges cannot put a point outside it. */
 const PAD_DEG = 1e-9;
 const KM_PER_DEG = 111.2; // more than 2πR/360 for R = 6371.0088 km (111.195): bounds stay on the safe side
@@ -122,17 +124,39 @@ export class CellRaster {
    */
   private mixedSquareInside(edges: number[] | undefined, row: number, col: number, px: number): Uint8Array {
     const K = SUBDIVISIONS;
-    const out = new Uint8Array(K * K);
+    const out = new Uint8Array(K * K).fill(UNKNOWN);
     const coords = this.parts.provinceIndex.rings.coords;
+    const west = this.west + col * this.res;
+    const south = this.south + row * this.res;
+    // Each edge marks the pixels it meets, testing only those near its bounding box (a pixel more on every side).
+    if (edges) {
+      for (let i = 0; i < edges.length; i += 2) {
+        const x0 = coords[2 * edges[i]], y0 = coords[2 * edges[i] + 1], x1 = coords[2 * edges[i + 1]], y1 = coords[2 * edges[i + 1] + 1];
+        const sx0 = Math.max(0, Math.floor((Math.min(x0, x1) - west) / px) - 1);
+        const sx1 = Math.min(K - 1, Math.floor((Math.max(x0, x1) - west) / px) + 1);
+        const sy0 = Math.max(0, Math.floor((Math.min(y0, y1) - south) / px) - 1);
+        const sy1 = Math.min(K - 1, Math.floor((Math.max(y0, y1) - south) / px) + 1);
+        for (let sy = sy0; sy <= sy1; sy++) {
+          for (let sx = sx0; sx <= sx1; sx++) {
+            if (out[sy * K + sx] === MIXED) continue;
+            const w = this.west + col * this.res + sx * px - PAD_DEG;
+            const s = this.south + row * this.res + sy * px - PAD_DEG;
+            if (segmentMeetsRect(x0, y0, x1, y1, w, s, w + px + 2 * PAD_DEG, s + px + 2 * PAD_DEG)) out[sy * K + sx] = MIXED;
+          }
+        }
+      }
+    }
     for (let sy = 0; sy < K; sy++) {
       for (let sx = 0; sx < K; sx++) {
-        const w = this.west + col * this.res + sx * px - PAD_DEG;
-        const s = this.south + row * this.res + sy * px - PAD_DEG;
         const i = sy * K + sx;
-        if (edgeCrosses(edges, coords, w, s, w + px + 2 * PAD_DEG, s + px + 2 * PAD_DEG)) out[i] = MIXED;
-        else if (sx > 0 && out[i - 1] !== MIXED) out[i] = out[i - 1];
+        if (out[i] === MIXED) continue;
+        if (sx > 0 && out[i - 1] !== MIXED) out[i] = out[i - 1];
         else if (sy > 0 && out[i - K] !== MIXED) out[i] = out[i - K];
-        else out[i] = this.parts.provinceIndex.provinceAt(s + px / 2 + PAD_DEG, w + px / 2 + PAD_DEG) >= 0 ? INSIDE : OUTSIDE;
+        else {
+          const w = this.west + col * this.res + sx * px - PAD_DEG;
+          const s = this.south + row * this.res + sy * px - PAD_DEG;
+          out[i] = this.parts.provinceIndex.provinceAt(s + px / 2 + PAD_DEG, w + px / 2 + PAD_DEG) >= 0 ? INSIDE : OUTSIDE;
+        }
       }
     }
     return out;
@@ -240,17 +264,6 @@ function edgesBySquare(parts: CellLocatorParts): Map<number, number[]> {
     }
   }
   return out;
-}
-
-/** Whether any listed segment (pairs of vertex numbers) meets the rectangle. */
-function edgeCrosses(segments: number[] | undefined, coords: Float64Array, w: number, s: number, e: number, n: number): boolean {
-  if (!segments) return false;
-  for (let i = 0; i < segments.length; i += 2) {
-    const v = segments[i];
-    const next = segments[i + 1];
-    if (segmentMeetsRect(coords[2 * v], coords[2 * v + 1], coords[2 * next], coords[2 * next + 1], w, s, e, n)) return true;
-  }
-  return false;
 }
 
 /** Whether the segment (x0, y0)–(x1, y1) has a point in the closed rectangle (Liang–Barsky clipping). */

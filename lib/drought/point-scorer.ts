@@ -16,6 +16,16 @@ export function csvField(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+/** A month offset's per-cell cache, made on first use. */
+function perCell<T>(caches: Map<number, (T | undefined)[]>, offset: number, nCells: number): (T | undefined)[] {
+  let byCell = caches.get(offset);
+  if (!byCell) {
+    byCell = new Array<T | undefined>(nCells);
+    caches.set(offset, byCell);
+  }
+  return byCell;
+}
+
 export interface ScoreCounts {
   rows: number;
   found: number;
@@ -30,8 +40,11 @@ export class PointScorer {
   /** Per month offset, per cell: the row's text from ",month" on (made on first use). */
   private readonly tails = new Map<number, (string | undefined)[]>();
   private readonly missTails = new Map<number, string>();
+  /** The same tails as bytes with the newline, for the bulk scorer's byte path. */
+  private readonly tailBytes = new Map<number, (Buffer | undefined)[]>();
+  private readonly missTailBytes = new Map<number, Buffer>();
   /** Offset of the default month in the grid (-1: outside it, then every row says so). */
-  private readonly defaultOffset: number;
+  readonly defaultOffset: number;
   private readonly noDefaultMonth: string;
 
   constructor(
@@ -79,6 +92,42 @@ export class PointScorer {
     return head + this.cellTail(cell, offset);
   }
 
+  /**
+   * The row after its first three fields, as bytes ending in a newline, for a point already known to be valid:
+   * lat and lng numbers in range, `offset` a month of the grid. Counts the row as row() does.
+   */
+  validRowTail(lat: number, lng: number, offset: number): Buffer {
+    this.counts.rows++;
+    const cell = this.raster.locate(lat, lng);
+    if (cell < 0) {
+      this.counts.notFound++;
+      const key = offset * 4 - cell;
+      let tail = this.missTailBytes.get(key);
+      if (tail === undefined) {
+        tail = Buffer.from(this.missTail(offset, cell) + "\n");
+        this.missTailBytes.set(key, tail);
+      }
+      return tail;
+    }
+    const byCell = perCell(this.tailBytes, offset, this.grid.nCells);
+    let tail = byCell[cell];
+    if (tail === undefined) {
+      tail = Buffer.from(this.cellTailText(cell, offset) + "\n");
+      byCell[cell] = tail;
+    }
+    if (tail[tail.length - 2] === 44 /* "," : found */) this.counts.found++;
+    else this.counts.notFound++;
+    return tail;
+  }
+
+  /** A month's offset in the grid for validRowTail; undefined when row() must answer (not YYYY-MM, or outside the grid). */
+  gridOffsetOf(monthText: string): number | undefined {
+    const m = parseMonth(monthText.trim());
+    if (m === undefined) return undefined;
+    const offset = this.grid.monthOffset(m);
+    return offset < 0 ? undefined : offset;
+  }
+
   private monthText(offset: number): string {
     return formatMonth(this.grid.firstMonth + offset);
   }
@@ -100,11 +149,14 @@ export class PointScorer {
   }
 
   private cellTail(cell: number, offset: number): string {
-    let byCell = this.tails.get(offset);
-    if (!byCell) {
-      byCell = new Array(this.grid.nCells);
-      this.tails.set(offset, byCell);
-    }
+    const tail = this.cellTailText(cell, offset);
+    if (tail.charCodeAt(tail.length - 1) === 44 /* "," : found */) this.counts.found++;
+    else this.counts.notFound++;
+    return tail;
+  }
+
+  private cellTailText(cell: number, offset: number): string {
+    const byCell = perCell(this.tails, offset, this.grid.nCells);
     let tail = byCell[cell];
     if (tail === undefined) {
       const month = this.monthText(offset);
@@ -116,8 +168,6 @@ export class PointScorer {
       }
       byCell[cell] = tail;
     }
-    if (tail.charCodeAt(tail.length - 1) === 44 /* "," : found */) this.counts.found++;
-    else this.counts.notFound++;
     return tail;
   }
 }

@@ -5,15 +5,17 @@
 //
 // Rows are split by a small hand-written reader on the fast path (no quote in the line): csv-parse, used for every
 // other CSV here, costs several times the whole per-row budget of this command (≥ 1,000,000 rows/s per core).
-// Lines holding a quote go through csv-parse; a quoted field may not span lines.
-import { createReadStream, createWriteStream, statSync } from "node:fs";
-import { once } from "node:events";
+// The common row (plain fields, decimal coordinates) is read and written as bytes: its id and coordinates are
+// copied, the rest of its output row is the cell-month's cached bytes. Every other line is decoded and goes the
+// text way; lines holding a quote go through csv-parse, and a quoted field may not span lines.
+import { closeSync, openSync, readSync, statSync, writeSync } from "node:fs";
 import { parse as parseCsv } from "csv-parse/sync";
 import { ArtifactStore } from "../../server/data/artifact-store.ts";
 import { DROUGHT_OPENED_FILES, openDroughtArtifacts, type DroughtArtifacts } from "../../server/data/drought-artifacts.ts";
 import { csvField, PointScorer, SCORED_HEADER, type ScoreCounts } from "../../lib/drought/point-scorer.ts";
 import { formatMonth, parseMonth } from "../../lib/months.ts";
 import type { Logger } from "../../lib/log.ts";
+import { parseDecimalBytes } from "./decimal-bytes.ts";
 
 export const SCORE_USAGE = "usage: npm run score -- --input points.csv --output scored.csv [--month YYYY-MM]";
 
@@ -85,35 +87,33 @@ export async function openPublishedGrid(artifactsDir: string, logger: Logger): P
   return loaded.data;
 }
 
+/** Bytes read from the input, and gathered for the output, per system call. */
+const IO_BLOCK = 4 << 20;
+
 export async function scorePoints(opts: ScoreOptions, artifacts: DroughtArtifacts, logger: Logger): Promise<ScoreResult> {
   const started = performance.now();
   const defaultMonth = opts.month !== undefined ? parseMonth(opts.month)! : artifacts.defaultMonth;
   const scorer = new PointScorer(artifacts, defaultMonth);
   logger.info({ ...scorer.raster.stats, ms: Math.round(performance.now() - started) }, "lookup raster built");
   const total = statSync(opts.input).size;
-  const out = createWriteStream(opts.output);
-  const outDone = once(out, "close");
-  let pending: string[] = [SCORED_HEADER];
-  let pendingChars = SCORED_HEADER.length;
-  const flush = async () => {
-    if (!out.write(pending.join("\n") + "\n")) await once(out, "drain");
-    pending = [];
-    pendingChars = 0;
-  };
+  // Plain synchronous reads and writes through two reused buffers: the command has nothing else to do meanwhile,
+  // and a stream's fresh buffer per chunk cost more than the reads themselves.
+  const input = openSync(opts.input, "r");
+  const output = new OutputFile(openSync(opts.output, "w"));
+  output.text(SCORED_HEADER + "\n");
   let cols: Columns | undefined;
-  let carry = "";
-  let done = 0;
-  let lastProgress = performance.now();
+
+  // The row of a line as text: the header, lines with quotes, and every row the byte path leaves (bad numbers,
+  // a month outside the grid, a short or long row).
   const at = new Int32Array(2 * 64);
-  const handle = (line: string) => {
+  const textRow = (line: string): string | undefined => {
     if (line.length > 0 && line.charCodeAt(line.length - 1) === 13) line = line.slice(0, -1);
     if (cols === undefined) {
       cols = headerColumns(line, opts.input);
       if (cols.count > 64) throw new ScoreUsageError(`${opts.input}:1: more than 64 columns`);
-      return;
+      return undefined;
     }
-    if (line === "") return;
-    let row: string;
+    if (line === "") return undefined;
     if (line.indexOf('"') < 0) {
       // Field k spans at[2k]..at[2k+1]; no field holds a comma or quote, so none needs quoting on output.
       let start = 0;
@@ -127,37 +127,130 @@ export async function scorePoints(opts: ScoreOptions, artifacts: DroughtArtifact
       const latText = line.slice(at[2 * cols.lat], at[2 * cols.lat + 1]);
       const lngText = line.slice(at[2 * cols.lng], at[2 * cols.lng + 1]);
       const head = cols.plainHead ? line.slice(0, at[5]) : `${line.slice(at[2 * cols.id], at[2 * cols.id + 1])},${latText},${lngText}`;
-      row = scorer.row(head, latText, lngText, cols.month < 0 ? undefined : line.slice(at[2 * cols.month], at[2 * cols.month + 1]));
-    } else {
-      const f = splitLine(line);
-      const get = (k: number) => f[k] ?? "";
-      row = scorer.row(`${csvField(get(cols.id))},${csvField(get(cols.lat))},${csvField(get(cols.lng))}`, get(cols.lat), get(cols.lng), cols.month >= 0 ? get(cols.month) : undefined);
+      return scorer.row(head, latText, lngText, cols.month < 0 ? undefined : line.slice(at[2 * cols.month], at[2 * cols.month + 1]));
     }
-    pending.push(row);
-    pendingChars += row.length;
+    const f = splitLine(line);
+    const get = (k: number) => f[k] ?? "";
+    return scorer.row(`${csvField(get(cols.id))},${csvField(get(cols.lat))},${csvField(get(cols.lng))}`, get(cols.lat), get(cols.lng), cols.month >= 0 ? get(cols.month) : undefined);
   };
-  for await (const chunk of createReadStream(opts.input, { encoding: "utf8", highWaterMark: 1 << 20 })) {
-    const text = carry + (chunk as string);
-    let start = 0;
-    for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n", start)) {
-      handle(text.slice(start, nl));
-      start = nl + 1;
+
+  // The byte path: a line with exactly the header's fields, no quote, plain decimal coordinates in range and a
+  // month of the grid (or none) is copied and completed without making a string. commas[k] is the end of field k.
+  const commas = new Int32Array(65);
+  const byteRow = (buf: Buffer, start: number, end: number): boolean => {
+    const c = cols!;
+    let n = 0;
+    for (let i = start; i < end; i++) {
+      const b = buf[i];
+      if (b === 44) {
+        if (n === c.count - 1) return false;
+        commas[n++] = i;
+      } else if (b === 34 || b === 13) return false;
     }
-    carry = text.slice(start);
-    done += Buffer.byteLength(chunk as string);
-    if (pendingChars > 1 << 20) await flush();
-    const now = performance.now();
-    if (now - lastProgress > 500) {
-      logger.info({ stage: "score", done: Math.min(done, total), total, rows: scorer.counts.rows }, "progress");
-      lastProgress = now;
+    if (n !== c.count - 1) return false;
+    commas[n] = end;
+    const from = (k: number) => (k === 0 ? start : commas[k - 1] + 1);
+    const lat = parseDecimalBytes(buf, from(c.lat), commas[c.lat]);
+    const lng = parseDecimalBytes(buf, from(c.lng), commas[c.lng]);
+    if (!(lat >= -90 && lat <= 90 && lng >= -180 && lng <= 180)) return false;
+    let offset = scorer.defaultOffset;
+    if (c.month >= 0 && commas[c.month] > from(c.month)) {
+      const month = scorer.gridOffsetOf(buf.toString("latin1", from(c.month), commas[c.month]));
+      if (month === undefined) return false;
+      offset = month;
+    } else if (offset < 0) return false;
+    if (c.plainHead) output.bytes(buf, start, commas[2]);
+    else {
+      output.bytes(buf, from(c.id), commas[c.id]);
+      output.byte(44);
+      output.bytes(buf, from(c.lat), commas[c.lat]);
+      output.byte(44);
+      output.bytes(buf, from(c.lng), commas[c.lng]);
     }
+    const tail = scorer.validRowTail(lat, lng, offset);
+    output.bytes(tail, 0, tail.length);
+    return true;
+  };
+
+  const line = (buf: Buffer, start: number, end: number) => {
+    if (cols !== undefined && byteRow(buf, start, end)) return;
+    const row = textRow(buf.toString("utf8", start, end));
+    if (row !== undefined) output.text(row + "\n");
+  };
+
+  let buf = Buffer.allocUnsafe(IO_BLOCK);
+  let kept = 0; // bytes of an unfinished line at the start of buf
+  let done = 0;
+  let lastProgress = performance.now();
+  try {
+    for (;;) {
+      if (kept === buf.length) buf = Buffer.concat([buf, Buffer.allocUnsafe(buf.length)]); // a line longer than buf
+      const read = readSync(input, buf, kept, buf.length - kept, null);
+      if (read === 0) break;
+      const end = kept + read;
+      let start = 0;
+      for (let nl = buf.indexOf(10, start); nl >= 0 && nl < end; nl = buf.indexOf(10, start)) {
+        line(buf, start, nl > start && buf[nl - 1] === 13 ? nl - 1 : nl);
+        start = nl + 1;
+      }
+      buf.copyWithin(0, start, end);
+      kept = end - start;
+      done += read;
+      const now = performance.now();
+      if (now - lastProgress > 500) {
+        logger.info({ stage: "score", done: Math.min(done, total), total, rows: scorer.counts.rows }, "progress");
+        lastProgress = now;
+      }
+    }
+    if (kept > 0) line(buf, 0, buf[kept - 1] === 13 ? kept - 1 : kept);
+    if (cols === undefined) throw new ScoreUsageError(`${opts.input}: empty file (a header id,lat,lng is required)`);
+    output.flush();
+  } finally {
+    closeSync(input);
+    output.close();
   }
-  if (carry !== "") handle(carry);
-  if (cols === undefined) throw new ScoreUsageError(`${opts.input}: empty file (a header id,lat,lng is required)`);
-  await flush();
-  out.end();
-  await outDone;
   const seconds = (performance.now() - started) / 1000;
   logger.info({ stage: "score", done: total, total, rows: scorer.counts.rows }, "progress");
   return { ...scorer.counts, month: formatMonth(defaultMonth), seconds, pixels: scorer.raster.stats };
+}
+
+/** The output file, written IO_BLOCK bytes at a time. */
+class OutputFile {
+  private readonly block = Buffer.allocUnsafe(IO_BLOCK);
+  private used = 0;
+
+  constructor(private readonly fd: number) {}
+
+  bytes(src: Uint8Array, start: number, end: number): void {
+    const n = end - start;
+    if (this.used + n > this.block.length) {
+      this.flush();
+      if (n > this.block.length) {
+        writeSync(this.fd, src, start, n);
+        return;
+      }
+    }
+    if (n <= 64) for (let i = 0; i < n; i++) this.block[this.used + i] = src[start + i];
+    else this.block.set(src.subarray(start, end), this.used);
+    this.used += n;
+  }
+
+  byte(b: number): void {
+    if (this.used === this.block.length) this.flush();
+    this.block[this.used++] = b;
+  }
+
+  text(s: string): void {
+    const bytes = Buffer.from(s);
+    this.bytes(bytes, 0, bytes.length);
+  }
+
+  flush(): void {
+    for (let at = 0; at < this.used; ) at += writeSync(this.fd, this.block, at, this.used - at);
+    this.used = 0;
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
 }

@@ -77,6 +77,25 @@ describe("bulk scorer", () => {
     expect(result).toMatchObject({ rows: 7, found: 2, invalid: 3, notFound: 2 });
   });
 
+  it("answers a point the same whichever way its row is written (bytes or text path), with no final newline", async () => {
+    const want = service.batchItem("x", 13.75, 100.5);
+    const forms = ["13.75,100.5", "1.375e1,100.5", "+13.75,100.5", " 13.75,100.5", "13.7500000000000000001,100.5", '"13.75",100.5', "13.75,100.50"];
+    const csv = "id,lat,lng\n" + forms.map((f, i) => `f${i},${f}`).join("\n") + "\nmonth,13.75,100.5,2018-06";
+    const { rows, result } = await score(csv);
+    expect(rows).toHaveLength(forms.length + 1);
+    for (const r of rows.slice(0, -1)) expect([r.found, Number(r.riskScore), Number(r.spei1)]).toEqual(["true", want.riskScore, want.spei1]);
+    expect(rows.map((r) => r.lat)).toEqual(["13.75", "1.375e1", "+13.75", " 13.75", "13.7500000000000000001", "13.75", "13.75", "13.75"]);
+    // The last line has a fourth field the header lacks: the text path reads its first three, as before.
+    expect(rows.at(-1)).toMatchObject({ id: "month", month: service.drought(13.75, 100.5).period.month, found: "true" });
+    expect(result).toMatchObject({ rows: forms.length + 1, found: forms.length + 1 });
+  });
+
+  it("reads a line longer than its read buffer (4 MiB)", async () => {
+    const id = "i".repeat(5 << 20);
+    const { rows } = await score(`id,lat,lng\n${id},13.75,100.5\nb,13.75,100.5\n`);
+    expect(rows.map((r) => [r.id.length, r.found])).toEqual([[id.length, "true"], [1, "true"]]);
+  });
+
   it("scores every row in a --month", async () => {
     const { rows } = await score("id,lat,lng\na,13.75,100.5\n", "2018-06");
     expect(rows[0]).toMatchObject({ month: "2018-06", spei1: String(service.drought(13.75, 100.5, "2018-06").drought.indices.spei1) });
