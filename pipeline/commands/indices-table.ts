@@ -174,7 +174,33 @@ export function formatValue(v: number): string {
   if (Number.isNaN(v)) return "NA";
   if (v === Infinity) return "Inf";
   if (v === -Infinity) return "-Inf";
-  return String(v);
+  return decimal9(v);
+}
+
+const ZEROS = "000000000";
+
+/**
+ * A value rounded to 9 decimals, trailing zeros dropped ("-0.282055789", "1.5", "0"): an error of at most 5e-10,
+ * far below the 1e-7 the indices agree with R SPEI to, and three times faster to write than the shortest
+ * round-trip text (String(v)), which was the command's largest cost. |v| < 2^53 / 1e9 always holds for an index.
+ */
+export function decimal9(v: number): string {
+  const negative = v < 0;
+  const a = negative ? -v : v;
+  let whole = Math.floor(a);
+  let frac = Math.round((a - whole) * 1e9);
+  if (frac >= 1e9) {
+    whole++;
+    frac -= 1e9;
+  }
+  if (frac === 0) return negative && whole !== 0 ? `-${whole}` : `${whole}`;
+  let digits = 9;
+  while (frac % 10 === 0) {
+    frac /= 10;
+    digits--;
+  }
+  const text = `${frac}`;
+  return `${negative ? "-" : ""}${whole}.${ZEROS.slice(0, digits - text.length)}${text}`;
 }
 
 /**
