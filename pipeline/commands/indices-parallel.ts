@@ -1,6 +1,7 @@
-// Many series on several cores: a long table is cut into slices of whole series, each parsed, computed and
-// formatted by a worker thread (indices-worker.ts); a wide table is parsed here, and each worker computes and
-// formats a block of its columns. Output order is the input's. Small inputs and single series run inline: a worker costs its start-up.
+// Many series on several cores: a long table is cut into slices of whole series, each handed over as bytes (moved,
+// not copied) and decoded, parsed, computed and formatted by a worker thread (indices-worker.ts), which hands its
+// output back as bytes the same way; a wide table is parsed here, and each worker computes and formats a block of
+// its columns. Output order is the input's. Small inputs and single series run inline: a worker costs its start-up.
 import { availableParallelism } from "node:os";
 import { extname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,7 +10,7 @@ import { computeSeries, type IndicesOptions } from "./indices.ts";
 import { formatIndicesTable, IndicesInputError, parseIndicesTable, type TableSeries } from "./indices-table.ts";
 
 export type IndicesJob =
-  | { kind: "text"; opts: IndicesOptions; text: string; firstLine: number }
+  | { kind: "bytes"; opts: IndicesOptions; header: string; bytes: Uint8Array; firstLine: number }
   | { kind: "series"; opts: IndicesOptions; series: TableSeries[] };
 
 /** Below this size (characters) a table is computed inline. */
@@ -20,20 +21,21 @@ export function defaultWorkers(): number {
 }
 
 interface WorkerResult {
-  chunks?: string[];
+  bytes?: Uint8Array;
   names?: string[];
   segments?: string[];
 }
 
 function runWorker(job: IndicesJob): Promise<WorkerResult> {
+  const transfer = job.kind === "bytes" ? [job.bytes.buffer as ArrayBuffer] : [];
   // The worker file has this module's extension: .ts under tsx, .js when compiled.
   const url = new URL(`./indices-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
   return new Promise((resolve, reject) => {
     // Under tsx the worker loads the TypeScript file through tsx's API (a worker does not inherit the loader);
     // the compiled build runs the JavaScript file itself.
     const worker = url.pathname.endsWith(".ts")
-      ? new Worker(`import("tsx/esm/api").then((tsx) => tsx.tsImport(${JSON.stringify(url.href)}, ${JSON.stringify(import.meta.url)}))`, { eval: true, workerData: job })
-      : new Worker(url, { workerData: job });
+      ? new Worker(`import("tsx/esm/api").then((tsx) => tsx.tsImport(${JSON.stringify(url.href)}, ${JSON.stringify(import.meta.url)}))`, { eval: true, workerData: job, transferList: transfer })
+      : new Worker(url, { workerData: job, transferList: transfer });
     worker.once("message", (msg: WorkerResult & { error?: string; input?: boolean }) => {
       void worker.terminate();
       if (msg.error !== undefined) reject(msg.input ? new IndicesInputError(msg.error) : new Error(msg.error));
@@ -44,12 +46,12 @@ function runWorker(job: IndicesJob): Promise<WorkerResult> {
 }
 
 /** Where the slices of a long table start: about equal byte ranges, moved forward to the next series' first line. */
-function sliceStarts(text: string, bodyStart: number, parts: number, seriesCol: number): number[] {
+function sliceStarts(text: Buffer, bodyStart: number, parts: number, seriesCol: number): number[] {
   const seriesAt = (lineStart: number) => {
     let s = lineStart;
     for (let c = 0; c < seriesCol; c++) s = text.indexOf(",", s) + 1;
     const e = text.indexOf(",", s);
-    return text.slice(s, e < 0 ? text.length : e).trim();
+    return text.toString("utf8", s, e < 0 ? text.length : e).trim();
   };
   const starts = [bodyStart];
   for (let k = 1; k < parts; k++) {
@@ -71,28 +73,31 @@ function sliceStarts(text: string, bodyStart: number, parts: number, seriesCol: 
   return starts;
 }
 
-function countLines(text: string, from: number, to: number): number {
+function countLines(text: Buffer, from: number, to: number): number {
   let n = 0;
-  for (let i = text.indexOf("\n", from); i >= 0 && i < to; i = text.indexOf("\n", i + 1)) n++;
+  for (let i = text.indexOf(10, from); i >= 0 && i < to; i = text.indexOf(10, i + 1)) n++;
   return n;
 }
 
-/** The output table as text chunks; throws IndicesInputError on bad input. */
-export async function computeIndicesChunks(opts: IndicesOptions, text: string, workers = defaultWorkers()): Promise<string[]> {
-  const headerEnd = text.indexOf("\n");
-  const header = (headerEnd < 0 ? text : text.slice(0, headerEnd)).replace(/\r$/, "");
+/** The output table as text or UTF-8 chunks; throws IndicesInputError on bad input. */
+export async function computeIndicesChunks(opts: IndicesOptions, input: string | Uint8Array, workers = defaultWorkers()): Promise<(string | Uint8Array)[]> {
+  const bytes = typeof input === "string" ? Buffer.from(input) : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+  const headerEnd = bytes.indexOf(10);
+  const header = bytes.toString("utf8", 0, headerEnd < 0 ? bytes.length : headerEnd).replace(/\r$/, "");
   const columns = header.split(",").map((h) => h.trim().toLowerCase().replace(/^\uFEFF/, ""));
-  if (workers < 2 || text.length < PARALLEL_MIN_CHARS || (!columns.includes("series") && opts.layout !== "wide")) {
-    const table = parseIndicesTable(text, opts.input, opts.index, opts.layout === "wide");
+  if (workers < 2 || bytes.length < PARALLEL_MIN_CHARS || (!columns.includes("series") && opts.layout !== "wide")) {
+    const table = parseIndicesTable(bytes.toString("utf8"), opts.input, opts.index, opts.layout === "wide");
     return formatIndicesTable(table, table.series.map((s) => computeSeries(opts, s)));
   }
   if (columns.includes("series")) {
-    const starts = sliceStarts(text, headerEnd + 1, workers, columns.indexOf("series"));
+    const starts = sliceStarts(bytes, headerEnd + 1, workers, columns.indexOf("series"));
     let line = 2;
     const jobs = starts.map((start, k) => {
-      const end = k + 1 < starts.length ? starts[k + 1] : text.length;
-      const job: IndicesJob = { kind: "text", opts, text: header + "\n" + text.slice(start, end), firstLine: line };
-      line += countLines(text, start, end);
+      const end = k + 1 < starts.length ? starts[k + 1] : bytes.length;
+      const slice = new Uint8Array(end - start); // its own buffer, moved to the worker
+      slice.set(bytes.subarray(start, end));
+      const job: IndicesJob = { kind: "bytes", opts, header, bytes: slice, firstLine: line };
+      line += countLines(bytes, start, end);
       return job;
     });
     const results = await Promise.all(jobs.map(runWorker));
@@ -104,9 +109,9 @@ export async function computeIndicesChunks(opts: IndicesOptions, text: string, w
         seen.add(name);
       }
     }
-    return ["series,date,value\n", ...results.flatMap((r) => r.chunks!)];
+    return ["series,date,value\n", ...results.map((r) => r.bytes!)];
   }
-  const table = parseIndicesTable(text, opts.input, opts.index, true);
+  const table = parseIndicesTable(bytes.toString("utf8"), opts.input, opts.index, true);
   const per = Math.ceil(table.series.length / workers);
   const groups: TableSeries[][] = [];
   for (let i = 0; i < table.series.length; i += per) groups.push(table.series.slice(i, i + per));

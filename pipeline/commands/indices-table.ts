@@ -185,22 +185,100 @@ const ZEROS = "000000000";
  * round-trip text (String(v)), which was the command's largest cost. |v| < 2^53 / 1e9 always holds for an index.
  */
 export function decimal9(v: number): string {
-  const negative = v < 0;
-  const a = negative ? -v : v;
+  if (round9(v)) return "0";
+  const [whole, frac] = rounded;
+  if (frac === 0) return `${v < 0 ? "-" : ""}${whole}`;
+  let f = frac;
+  let digits = 9;
+  while (f % 10 === 0) {
+    f /= 10;
+    digits--;
+  }
+  const text = `${f}`;
+  return `${v < 0 ? "-" : ""}${whole}.${ZEROS.slice(0, digits - text.length)}${text}`;
+}
+
+/** |v| rounded to 9 decimals as whole part and billionths in `rounded`; true when that is zero. */
+const rounded = new Float64Array(2);
+function round9(v: number): boolean {
+  const a = v < 0 ? -v : v;
   let whole = Math.floor(a);
   let frac = Math.round((a - whole) * 1e9);
   if (frac >= 1e9) {
     whole++;
     frac -= 1e9;
   }
-  if (frac === 0) return negative && whole !== 0 ? `-${whole}` : `${whole}`;
+  rounded[0] = whole;
+  rounded[1] = frac;
+  return whole === 0 && frac === 0;
+}
+
+/** formatValue(v) written as ASCII into `out` at `at`; returns the position after it. `out` must have 32 bytes free. */
+export function writeValue(out: Uint8Array, at: number, v: number): number {
+  if (Number.isNaN(v)) return writeAscii(out, at, "NA");
+  if (v === Infinity) return writeAscii(out, at, "Inf");
+  if (v === -Infinity) return writeAscii(out, at, "-Inf");
+  if (round9(v)) {
+    out[at] = 48;
+    return at + 1;
+  }
+  if (v < 0) out[at++] = 45;
+  let whole = rounded[0];
+  let frac = rounded[1];
+  let n = 1;
+  for (let w = whole; w >= 10; w = Math.floor(w / 10)) n++;
+  for (let k = n - 1; k >= 0; k--) {
+    out[at + k] = 48 + (whole % 10);
+    whole = Math.floor(whole / 10);
+  }
+  at += n;
+  if (frac === 0) return at;
   let digits = 9;
   while (frac % 10 === 0) {
     frac /= 10;
     digits--;
   }
-  const text = `${frac}`;
-  return `${negative ? "-" : ""}${whole}.${ZEROS.slice(0, digits - text.length)}${text}`;
+  out[at++] = 46;
+  for (let k = digits - 1; k >= 0; k--) {
+    out[at + k] = 48 + (frac % 10);
+    frac = Math.floor(frac / 10);
+  }
+  return at + digits;
+}
+
+function writeAscii(out: Uint8Array, at: number, text: string): number {
+  for (let i = 0; i < text.length; i++) out[at++] = text.charCodeAt(i);
+  return at;
+}
+
+/**
+ * The rows of a long table (series,date,value; no header) as UTF-8 bytes, the same text formatIndicesTable gives:
+ * written straight into one buffer, which a worker then moves to the main thread. Building a string per row and
+ * joining them cost more than computing the indices.
+ */
+export function longTableBytes(series: TableSeries[], values: Float64Array[]): Buffer {
+  let out = Buffer.allocUnsafeSlow(1 << 20);
+  let at = 0;
+  const months = new Map<number, Buffer>();
+  series.forEach((s, k) => {
+    const head = Buffer.from(s.name + ",");
+    const v = values[k];
+    for (let i = 0; i < v.length; i++) {
+      const need = head.length + 8 + 32 + 1;
+      if (at + need > out.length) {
+        const bigger = Buffer.allocUnsafeSlow(Math.max(2 * out.length, at + need));
+        out.copy(bigger, 0, 0, at);
+        out = bigger;
+      }
+      at += head.copy(out, at);
+      let month = months.get(s.firstMonth + i);
+      if (month === undefined) months.set(s.firstMonth + i, (month = Buffer.from(formatMonth(s.firstMonth + i) + ",")));
+      for (let j = 0; j < 8; j++) out[at + j] = month[j];
+      at = writeValue(out, at + 8, v[i]);
+      out[at++] = 10;
+    }
+  });
+  return out.subarray(0, at);
 }
 
 /**

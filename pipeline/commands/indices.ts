@@ -4,18 +4,19 @@
 // Input columns: date (YYYY-MM), prcp, and for SPEI one of balance, pet, or tmean (+ --lat, Thornthwaite); a
 // `series` column holds many series, --layout wide reads one column per series (indices-table.ts has the layouts).
 // Output in the input's layout, NA / Inf / -Inf written literally. Input and usage errors exit with code 2.
-import { readFileSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
 import { formatMonth, parseMonth, type MonthIndex } from "../../lib/months.ts";
 import { thornthwaite } from "../indices/pet-thornthwaite.ts";
 import { spei } from "../indices/spei.ts";
 import { spi } from "../indices/spi.ts";
 import { formatIndicesTable, IndicesInputError, parseIndicesTable } from "./indices-table.ts";
 
+/** The command's file and terminal access (tests pass files in memory). Output comes as text or UTF-8 bytes. */
 export interface CommandIo {
-  stdout: (text: string) => void;
+  stdout: (chunk: string | Uint8Array) => void;
   stderr: (text: string) => void;
-  readFile: (path: string) => string;
-  writeFile: (path: string, text: string) => void;
+  readFile: (path: string) => string | Uint8Array;
+  writeFile: (path: string, chunks: (string | Uint8Array)[]) => void;
 }
 
 export const USAGE =
@@ -140,15 +141,26 @@ export function computeIndicesCsv(opts: IndicesOptions, text: string): string {
 export const processIo: CommandIo = {
   stdout: (text) => void process.stdout.write(text),
   stderr: (text) => void process.stderr.write(text),
-  readFile: (path) => readFileSync(path, "utf8"),
-  writeFile: (path, text) => writeFileSync(path, text),
+  // Bytes, not text: a long table goes to the workers as byte slices and each decodes its own.
+  readFile: (path) => readFileSync(path),
+  writeFile: (path, chunks) => {
+    const fd = openSync(path, "w");
+    try {
+      for (const chunk of chunks) {
+        const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+        for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+      }
+    } finally {
+      closeSync(fd);
+    }
+  },
 };
 
 /** Runs the command; returns the exit code (0 ok, 2 input or usage error). Many series use worker threads. */
 export async function runIndicesCommand(argv: string[], io: CommandIo = processIo): Promise<number> {
   try {
     const opts = parseIndicesArgs(argv);
-    let text: string;
+    let text: string | Uint8Array;
     try {
       text = io.readFile(opts.input);
     } catch (err) {
@@ -156,7 +168,7 @@ export async function runIndicesCommand(argv: string[], io: CommandIo = processI
     }
     const { computeIndicesChunks, defaultWorkers } = await import("./indices-parallel.ts");
     const chunks = await computeIndicesChunks(opts, text, opts.workers ?? defaultWorkers());
-    if (opts.output) io.writeFile(opts.output, chunks.join(""));
+    if (opts.output) io.writeFile(opts.output, chunks);
     else for (const chunk of chunks) io.stdout(chunk);
     return 0;
   } catch (err) {

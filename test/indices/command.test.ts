@@ -23,13 +23,13 @@ async function run(argv: string[], files: Record<string, string>) {
   const err: string[] = [];
   const written: Record<string, string> = {};
   const io: CommandIo = {
-    stdout: (t) => void out.push(t),
+    stdout: (t) => void out.push(typeof t === "string" ? t : Buffer.from(t).toString()),
     stderr: (t) => void err.push(t),
     readFile: (p) => {
       if (!(p in files)) throw new Error("ENOENT");
       return files[p];
     },
-    writeFile: (p, t) => void (written[p] = t),
+    writeFile: (p, chunks) => void (written[p] = chunks.map((t) => (typeof t === "string" ? t : Buffer.from(t).toString())).join("")),
   };
   const code = await runIndicesCommand(argv, io);
   return { code, stdout: out.join(""), stderr: err.join(""), written };

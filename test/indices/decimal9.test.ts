@@ -1,7 +1,8 @@
 // The indices command writes values rounded to 9 decimals (docs/methods/indices.md): within 5e-10 of the value,
 // the shortest such text, no "-0", and the literal NA / Inf / -Inf.
 import { describe, expect, it } from "vitest";
-import { decimal9, formatValue } from "../../pipeline/commands/indices-table.ts";
+import { decimal9, formatIndicesTable, formatValue, longTableBytes, writeValue } from "../../pipeline/commands/indices-table.ts";
+import { parseMonth } from "../../lib/months.ts";
 
 describe("index values as text", () => {
   it("is within 5e-10 of 100,000 random values and has no trailing zero", () => {
@@ -21,5 +22,23 @@ describe("index values as text", () => {
       "0", "0", "0", "0", "-0.5", "3", "-3", "0.1", "12", "-3.000000001", "0.000000002",
     ]);
     expect([NaN, Infinity, -Infinity, -1.25].map(formatValue)).toEqual(["NA", "Inf", "-Inf", "-1.25"]);
+  });
+
+  it("writes the same text as bytes (writeValue, longTableBytes) as formatValue and formatIndicesTable", () => {
+    let seed = 5;
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const pick = () => {
+      const r = rnd();
+      return r < 0.05 ? NaN : r < 0.07 ? Infinity : r < 0.09 ? -Infinity : r < 0.12 ? -0 : (rnd() - 0.5) * 10 ** Math.floor(rnd() * 7);
+    };
+    const out = new Uint8Array(64);
+    for (let i = 0; i < 50_000; i++) {
+      const v = pick();
+      expect(Buffer.from(out.subarray(0, writeValue(out, 0, v))).toString("latin1"), String(v)).toBe(formatValue(v));
+    }
+    const series = ["a", "Chiang Mai", "ขอนแก่น", "s-4"].map((name, k) => ({ name, firstMonth: parseMonth("1999-11")! + k, columns: new Map<string, Float64Array>() }));
+    const values = series.map((_, k) => Float64Array.from({ length: k === 0 ? 60_000 : 300 }, pick)); // past the first 1 MiB buffer
+    const text = formatIndicesTable({ layout: "long", series }, values, false).join("");
+    expect(longTableBytes(series, values).toString("utf8")).toBe(text);
   });
 });

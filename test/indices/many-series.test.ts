@@ -7,7 +7,7 @@ async function run(argv: string[], text: string) {
   const out: string[] = [];
   const err: string[] = [];
   const io: CommandIo = {
-    stdout: (t) => void out.push(t),
+    stdout: (t) => void out.push(typeof t === "string" ? t : Buffer.from(t).toString()),
     stderr: (t) => void err.push(t),
     readFile: () => text,
     writeFile: () => {},
