@@ -10,14 +10,14 @@ import type { TableSeries } from "./indices-table.ts";
 const KNOWN = new Set(["prcp", "tmean", "pet", "balance"]);
 
 /** A field that means "missing": "", NA or NaN. */
-function missing(buf: Uint8Array, start: number, end: number): boolean {
+export function isMissingBytes(buf: Uint8Array, start: number, end: number): boolean {
   const n = end - start;
   if (n === 0) return true;
   if (n === 2) return buf[start] === 78 && buf[start + 1] === 65; // NA
   return n === 3 && buf[start] === 78 && buf[start + 1] === 97 && buf[start + 2] === 78; // NaN
 }
 
-function sameBytes(buf: Uint8Array, start: number, end: number, want: Uint8Array): boolean {
+export function sameBytes(buf: Uint8Array, start: number, end: number, want: Uint8Array): boolean {
   if (end - start !== want.length) return false;
   for (let i = 0; i < want.length; i++) if (buf[start + i] !== want[i]) return false;
   return true;
@@ -94,7 +94,7 @@ export function parseLongBytes(headerLine: string, body: Uint8Array): TableSerie
       const s = fieldStart[col], e = fieldEnd[col];
       let v = parseDecimalBytes(body, s, e);
       if (Number.isNaN(v)) {
-        if (!missing(body, s, e)) return undefined;
+        if (!isMissingBytes(body, s, e)) return undefined;
         v = NaN;
       }
       buffers![k].push(v);

@@ -9,6 +9,7 @@ import { Worker } from "node:worker_threads";
 import { computeSeries, type IndicesOptions } from "./indices.ts";
 import { formatIndicesTable, IndicesInputError, longTableBytes, parseIndicesTable, type TableSeries } from "./indices-table.ts";
 import { parseLongBytes } from "./indices-long-bytes.ts";
+import { parseWideBytes, wideTableBytes, type WideBlock } from "./indices-wide-bytes.ts";
 
 export type IndicesJob =
   | { kind: "bytes"; opts: IndicesOptions; header: string; bytes: Uint8Array; firstLine: number }
@@ -24,7 +25,7 @@ export function defaultWorkers(): number {
 interface WorkerResult {
   bytes?: Uint8Array;
   names?: string[];
-  segments?: string[];
+  block?: WideBlock;
 }
 
 function runWorker(job: IndicesJob): Promise<WorkerResult> {
@@ -115,10 +116,13 @@ export async function computeIndicesChunks(opts: IndicesOptions, input: string |
     }
     return ["series,date,value\n", ...results.map((r) => r.bytes!)];
   }
-  const table = parseIndicesTable(bytes.toString("utf8"), opts.input, opts.index, true);
-  const per = Math.ceil(table.series.length / workers);
+  // Wide: read here (as bytes when plain), each worker computes and writes a block of columns.
+  const series =
+    (headerEnd >= 0 ? parseWideBytes(header, bytes.subarray(headerEnd + 1), opts.index) : undefined) ??
+    parseIndicesTable(bytes.toString("utf8"), opts.input, opts.index, true).series;
+  const per = Math.ceil(series.length / workers);
   const groups: TableSeries[][] = [];
-  for (let i = 0; i < table.series.length; i += per) groups.push(table.series.slice(i, i + per));
-  const results = await Promise.all(groups.map((series) => runWorker({ kind: "series", opts, series })));
-  return formatIndicesTable(table, [], true, results.map((r) => r.segments!));
+  for (let i = 0; i < series.length; i += per) groups.push(series.slice(i, i + per));
+  const results = await Promise.all(groups.map((group) => runWorker({ kind: "series", opts, series: group })));
+  return [wideTableBytes(series.map((s) => s.name), series[0].firstMonth, results.map((r) => r.block!))];
 }

@@ -283,10 +283,10 @@ export function longTableBytes(series: TableSeries[], values: Float64Array[]): B
 
 /**
  * The output table in the input's layout (date,value / series,date,value / date,<series>,…) as text chunks of about
- * a megabyte: one string of a whole large table would be built and copied more than once. A wide table may come
- * as `segments`: blocks of columns already formatted per row (wideSegments, by the workers).
+ * a megabyte: one string of a whole large table would be built and copied more than once. (Tables computed on
+ * workers are written as bytes instead: longTableBytes here, wideTableBytes in indices-wide-bytes.ts.)
  */
-export function formatIndicesTable(table: IndicesTable, values: Float64Array[], withHeader = true, segments?: string[][]): string[] {
+export function formatIndicesTable(table: IndicesTable, values: Float64Array[], withHeader = true): string[] {
   const chunks: string[] = [];
   let parts: string[] = [];
   let size = 0;
@@ -319,25 +319,12 @@ export function formatIndicesTable(table: IndicesTable, values: Float64Array[], 
   } else {
     push(["date", ...table.series.map((s) => s.name)].join(","));
     const { firstMonth } = table.series[0];
-    const blocks = segments ?? [wideSegments(values)];
-    for (let i = 0; i < blocks[0].length; i++) {
+    for (let i = 0; i < values[0].length; i++) {
       let line = monthText(firstMonth + i);
-      for (const block of blocks) line += "," + block[i];
+      for (const v of values) line += "," + formatValue(v[i]);
       push(line);
     }
   }
   if (parts.length) chunks.push(parts.join("\n") + "\n");
   return chunks;
-}
-
-/** Per output row, the values of these series joined by commas ("v1,v2,…"): one block of a wide table's columns. */
-export function wideSegments(values: Float64Array[]): string[] {
-  const n = values[0]?.length ?? 0;
-  const out: string[] = new Array(n);
-  const row: string[] = new Array(values.length);
-  for (let i = 0; i < n; i++) {
-    for (let k = 0; k < values.length; k++) row[k] = formatValue(values[k][i]);
-    out[i] = row.join(",");
-  }
-  return out;
 }

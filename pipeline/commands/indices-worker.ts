@@ -2,7 +2,8 @@
 // input (whole series only, as bytes), or computes and formats a block of columns of a wide table (indices-parallel.ts).
 import { parentPort, workerData } from "node:worker_threads";
 import { computeSeries } from "./indices.ts";
-import { longTableBytes, parseIndicesTable, wideSegments, type TableSeries } from "./indices-table.ts";
+import { longTableBytes, parseIndicesTable, type TableSeries } from "./indices-table.ts";
+import { wideBlockBytes } from "./indices-wide-bytes.ts";
 import type { IndicesJob } from "./indices-parallel.ts";
 import { parseLongBytes } from "./indices-long-bytes.ts";
 
@@ -17,9 +18,9 @@ try {
     const bytes = longTableBytes(series, series.map((s) => computeSeries(job.opts, s)));
     parentPort!.postMessage({ bytes, names: series.map((s) => s.name) }, [bytes.buffer as ArrayBuffer]);
   } else {
-    // This worker's block of columns, one text segment per output row ("v1,v2,…"): the main thread joins blocks.
-    const values = job.series.map((s: TableSeries) => computeSeries(job.opts, s));
-    parentPort!.postMessage({ segments: wideSegments(values) });
+    // This worker's block of columns, per output row "v1,v2,…" as bytes, moved back: the main thread joins blocks.
+    const block = wideBlockBytes(job.series.map((s: TableSeries) => computeSeries(job.opts, s)));
+    parentPort!.postMessage({ block }, [block.bytes.buffer as ArrayBuffer, block.ends.buffer as ArrayBuffer]);
   }
 } catch (err) {
   parentPort!.postMessage({ error: (err as Error).message, input: (err as Error).constructor.name === "IndicesInputError" });
