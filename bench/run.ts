@@ -6,7 +6,7 @@ import { cpus, totalmem } from "node:os";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "../lib/config.ts";
-import { splitBenchOutput } from "./bench-output.ts";
+import { mergeResults, splitBenchOutput, type BenchSection } from "./bench-output.ts";
 
 const BENCHES: [title: string, file: string, args: string[]][] = [
   ["Pipeline (issue 2)", "pipeline.bench.ts", []],
@@ -23,8 +23,7 @@ const BENCHES: [title: string, file: string, args: string[]][] = [
 ];
 
 const only = process.argv.slice(2);
-const sections: string[] = [];
-const titles: string[] = [];
+const sections: BenchSection[] = [];
 for (const [title, file, args] of BENCHES) {
   if (only.length && !only.some((o) => file.startsWith(o))) continue;
   process.stderr.write(`\n=== ${title}: bench/${file}\n`);
@@ -44,25 +43,12 @@ for (const [title, file, args] of BENCHES) {
     process.exitCode = 1;
   }
   const body = out.startsWith("|") ? out : "```text\n" + out + "\n```";
-  titles.push(title);
-  sections.push(`## ${title}\n\n\`bench/${file}\`, ${((Date.now() - t0) / 1000).toFixed(0)} s${r.status === 0 ? "" : " — FAILED"}\n\n${body}\n`);
+  const took = `${((Date.now() - t0) / 1000).toFixed(0)} s, measured ${new Date().toISOString().slice(0, 10)}`;
+  sections.push({ title, text: `## ${title}\n\n\`bench/${file}\`, ${took}${r.status === 0 ? "" : " — FAILED"}\n\n${body}\n` });
 }
 
-const header = `# Benchmark results\n\nMeasured by \`make bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}. Medians unless stated; ratios are measured side by side in the same run.\n\n`;
+const today = new Date().toISOString().slice(0, 10);
+const header = `# Benchmark results\n\nMeasured by \`make bench\` on ${today}: ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}. Medians unless stated; ratios are measured side by side in the same run. Each section names the day it was measured.\n\n`;
 const resultsFile = join(PROJECT_ROOT, "bench", "RESULTS.md");
-if (!only.length || !existsSync(resultsFile)) writeFileSync(resultsFile, header + sections.join("\n"));
-else {
-  // `npx tsx bench/run.ts feeds geo`: only those sections are measured again and replaced; the others keep their
-  // figures and the header says which sections are newer.
-  const old = readFileSync(resultsFile, "utf8");
-  const parts = old.split(/\n(?=## )/);
-  const byTitle = new Map(parts.slice(1).map((p) => [p.slice(3, p.indexOf("\n")), p]));
-  titles.forEach((t, i) => byTitle.set(t, sections[i].trimEnd() + "\n"));
-  const order = BENCHES.map(([t]) => t).filter((t) => byTitle.has(t));
-  // Keep the sections an earlier partial run re-measured in the list, with the ones of this run.
-  const earlier = /\n_Sections re-measured on [^:]*: (.*)\._$/.exec(parts[0].trimEnd())?.[1].split("; ") ?? [];
-  const remeasured = order.filter((t) => titles.includes(t) || earlier.includes(t));
-  const head = parts[0].trimEnd().replace(/\n+_Sections re-measured[^\n]*_$/, "");
-  const note = `_Sections re-measured on ${new Date().toISOString().slice(0, 10)} alone: ${remeasured.join("; ")}._`;
-  writeFileSync(resultsFile, `${head}\n\n${note}\n\n${order.map((t) => byTitle.get(t)!.trimEnd()).join("\n\n")}\n`);
-}
+if (!only.length || !existsSync(resultsFile)) writeFileSync(resultsFile, header + sections.map((s) => s.text).join("\n"));
+else writeFileSync(resultsFile, mergeResults(readFileSync(resultsFile, "utf8"), sections, BENCHES.map(([t]) => t)));
