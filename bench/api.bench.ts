@@ -1,9 +1,10 @@
 // API benchmarks (issue 3). In process: nearest-cell lookup + response assembly (service.drought) and a batch of
 // 100 (p50/p99). Over HTTP on loopback (autocannon): GET drought, POST score and POST batch-100, each beside the
 // trivial authenticated GET /api/ping of the same server in the same run, as ratios. Start-up time and memory
-// with the Thailand artifacts and with a synthetic 1,000,000-cell artifact.
+// with the Thailand artifacts and with a synthetic 1,000,000-cell artifact, and batch-100 over HTTP on that grid
+// against the Thai one. The server runs compiled (dist/, as `npm start`).
 // Run: npx tsx bench/api.bench.ts [--seconds S]   (needs published artifacts: make artifacts)
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -76,7 +77,8 @@ async function startServer(artifacts: string, env: Record<string, string> = {}):
   writeKeyFile(join(dir, "keys.json"), { keys: [{ id: "key_bench", hash: hashKey(key), plan: "bench", status: "active", createdAt: new Date().toISOString() }] });
   const port = 30000 + Math.floor(Math.random() * 20000);
   const t0 = performance.now();
-  const proc = spawn(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "server/main.ts")], {
+  // The compiled server, as `npm start` runs it in production (main() builds it first when stale).
+  const proc = spawn(process.execPath, [join(PROJECT_ROOT, "dist/server/main.js")], {
     env: {
       ...process.env,
       ARTIFACTS_DIR: artifacts,
@@ -232,6 +234,35 @@ async function againstBareAndWorkers() {
   return out;
 }
 
+/**
+ * Goal 2 over HTTP: batch-100 against the Thai grid and against the 1,000,000-cell grid, two servers loaded in turn,
+ * the same 100 points (inland, inside both grids, all answered with a cell).
+ */
+async function millionOverHttp(million: string) {
+  const r = rng(9);
+  const locations = Array.from({ length: 100 }, (_, i) => ({ id: String(i), lat: 14.6 + r() * 1.3, lng: 99.5 + r() * 3.3 }));
+  const req = { path: "/api/risk-map/batch", method: "POST" as const, body: JSON.stringify({ riskType: "drought", locations }) };
+  const thai = await startServer(ARTIFACTS);
+  const big = await startServer(million);
+  for (const s of [thai, big]) {
+    const answer = await (await fetch(s.base + req.path, { method: "POST", headers: { "x-api-key": s.key, "content-type": "application/json" }, body: req.body })).text();
+    const found = answer.split('"found":true').length - 1;
+    if (found !== 100) throw new Error(`batch on ${s === thai ? "the Thai grid" : "the 1M grid"}: ${found} of 100 found`);
+    await load(s, req); // warm-up
+  }
+  const rounds: Record<"thai" | "million", number[]> = { thai: [], million: [] };
+  for (let round = 0; round < 2; round++) {
+    rounds.thai.push(await load(thai, req));
+    rounds.million.push(await load(big, req));
+  }
+  await thai.stop();
+  await big.stop();
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const out = { thaiRps: med(rounds.thai), millionRps: med(rounds.million) };
+  process.stderr.write(`batch-100 over HTTP: Thai grid ${out.thaiRps.toFixed(0)} req/s, 1M grid ${out.millionRps.toFixed(0)} req/s\n`);
+  return out;
+}
+
 /** A published version whose grid has 1,000,000 cells (1000 × 1000 at 0.01°) and 24 months of 8 indices. */
 async function syntheticMillion(): Promise<string> {
   const root = mkdtempSync(join(tmpdir(), "bench-1m-"));
@@ -279,6 +310,8 @@ async function startupAndMemory(label: string, artifacts: string) {
 }
 
 async function main() {
+  const built = spawnSync("make", ["-s", "build"], { cwd: PROJECT_ROOT, stdio: "inherit" });
+  if (built.status !== 0) throw new Error("make build failed");
   const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, seconds: SECONDS };
   results.inProcess = await inProcess();
   process.stderr.write(`in process: ${JSON.stringify(results.inProcess)}\n`);
@@ -288,6 +321,7 @@ async function main() {
   const million = await syntheticMillion();
   const gridBytes = readManifest(join(million, "current")).artifacts["drought-grid.bin"].bytes;
   results.startupMillion = { ...(await startupAndMemory("synthetic 1,000,000 cells", million)), gridBytes };
+  results.millionOverHttp = await millionOverHttp(million);
   rmSync(million, { recursive: true, force: true });
   mkdirSync(join(PROJECT_ROOT, "bench/results"), { recursive: true });
   writeFileSync(join(PROJECT_ROOT, "bench/results/api.json"), JSON.stringify(results, null, 2) + "\n");
@@ -296,6 +330,7 @@ async function main() {
   const t = results.startupThailand as Record<string, number>;
   const mm = results.startupMillion as Record<string, number>;
   const bw = results.bareAndWorkers as Record<string, number>;
+  const mh = results.millionOverHttp as Record<string, number>;
   console.log(`| API metric | value |
 |---|---|
 | nearest-cell lookup + response assembly, in process | p50 ${p.lookupP50us.toFixed(2)} µs, p99 ${p.lookupP99us.toFixed(2)} µs |
@@ -307,7 +342,8 @@ async function main() {
 | GET drought / POST score / POST batch-100 vs a bare Express route sending the same bytes (separate process) | ${(100 * bw.droughtVsBare).toFixed(0)} % / ${(100 * bw.scoreVsBare).toFixed(0)} % / ${(100 * bw.batch100VsBare).toFixed(0)} % |
 | WORKERS=auto vs WORKERS=1, GET drought (autocannon on the same 2 cores) | ${bw.autoWorkersRps.toFixed(0)} vs ${bw.oneWorkerRps.toFixed(0)} req/s = ${(bw.autoWorkersRps / bw.oneWorkerRps).toFixed(2)}× |
 | start-up to ready, Thailand artifacts | ${t.readyMs.toFixed(0)} ms, RSS ${t.rssIdleMb.toFixed(0)} MB (${t.rssAfter2000QueriesMb.toFixed(0)} MB after 2,000 queries) |
-| start-up to ready, synthetic 1,000,000 cells (${(mm.gridBytes / 1e6).toFixed(0)} MB grid) | ${mm.readyMs.toFixed(0)} ms, RSS ${mm.rssIdleMb.toFixed(0)} MB (${mm.rssAfter2000QueriesMb.toFixed(0)} MB after 2,000 queries) |`);
+| start-up to ready, synthetic 1,000,000 cells (${(mm.gridBytes / 1e6).toFixed(0)} MB grid) | ${mm.readyMs.toFixed(0)} ms, RSS ${mm.rssIdleMb.toFixed(0)} MB (${mm.rssAfter2000QueriesMb.toFixed(0)} MB after 2,000 queries) |
+| POST batch-100 over HTTP, synthetic 1,000,000-cell grid vs Thai grid (two servers in turn, the same 100 inland points) | ${mh.millionRps.toFixed(0)} vs ${mh.thaiRps.toFixed(0)} req/s = ${((100 * mh.millionRps) / mh.thaiRps).toFixed(0)} % |`);
 }
 
 main().catch((err) => {
