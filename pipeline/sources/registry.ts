@@ -111,18 +111,30 @@ function portwatchDaily(ctx: ResourceContext): ResourceSpec[] {
   return out;
 }
 
-/** filelist.txt and the annual RLR files of the Thai gauges it lists. */
+const PSMSL_RLR_CHECK: ContentCheck = {
+  format: "csv",
+  csv: { header: false, delimiter: ";", quote: false },
+  asOf: psmslYearMax,
+  validate: (text, file) => {
+    if (parseRlrAnnual(text, file).records.length === 0) throw new Error("no year; mm line");
+  },
+};
+
+/** The annual RLR files of the Thai gauges a filelist.txt lists. */
+function psmslGauges(ctx: ResourceContext, filelist: string, file: string): ResourceSpec[] {
+  const thai = parsePsmslFilelist(filelist, file).records.filter((s) => THAI_COASTLINE_CODES.has(s.coastline));
+  return thai.map((s): ResourceSpec => ({
+    file: `data/${s.id}.rlrdata`,
+    url: joinUrl(ctx.origin, `${s.id}.rlrdata`),
+    dataDirFile: `feeds/psmsl/data/${s.id}.rlrdata`,
+    adapterReadsLive: true,
+    check: PSMSL_RLR_CHECK,
+  }));
+}
+
+/** filelist.txt and the gauges the local copy of it lists (none yet without one: then `discover` asks the origin). */
 function psmslResources(ctx: ResourceContext): ResourceSpec[] {
-  const rlrCheck: ContentCheck = {
-    format: "csv",
-    csv: { header: false, delimiter: ";", quote: false },
-    asOf: psmslYearMax,
-    validate: (text, file) => {
-      if (parseRlrAnnual(text, file).records.length === 0) throw new Error("no year; mm line");
-    },
-  };
   const listPath = currentOrMirror(ctx, "filelist.txt", "feeds/psmsl/filelist.txt");
-  const thai = listPath ? parsePsmslFilelist(readFileSync(listPath, "utf8"), listPath).records.filter((s) => THAI_COASTLINE_CODES.has(s.coastline)) : [];
   return [
     {
       file: "filelist.txt",
@@ -138,14 +150,14 @@ function psmslResources(ctx: ResourceContext): ResourceSpec[] {
         },
       },
     },
-    ...thai.map((s): ResourceSpec => ({
-      file: `data/${s.id}.rlrdata`,
-      url: joinUrl(ctx.origin, `${s.id}.rlrdata`),
-      dataDirFile: `feeds/psmsl/data/${s.id}.rlrdata`,
-      adapterReadsLive: true,
-      check: rlrCheck,
-    })),
+    ...(listPath ? psmslGauges(ctx, readFileSync(listPath, "utf8"), listPath) : []),
   ];
+}
+
+/** With no filelist.txt in the raw cache or the data directory (a first run on an empty DATA_DIR): the origin's. */
+async function psmslDiscover(ctx: ResourceContext, fetchText: (url: string) => Promise<string>): Promise<ResourceSpec[]> {
+  if (currentOrMirror(ctx, "filelist.txt", "feeds/psmsl/filelist.txt")) return [];
+  return psmslGauges(ctx, await fetchText(joinUrl(ctx.origin, "filelist.txt")), "filelist.txt");
 }
 
 export const SOURCES: readonly SourceEntry[] = [
@@ -329,6 +341,7 @@ export const SOURCES: readonly SourceEntry[] = [
     dataDirPath: "feeds/psmsl",
     refresh: "http",
     resources: psmslResources,
+    discover: psmslDiscover,
   },
   {
     name: "owid_temperature",
