@@ -21,6 +21,7 @@ const argSeconds = process.argv.indexOf("--seconds");
 const SECONDS = argSeconds > 0 ? Number(process.argv[argSeconds + 1]) : 8;
 const ARTIFACTS = process.env.ARTIFACTS_DIR ?? defaultArtifactsDir();
 
+const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(q * s.length))];
@@ -157,7 +158,6 @@ async function http() {
     rounds.plain.push(await load(s, plain));
     rounds.zipped.push(await load(s, zipped));
   }
-  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   out.batch100PlainRps = med(rounds.plain);
   out.batch100CompressedRps = med(rounds.zipped);
   process.stderr.write(`batch-100 compressed: ${out.batch100CompressedRps.toFixed(0)} vs ${out.batch100PlainRps.toFixed(0)} req/s\n`);
@@ -227,7 +227,6 @@ async function againstBareAndWorkers() {
       await w.stop();
     }
   }
-  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   out.oneWorkerRps = med(rps.one);
   out.autoWorkersRps = med(rps.auto);
   process.stderr.write(`WORKERS: 1 → ${out.oneWorkerRps.toFixed(0)} req/s, auto → ${out.autoWorkersRps.toFixed(0)} req/s\n`);
@@ -257,7 +256,6 @@ async function millionOverHttp(million: string) {
   }
   await thai.stop();
   await big.stop();
-  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const out = { thaiRps: med(rounds.thai), millionRps: med(rounds.million) };
   process.stderr.write(`batch-100 over HTTP: Thai grid ${out.thaiRps.toFixed(0)} req/s, 1M grid ${out.millionRps.toFixed(0)} req/s\n`);
   return out;

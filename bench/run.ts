@@ -23,6 +23,7 @@ const BENCHES: [title: string, file: string, args: string[]][] = [
 ];
 
 const only = process.argv.slice(2);
+const today = new Date().toISOString().slice(0, 10);
 const sections: BenchSection[] = [];
 for (const [title, file, args] of BENCHES) {
   if (only.length && !only.some((o) => file.startsWith(o))) continue;
@@ -43,11 +44,10 @@ for (const [title, file, args] of BENCHES) {
     process.exitCode = 1;
   }
   const body = out.startsWith("|") ? out : "```text\n" + out + "\n```";
-  const took = `${((Date.now() - t0) / 1000).toFixed(0)} s, measured ${new Date().toISOString().slice(0, 10)}`;
+  const took = `${((Date.now() - t0) / 1000).toFixed(0)} s, measured ${today}`;
   sections.push({ title, text: `## ${title}\n\n\`bench/${file}\`, ${took}${r.status === 0 ? "" : " — FAILED"}\n\n${body}\n` });
 }
 
-const today = new Date().toISOString().slice(0, 10);
 const header = `# Benchmark results\n\nMeasured by \`make bench\` on ${today}: ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}. Medians unless stated; ratios are measured side by side in the same run. Each section names the day it was measured.\n\n`;
 const resultsFile = join(PROJECT_ROOT, "bench", "RESULTS.md");
 if (!only.length || !existsSync(resultsFile)) writeFileSync(resultsFile, header + sections.map((s) => s.text).join("\n"));

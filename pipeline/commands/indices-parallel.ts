@@ -9,7 +9,7 @@ import { Worker } from "node:worker_threads";
 import { computeSeries, type IndicesOptions } from "./indices.ts";
 import { formatIndicesTable, IndicesInputError, longTableBytes, parseIndicesTable, type TableSeries } from "./indices-table.ts";
 import { parseLongBytes } from "./indices-long-bytes.ts";
-import { parseWideBytes, wideTableBytes, type WideBlock } from "./indices-wide-bytes.ts";
+import { parseWideBytes, wideBlockBytes, wideTableBytes, type WideBlock } from "./indices-wide-bytes.ts";
 
 export type IndicesJob =
   | { kind: "bytes"; opts: IndicesOptions; header: string; bytes: Uint8Array; firstLine: number }
@@ -88,9 +88,15 @@ export async function computeIndicesChunks(opts: IndicesOptions, input: string |
   const header = bytes.toString("utf8", 0, headerEnd < 0 ? bytes.length : headerEnd).replace(/\r$/, "");
   const columns = header.split(",").map((h) => h.trim().toLowerCase().replace(/^\uFEFF/, ""));
   if (workers < 2 || bytes.length < PARALLEL_MIN_CHARS || (!columns.includes("series") && opts.layout !== "wide")) {
-    // A plain long table inline as on the workers: read and written as bytes.
-    const series = columns.includes("series") && headerEnd >= 0 ? parseLongBytes(header, bytes.subarray(headerEnd + 1)) : undefined;
-    if (series) return ["series,date,value\n", longTableBytes(series, series.map((s) => computeSeries(opts, s)))];
+    // Plain long and wide tables inline as on the workers: read and written as bytes.
+    const body = bytes.subarray(headerEnd + 1);
+    if (headerEnd >= 0 && columns.includes("series")) {
+      const series = parseLongBytes(header, body);
+      if (series) return ["series,date,value\n", longTableBytes(series, series.map((s) => computeSeries(opts, s)))];
+    } else if (headerEnd >= 0 && opts.layout === "wide") {
+      const series = parseWideBytes(header, body, opts.index);
+      if (series) return [wideTableBytes(series.map((s) => s.name), series[0].firstMonth, [wideBlockBytes(series.map((s) => computeSeries(opts, s)))])];
+    }
     const table = parseIndicesTable(bytes.toString("utf8"), opts.input, opts.index, opts.layout === "wide");
     return formatIndicesTable(table, table.series.map((s) => computeSeries(opts, s)));
   }

@@ -103,32 +103,15 @@ export async function scorePoints(opts: ScoreOptions, artifacts: DroughtArtifact
   output.text(SCORED_HEADER + "\n");
   let cols: Columns | undefined;
 
-  // The row of a line as text: the header, lines with quotes, and every row the byte path leaves (bad numbers,
-  // a month outside the grid, a short or long row).
-  const at = new Int32Array(2 * 64);
+  // The row of a line as text (its CR already cut): the header, and every row the byte path leaves — quotes, numbers
+  // that are not plain decimals, a month outside the grid, a short or long row. Rare, so plainly split.
   const textRow = (line: string): string | undefined => {
-    if (line.length > 0 && line.charCodeAt(line.length - 1) === 13) line = line.slice(0, -1);
     if (cols === undefined) {
       cols = headerColumns(line, opts.input);
       if (cols.count > 64) throw new ScoreUsageError(`${opts.input}:1: more than 64 columns`);
       return undefined;
     }
     if (line === "") return undefined;
-    if (line.indexOf('"') < 0) {
-      // Field k spans at[2k]..at[2k+1]; no field holds a comma or quote, so none needs quoting on output.
-      let start = 0;
-      for (let k = 0; k < cols.count; k++) {
-        let end = line.indexOf(",", start);
-        if (end < 0) end = line.length;
-        at[2 * k] = start;
-        at[2 * k + 1] = end;
-        start = end + 1;
-      }
-      const latText = line.slice(at[2 * cols.lat], at[2 * cols.lat + 1]);
-      const lngText = line.slice(at[2 * cols.lng], at[2 * cols.lng + 1]);
-      const head = cols.plainHead ? line.slice(0, at[5]) : `${line.slice(at[2 * cols.id], at[2 * cols.id + 1])},${latText},${lngText}`;
-      return scorer.row(head, latText, lngText, cols.month < 0 ? undefined : line.slice(at[2 * cols.month], at[2 * cols.month + 1]));
-    }
     const f = splitLine(line);
     const get = (k: number) => f[k] ?? "";
     return scorer.row(`${csvField(get(cols.id))},${csvField(get(cols.lat))},${csvField(get(cols.lng))}`, get(cols.lat), get(cols.lng), cols.month >= 0 ? get(cols.month) : undefined);
