@@ -21,7 +21,7 @@ import { GHCND_SUBDIR } from "./inputs/ghcnd/stations.ts";
 import { gridFromStations } from "./grid/from-stations.ts";
 import { gridFromNetcdf } from "./grid/from-netcdf.ts";
 import { loadProvinces, provincesPath } from "./provinces/boundaries.ts";
-import { buildAliases, loadAliasSources } from "./provinces/aliases.ts";
+import { buildAliases, loadAliasSources, OPENGIS_FILE, VARIANTS_FILE } from "./provinces/aliases.ts";
 import { provinceMetadata } from "./provinces/metadata.ts";
 import { flattenRings } from "../lib/geo/province-rings.ts";
 import { cellsUsedPerRecord, summarizeProvinces } from "./provinces/summaries.ts";
@@ -124,11 +124,11 @@ async function checksumInputs(dataDir: string, settings: BuildSettings): Promise
     settings.source === "netcdf"
       ? [nc?.precipitation, nc?.temperature, ...Object.values(nc?.speibase ?? {})].filter((f): f is string => !!f).map((f) => resolve(dataDir, f))
       : filesUnder(join(dataDir, GHCND_SUBDIR));
+  // The alias lists are optional (aliases.ts): a missing one is not an input.
   const files = [
     ...sourceFiles,
     provincesPath(dataDir),
-    join(dataDir, "boundaries", "province_name_variants.csv"),
-    join(dataDir, "boundaries", "opengisdata-thailand", "provinces.geojson"),
+    ...[VARIANTS_FILE, OPENGIS_FILE].map((f) => join(dataDir, f)).filter((f) => existsSync(f)),
   ];
   const out: Record<string, FileChecksum> = {};
   for (const f of files) out[relative(dataDir, f)] = { bytes: statSync(f).size, sha256: await sha256File(f) };

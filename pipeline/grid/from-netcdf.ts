@@ -5,8 +5,7 @@
 import { formatMonth, type MonthIndex } from "../../lib/months.ts";
 import { computeStationIndices, type StationIndices } from "../indices/station.ts";
 import { readMonthlyClimateGrid, readSpeibase, type BBox, type MonthlyGrid } from "../inputs/netcdf/index.ts";
-import type { Province } from "../provinces/boundaries.ts";
-import { flattenRings, ProvinceLocator } from "../../lib/geo/province-rings.ts";
+import { provincesBox, type Province } from "../provinces/boundaries.ts";
 import { buildLandCells, type LandCells } from "./land-cells.ts";
 
 /** Index series that computeStationIndices yields and a grid layer may hold. */
@@ -228,12 +227,12 @@ export function nativeLandCells(
 
 /** Bounding box of the provinces widened by READ_MARGIN_DEG: what is read from the files. */
 function readBox(provinces: readonly Province[]): BBox {
-  const { minX, minY, maxX, maxY } = new ProvinceLocator(flattenRings(provinces)).index;
+  const b = provincesBox(provinces);
   return {
-    west: Math.max(-180, minX - READ_MARGIN_DEG),
-    south: Math.max(-90, minY - READ_MARGIN_DEG),
-    east: Math.min(180, maxX + READ_MARGIN_DEG),
-    north: Math.min(90, maxY + READ_MARGIN_DEG),
+    west: Math.max(-180, b.west - READ_MARGIN_DEG),
+    south: Math.max(-90, b.south - READ_MARGIN_DEG),
+    east: Math.min(180, b.east + READ_MARGIN_DEG),
+    north: Math.min(90, b.north + READ_MARGIN_DEG),
   };
 }
 

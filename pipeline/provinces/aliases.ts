@@ -1,6 +1,6 @@
 // Province alias table: every common spelling of a province (English romanisations, Thai names and abbreviations,
 // ISO 3166-2 codes) normalised to one key, mapped to exactly one province. Collisions are build errors.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { dataDir } from "../../lib/config.ts";
 import { THAI, ZERO_WIDTH, closeMatches, damerauLevenshtein, normalizeName, type CloseMatch, type ProvinceAliases } from "../../lib/province-names.ts";
@@ -30,13 +30,21 @@ const EXTRA_ALIASES: Record<string, string[]> = {
  */
 const REJECTED_LATIN = new Set(["ubonthani", "lamphu"]);
 
-/** Reads the alias sources from the data mirror. */
+export const VARIANTS_FILE = join("boundaries", "province_name_variants.csv");
+export const OPENGIS_FILE = join("boundaries", "opengisdata-thailand", "provinces.geojson");
+
+/**
+ * Reads the alias sources from the data directory. Both lists are optional (neither has a public origin to fetch
+ * from): without them the table holds the boundaries' own English and Thai names.
+ */
 export function loadAliasSources(
   provinces: AliasSources["provinces"],
   dir: string = dataDir(),
 ): AliasSources {
-  const variantsCsv = readFileSync(join(dir, "boundaries", "province_name_variants.csv"), "utf8");
-  const opengis = JSON.parse(readFileSync(join(dir, "boundaries", "opengisdata-thailand", "provinces.geojson"), "utf8"));
+  const read = (f: string) => (existsSync(join(dir, f)) ? readFileSync(join(dir, f), "utf8") : undefined);
+  const variantsCsv = read(VARIANTS_FILE);
+  const opengisText = read(OPENGIS_FILE);
+  const opengis = opengisText === undefined ? undefined : JSON.parse(opengisText);
   return { provinces, variantsCsv, opengis };
 }
 

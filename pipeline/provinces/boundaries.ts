@@ -94,3 +94,21 @@ function readGeometry(geometry: { type?: unknown; coordinates?: unknown } | unde
   }
   return polygons;
 }
+
+/** Bounding box of every province's rings, degrees. */
+export function provincesBox(provinces: readonly Province[]): { west: number; south: number; east: number; north: number } {
+  const b = { west: Infinity, south: Infinity, east: -Infinity, north: -Infinity };
+  for (const p of provinces) {
+    for (const polygon of p.polygons) {
+      for (const ring of polygon) {
+        for (const [x, y] of ring) {
+          if (x < b.west) b.west = x;
+          if (x > b.east) b.east = x;
+          if (y < b.south) b.south = y;
+          if (y > b.north) b.north = y;
+        }
+      }
+    }
+  }
+  return b;
+}

@@ -174,6 +174,7 @@ export async function refreshSource(entry: SourceEntry, ctx: RefreshContext): Pr
       anySuccess = true;
       const downloadedBytes = bytes.length;
       if (spec.unzip) bytes = unzipMember(bytes, spec.unzip, policy.maxBytes);
+      if (spec.transform) bytes = new TextEncoder().encode(spec.transform(decodeText(bytes), spec.file));
       let checked = checkContent(bytes, spec.check, spec.file, { contentType: meta.contentType, maxMalformedShare: ctx.settings.maxMalformedShare });
       let note: string | undefined;
       if (spec.merge && p) {
@@ -216,7 +217,8 @@ export async function refreshSource(entry: SourceEntry, ctx: RefreshContext): Pr
       return { ...base, changed, confirmed: true, downloadedBytes, state };
     } catch (err) {
       const network = err instanceof FetchFailure && err.network;
-      const error = err instanceof ContentError || err instanceof FetchFailure ? err.message : `${spec.file}: ${(err as Error).message}`;
+      // Every reason names its file (a content error already does).
+      const error = err instanceof ContentError ? err.message : `${spec.file}: ${(err as Error).message}`;
       if (network && !anySuccess) unreachable ??= (err as FetchFailure).errors.at(-1);
       log.warn({ source: entry.name, file: spec.file, url: spec.url, reason: error }, "download refused or failed; previous copy kept");
       return { ...base, state: await keepPrevious(spec, "kept", error), error, network };

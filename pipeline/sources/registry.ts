@@ -6,7 +6,8 @@ import { COVID_WORLD_FILE } from "../health/owid-covid.ts";
 import { basename, join } from "node:path";
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { parsePsmslFilelist, parseRlrAnnual, THAI_COASTLINE_CODES } from "../feeds/psmsl.ts";
-import { ghcndResources, NOAA_ACCESS_URL } from "../inputs/ghcnd/refresh.ts";
+import { ghcndDiscover, ghcndResources, NOAA_ACCESS_URL } from "../inputs/ghcnd/refresh.ts";
+import { NOAA_STATION_LIST_URL } from "../inputs/ghcnd/station-list.ts";
 import { GHCND_SUBDIR } from "../inputs/ghcnd/stations.ts";
 import { csvColumnMax, geojsonPropertyMax, isoDay, laterDay, psmslYearMax } from "./data-as-of.ts";
 import { deprecated, overrideVariable } from "./settings.ts";
@@ -166,6 +167,7 @@ export const SOURCES: readonly SourceEntry[] = [
     usedBy: ["drought"],
     title: "NOAA NCEI GHCN-Daily station observations (per-station access CSV)",
     url: NOAA_ACCESS_URL,
+    otherUrls: [NOAA_STATION_LIST_URL],
     format: "csv",
     cadence: "daily",
     licence: "NOAA: free of charge; non-US station data exchanged under WMO Resolution 40 may be restricted to non-commercial use",
@@ -173,9 +175,10 @@ export const SOURCES: readonly SourceEntry[] = [
     nonCommercial: "WMO Resolution 40: non-US data may not be re-exported for commercial services",
     dataDirPath: GHCND_SUBDIR,
     legacyUrlVariable: "GHCND_BASE_URL",
-    liveFormat: "NOAA access CSV (quoted, *_ATTRIBUTES flags, values in tenths of mm / °C, every element); the mirror holds the CDO export (mm / °C). pipeline/inputs/ghcnd/parse.ts reads both.",
+    liveFormat: "NOAA access CSV (quoted, *_ATTRIBUTES flags, values in tenths of mm / °C, every element); the mirror holds the CDO export (mm / °C). pipeline/inputs/ghcnd/parse.ts reads both. Without a station index in DATA_DIR, the index is derived from NOAA's ghcnd-stations.txt (SOURCE_URL_GHCND_STATIONS): every station within 1° of the provinces' box.",
     refresh: "http",
     resources: ghcndResources,
+    discover: ghcndDiscover,
   },
   {
     name: "gdacs_events",

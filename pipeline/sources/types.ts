@@ -72,6 +72,9 @@ export interface ResourceSpec {
    * unpacked (pipeline/sources/unzip.ts) and checked and kept as the file; the archive itself is not kept.
    */
   unzip?: string;
+  /** The kept file is derived from the download's text (GHCN-Daily's station index from NOAA's station list);
+   *  the check and the row comparison apply to what it returns. */
+  transform?: (text: string, file: string) => string;
   /** A carried file this download supersedes (an older dated release): left out of the version once it arrives. */
   replaces?: string;
   /** ArcGIS feature-service query: fetched page by page (resultOffset) and turned into CSV with these columns. */

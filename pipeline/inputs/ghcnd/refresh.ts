@@ -1,5 +1,5 @@
 // GHCN-Daily in the source registry (pipeline/sources): one NOAA access CSV per station of the index
-// (`_stations.csv`, carried over as it is), checked by the station parser itself (every value in range, the file's
+// (`_stations.csv`: the data directory's, carried over as it is, or else derived from NOAA's station list), checked by the station parser itself (every value in range, the file's
 // STATION is the index's) and merged per station by DATE into the station's history, so a day NOAA has dropped is
 // kept and a revised day replaces the old one. The access layout (quoted, *_ATTRIBUTES flags, tenths of mm / °C)
 // differs from the mirror's CDO export (mm / °C); parse.ts reads both. Because the units differ, the two are never
@@ -10,7 +10,9 @@ import { basename, join } from "node:path";
 import { sortedCsvTailMax } from "../../sources/data-as-of.ts";
 import type { ContentCheck, ResourceContext, ResourceSpec } from "../../sources/types.ts";
 import { InputError, parseGhcndCsv } from "./parse.ts";
-import { GHCND_SUBDIR, STATION_INDEX_FILE, readStationIndex } from "./stations.ts";
+import { GHCND_SUBDIR, STATION_INDEX_FILE, parseStationIndex, readStationIndex } from "./stations.ts";
+import { LISTED_BY, parseStationList, stationIndexCsv, stationListUrl, stationsInBox, type ListedStation } from "./station-list.ts";
+import { loadProvinces, provincesBox, provincesPath } from "../../provinces/boundaries.ts";
 
 export const NOAA_ACCESS_URL = "https://www.ncei.noaa.gov/data/global-historical-climatology-network-daily/access";
 
@@ -32,28 +34,57 @@ export function stationCheck(id: string): ContentCheck {
   };
 }
 
-/** The station index and one file per station, from the current copy's index (or the data directory's). */
+function stationSpec(base: string, id: string, file: string): ResourceSpec {
+  return {
+    file,
+    url: `${base}/${id}.csv`,
+    dataDirFile: join(GHCND_SUBDIR, file),
+    adapterReadsLive: true,
+    check: stationCheck(id),
+    merge: { kind: "csv-rows", key: ["DATE"], onHeaderChange: "replace", sort: true },
+  };
+}
+
+/** The stations of NOAA's list around the provinces of the data directory. */
+function listedStations(ctx: ResourceContext, text: string, file: string): ListedStation[] {
+  return stationsInBox(parseStationList(text, file), provincesBox(loadProvinces(provincesPath(ctx.dataDir))));
+}
+
+const INDEX_CHECK: ContentCheck = {
+  format: "csv",
+  columns: ["station", "name", "lat", "lon", "elev_m", "file"],
+  validate: (text, file) => {
+    parseStationIndex(text, file, ".");
+  },
+};
+
+/**
+ * The station index and one file per station of the current copy's index (or the data directory's). The data
+ * directory's index is carried as it is (the mirror's choice of stations); without one, the index is derived from
+ * NOAA's station list at every refresh, so stations NOAA adds join the next night.
+ */
 export async function ghcndResources(ctx: ResourceContext): Promise<ResourceSpec[]> {
-  const dir = ctx.currentDir && existsSync(join(ctx.currentDir, STATION_INDEX_FILE)) ? ctx.currentDir : join(ctx.dataDir, GHCND_SUBDIR);
   const base = ctx.origin.replace(/\/$/, "");
-  const index = await readStationIndex(dir);
-  return [
-    {
-      file: STATION_INDEX_FILE,
-      dataDirFile: join(GHCND_SUBDIR, STATION_INDEX_FILE),
-      adapterReadsLive: true,
-      check: { format: "csv", columns: ["station", "name", "lat", "lon", "elev_m", "file"] },
-    },
-    ...index.map((e): ResourceSpec => {
-      const file = basename(e.path);
-      return {
-        file,
-        url: `${base}/${e.id}.csv`,
-        dataDirFile: join(GHCND_SUBDIR, file),
+  const dataDirIndex = join(ctx.dataDir, GHCND_SUBDIR, STATION_INDEX_FILE);
+  const dir = ctx.currentDir && existsSync(join(ctx.currentDir, STATION_INDEX_FILE)) ? ctx.currentDir : join(ctx.dataDir, GHCND_SUBDIR);
+  const index = existsSync(join(dir, STATION_INDEX_FILE)) ? await readStationIndex(dir, { all: true }) : [];
+  const indexSpec: ResourceSpec = existsSync(dataDirIndex)
+    ? { file: STATION_INDEX_FILE, dataDirFile: join(GHCND_SUBDIR, STATION_INDEX_FILE), adapterReadsLive: true, check: INDEX_CHECK }
+    : {
+        file: STATION_INDEX_FILE,
+        url: stationListUrl(ctx.env),
+        dataDirFile: join(GHCND_SUBDIR, STATION_INDEX_FILE),
         adapterReadsLive: true,
-        check: stationCheck(e.id),
-        merge: { kind: "csv-rows", key: ["DATE"], onHeaderChange: "replace", sort: true },
+        transform: (text, file) => stationIndexCsv(listedStations(ctx, text, file)),
+        check: INDEX_CHECK,
       };
-    }),
-  ];
+  return [indexSpec, ...index.map((e) => stationSpec(base, e.id, basename(e.path)))];
+}
+
+/** No index in the raw cache or the data directory (a first run on an empty DATA_DIR): the stations NOAA lists. */
+export async function ghcndDiscover(ctx: ResourceContext, fetchText: (url: string) => Promise<string>): Promise<ResourceSpec[]> {
+  if ((ctx.currentDir && existsSync(join(ctx.currentDir, STATION_INDEX_FILE))) || existsSync(join(ctx.dataDir, GHCND_SUBDIR, STATION_INDEX_FILE))) return [];
+  const url = stationListUrl(ctx.env);
+  const base = ctx.origin.replace(/\/$/, "");
+  return listedStations(ctx, await fetchText(url), LISTED_BY).map((s) => stationSpec(base, s.id, `${s.id}.csv`));
 }

@@ -5,6 +5,7 @@ import { readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import pLimit from "p-limit";
 import { aggregateMonthly, type AggregateOptions, type DryDayPolicy, type MonthlyQc, type MonthlySeries, type YearReport } from "./aggregate.ts";
+import { log } from "../../../lib/log.ts";
 import { InputError, readGhcndFile, splitCsvLine, type ParseCounts } from "./parse.ts";
 
 export {
@@ -28,6 +29,8 @@ export interface StationIndexEntry {
   elevationM: number;
   /** Resolved path of the station file. */
   path: string;
+  /** The row was derived from NOAA's station list (station-list.ts), not written with its file. */
+  listed: boolean;
 }
 
 export interface StationQc {
@@ -58,6 +61,7 @@ export function parseStationIndex(text: string, file: string, dir: string): Stat
     col[name] = header.indexOf(name);
     if (col[name] < 0) throw new InputError(file, 1, `missing column ${name}`);
   }
+  const listedBy = header.indexOf("listed_by");
   const out: StationIndexEntry[] = [];
   const seen = new Set<string>();
   for (let i = 1; i < lines.length; i++) {
@@ -81,14 +85,24 @@ export function parseStationIndex(text: string, file: string, dir: string): Stat
       lng: num(col.lon, "lon"),
       elevationM: num(col.elev_m, "elev_m"),
       path,
+      listed: listedBy >= 0 && f[listedBy] !== "",
     });
   }
   return out;
 }
 
-export async function readStationIndex(dir: string): Promise<StationIndexEntry[]> {
+/**
+ * The index's stations. A row derived from NOAA's list whose file is not there (its download failed and there was
+ * no earlier copy) is left out with a warning; any other missing file stops the reader that opens it. `all` keeps
+ * every row (the refresh asks for every listed file).
+ */
+export async function readStationIndex(dir: string, opts: { all?: boolean } = {}): Promise<StationIndexEntry[]> {
   const file = join(dir, STATION_INDEX_FILE);
-  return parseStationIndex(await readFile(file, "utf8"), file, dir);
+  const entries = parseStationIndex(await readFile(file, "utf8"), file, dir);
+  if (opts.all) return entries;
+  const missing = entries.filter((e) => e.listed && !existsSync(e.path));
+  if (missing.length > 0) log.warn({ index: file, stations: missing.length, first: missing.slice(0, 5).map((e) => e.id) }, "listed stations without a file left out");
+  return missing.length > 0 ? entries.filter((e) => !missing.includes(e)) : entries;
 }
 
 export interface ReadStationsOptions extends AggregateOptions {
@@ -103,12 +117,14 @@ export async function readStationMonthly(entry: StationIndexEntry, opts: Aggrega
   const daily = await readGhcndFile(entry.path);
   if (daily.station !== entry.id) throw new InputError(entry.path, 2, `STATION ${daily.station} but the index says ${entry.id}`);
   const m = aggregateMonthly(daily, opts);
+  // A row derived from NOAA's list has the list's 4-decimal position; the station's own file states it in full.
+  const at = entry.listed ? daily : entry;
   return {
     id: entry.id,
-    name: entry.name,
-    lat: entry.lat,
-    lng: entry.lng,
-    elevationM: entry.elevationM,
+    name: at.name,
+    lat: at.lat,
+    lng: at.lng,
+    elevationM: at.elevationM,
     firstMonth: m.firstMonth,
     prcp: m.prcp,
     tmean: m.tmean,
