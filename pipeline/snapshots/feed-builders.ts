@@ -59,6 +59,8 @@ export const GDACS_FLOOD_SEARCH_FILE = "feeds/gdacs/gdacs_floods.geojson";
 const FIRMS_CSV_FILE = "feeds/firms/MODIS_C6_SouthEast_Asia_20180523-25_reconstructed.csv";
 const FIRMS_GEOJSON_FILE = "feeds/firms/MODIS_C6_SouthEast_Asia_48h_20180525.geojson";
 const IBTRACS_COMPACT_FILE = "feeds/ibtracs/ibtracs_last3years_clean.csv";
+/** NOAA's native last-3-years list, linked into the inputs tree by a refresh (registry: ibtracs_recent). */
+export const IBTRACS_RECENT_FILE = "feeds/ibtracs/ibtracs.last3years.list.v04r01.csv";
 const IBTRACS_ACTIVE_FILE = "feeds/ibtracs/ibtracs.ACTIVE.list.v04r01.csv";
 const PSMSL_FILELIST = "feeds/psmsl/filelist.txt";
 const PSMSL_DATA_DIR = "feeds/psmsl/data";
@@ -320,7 +322,9 @@ export async function buildWildfire(ctx: BuildContext): Promise<BuiltSnapshot> {
  */
 export async function buildStorm(ctx: BuildContext): Promise<BuiltSnapshot> {
   const inp = new Inputs(ctx);
-  const compact = parseIbtracsCsv(await inp.text(IBTRACS_COMPACT_FILE), IBTRACS_COMPACT_FILE);
+  // The recent tracks: NOAA's own last-3-years list when a refresh brought it, else the mirror's compact table.
+  const recentFile = existsSync(join(ctx.dataDir, IBTRACS_RECENT_FILE)) ? IBTRACS_RECENT_FILE : IBTRACS_COMPACT_FILE;
+  const compact = parseIbtracsCsv(await inp.text(recentFile), recentFile);
   const active = parseIbtracsCsv(await inp.text(IBTRACS_ACTIVE_FILE, "IBTRACS_ACTIVE"), IBTRACS_ACTIVE_FILE);
   // The long record: NOAA's own WP list when a refresh brought it, else the mirror's Parquet extract.
   let long: AdapterResult<TrackPoint>;
@@ -329,10 +333,10 @@ export async function buildStorm(ctx: BuildContext): Promise<BuiltSnapshot> {
     inp.bytes(IBTRACS_WP_FILE);
     long = await readIbtracsParquet(join(ctx.dataDir, IBTRACS_WP_FILE));
   }
-  requireValid("IBTrACS compact", compact);
+  requireValid(recentFile === IBTRACS_RECENT_FILE ? "IBTrACS last 3 years" : "IBTrACS compact", compact);
   requireValid("IBTrACS ACTIVE", active);
   requireValid("IBTrACS West Pacific", long);
-  // The compact file has no storm id; active-list points at the same time and place replace them.
+  // The compact file has no storm id (the native list has): active-list points at the same time and place replace them.
   const key = (r: FeedRecord) => `${r.time}|${r.lat.toFixed(1)}|${r.lng.toFixed(1)}`;
   const activeKeys = new Set(active.records.map(key));
   const recent = [...compact.records.filter((r) => !activeKeys.has(key(r))), ...active.records];
