@@ -91,7 +91,10 @@ async function main(argv: string[]): Promise<number> {
         failed.push(`drought: ${(err as Error).message}`);
       }
       const snaps = await buildSnapshots({ dataDir: inputsDir(), artifactsDir: artifactsDir() });
-      for (const [name, r] of Object.entries(snaps)) (r.status === "published" || r.status === "unchanged" ? published : failed).push(`${name} ${r.status}`);
+      for (const [name, r] of Object.entries(snaps)) {
+        if (r.status === "published" || r.status === "unchanged") published.push(`${name} ${r.status}`);
+        else failed.push(`${name} ${r.status}${r.error ? `: ${r.error}` : ""}`);
+      }
       const reports = await publishSourceStatus({ dataDir: dataDir(), artifactsDir: artifactsDir() });
       const summary = nightlySummary(results, reports) + `\npublished: ${published.join(", ") || "nothing"}\n${failed.length ? `failed: ${failed.join("; ")}\n` : ""}`;
       process.stdout.write(tty ? summary : JSON.stringify({ results, published, failed, sources: reports.map(({ files: _files, ...r }) => r) }, null, 2) + "\n");

@@ -8,9 +8,11 @@ import { parseCount, readCsvRecords, type CsvRejection } from "../feeds/csv.ts";
 import { denseSeries, type CaseSeries } from "../../lib/outbreaks/series.ts";
 
 export const MALARIA_DIR = join("health", "who-gho-malaria");
-export const MALARIA_CASES_FILE = "MALARIA_CONF_CASES.csv";
+/** The GHO indicator the radar reads. */
+export const MALARIA_CONF_CASES = "MALARIA_CONF_CASES";
+export const MALARIA_CASES_FILE = `${MALARIA_CONF_CASES}.csv`;
 /** The OData download of the same indicator, linked into the inputs tree by `make refresh`. */
-export const MALARIA_CASES_JSON = "MALARIA_CONF_CASES.json";
+export const MALARIA_CASES_JSON = `${MALARIA_CONF_CASES}.json`;
 export const MALARIA_SOURCE = "WHO Global Health Observatory, MALARIA_CONF_CASES (confirmed malaria cases)";
 
 /**

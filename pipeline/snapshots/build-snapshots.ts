@@ -6,7 +6,7 @@
 // Other engineers add builders to SNAPSHOT_BUILDERS (outbreaks, ports).
 import { codeFingerprint } from "../publish/code-fingerprint.ts";
 import { existsSync, realpathSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { readManifest } from "../../formats/manifest.ts";
 import { currentVersion } from "../publish/publish.ts";
 import { log } from "../../lib/log.ts";
@@ -94,8 +94,11 @@ export async function buildSnapshots(opts: {
         log.error({ snapshot: b.name, serving: err.previousVersion, maxRowDrop, drops: err.drops }, "snapshot refused: accepted rows fell; previous snapshot kept");
         continue;
       }
-      results[b.name] = { status: "failed", error: (err as Error).message };
-      log.error({ snapshot: b.name, err: (err as Error).message }, "snapshot build failed; previous snapshot kept");
+      // A missing input is named by its place in the inputs tree: neither downloaded nor in the data directory.
+      const e = err as NodeJS.ErrnoException;
+      const error = e.code === "ENOENT" && e.path ? `${relative(ctx.dataDir, e.path)}: no copy (neither downloaded nor in the data directory)` : e.message;
+      results[b.name] = { status: "failed", error };
+      log.error({ snapshot: b.name, err: error }, "snapshot build failed; previous snapshot kept");
     }
   }
   return results;

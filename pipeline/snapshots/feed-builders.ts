@@ -297,13 +297,14 @@ const degrees = (b: [number, number, number, number]) => {
 export async function buildWildfire(ctx: BuildContext): Promise<BuiltSnapshot> {
   const inp = new Inputs(ctx);
   const csv = parseFirmsCsv(await inp.text(FIRMS_CSV_FILE, "FIRMS_CSV"), FIRMS_CSV_FILE);
-  const geo = parseFirmsGeoJson(await inp.text(FIRMS_GEOJSON_FILE));
+  // The GeoJSON is the mirror's conversion of the same detections: a data directory without it has the CSV alone.
+  const geo = existsSync(join(ctx.dataDir, FIRMS_GEOJSON_FILE)) ? parseFirmsGeoJson(await inp.text(FIRMS_GEOJSON_FILE)) : undefined;
   const gdacs = parseGdacsGeoJson(await inp.text(GDACS_GEOJSON_FILE, "GDACS_GEOJSON"));
   requireValid("FIRMS CSV", csv);
-  requireValid("FIRMS GeoJSON", geo);
+  if (geo) requireValid("FIRMS GeoJSON", geo);
   // The CSV holds the same detections as the GeoJSON; one event per detection id.
   const byId = new Map<string, FeedRecord>();
-  for (const r of [...geo.records, ...csv.records]) byId.set(r.id, r);
+  for (const r of [...(geo?.records ?? []), ...csv.records]) byId.set(r.id, r);
   const events = [...byId.values()].map((r) => toEvent(r));
   const asOf = latest(events);
   const record = recordOf("firms", "NASA FIRMS MODIS C6 South-East Asia 48 h sample", events);
@@ -312,7 +313,7 @@ export async function buildWildfire(ctx: BuildContext): Promise<BuiltSnapshot> {
   const coverage = { bbox, surface: "any" as const, description: `the extent of the fire files present: ${record.name}, ${record.start}..${record.end}, ${degrees(bbox)}` };
   const meta = eventMeta("wildfire", events, asOf, coverage, ["NASA FIRMS MODIS C6 active fires, South-East Asia (Giglio et al. 2016)"], "FRP MW", { ...PARAMS.wildfire });
   const gdacsFires = gdacs.records.filter((r) => r.kind === "fire").length;
-  return finish(meta, events, { records: [record] }, inp, { firmsCsv: csv, firmsGeoJson: geo }, { records: [record], gdacsWildfiresNotUsed: gdacsFires, note: "GDACS wildfires (2026) fall outside the FIRMS record window and are not mixed in" });
+  return finish(meta, events, { records: [record] }, inp, { firmsCsv: csv, ...(geo ? { firmsGeoJson: geo } : {}) }, { records: [record], gdacsWildfiresNotUsed: gdacsFires, note: "GDACS wildfires (2026) fall outside the FIRMS record window and are not mixed in" });
 }
 
 /**

@@ -5,7 +5,7 @@
 // snapshot and sources commands use it when it was made from the same DATA_DIR (effectiveDataDir).
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { currentRawDir } from "./raw-cache.ts";
+import { currentRawDir, readSourceState } from "./raw-cache.ts";
 import { effectiveOrigin, SOURCES } from "./registry.ts";
 import type { SourceEntry } from "./types.ts";
 
@@ -34,16 +34,22 @@ function link(target: string, at: string): void {
   symlinkSync(target, at);
 }
 
-/** DATA_DIR-relative path → downloaded file, for every source with a current raw-cache version. */
+/**
+ * DATA_DIR-relative path → downloaded file, for every source with a current raw-cache version: the files its
+ * resources name, and those its last refresh recorded with a place in the tree (discovered files: a WHO DON
+ * release, the stations or gauges of a list fetched on an empty data directory).
+ */
 export async function downloadedInputs(dataDir: string, artifactsDir: string, env: NodeJS.ProcessEnv, sources: readonly SourceEntry[] = SOURCES): Promise<Map<string, { path: string; source: string }>> {
   const out = new Map<string, { path: string; source: string }>();
   for (const entry of sources) {
     const currentDir = currentRawDir(artifactsDir, entry.name);
     if (!currentDir) continue;
     const specs = await entry.resources({ origin: effectiveOrigin(entry, env).url ?? "", dataDir, currentDir, env, now: new Date() });
-    for (const spec of specs) {
-      const cached = join(currentDir, spec.file);
-      if (spec.dataDirFile && spec.adapterReadsLive && existsSync(cached)) out.set(spec.dataDirFile, { path: cached, source: entry.name });
+    const links: [string, string][] = specs.filter((s) => s.dataDirFile && s.adapterReadsLive).map((s) => [s.file, s.dataDirFile!]);
+    for (const [file, state] of Object.entries(readSourceState(artifactsDir, entry.name)?.files ?? {})) if (state.linkAs) links.push([file, state.linkAs]);
+    for (const [file, at] of links) {
+      const cached = join(currentDir, file);
+      if (existsSync(cached)) out.set(at, { path: cached, source: entry.name });
     }
   }
   return out;

@@ -258,7 +258,11 @@ export async function refreshSource(entry: SourceEntry, ctx: RefreshContext): Pr
     : undefined;
 
   const files: Record<string, FileState> = {};
-  for (const o of outcomes) if (o.state && !replaced.has(o.spec.file)) files[o.spec.file] = o.state;
+  for (const o of outcomes) {
+    if (!o.state || replaced.has(o.spec.file)) continue;
+    // Recorded so the inputs tree links discovered files too (input-overlay.ts), which resources() alone does not list.
+    files[o.spec.file] = { ...o.state, linkAs: o.spec.adapterReadsLive ? o.spec.dataDirFile : undefined };
+  }
   let dataAsOf: string | null = null;
   for (const s of Object.values(files)) if (s.dataAsOf && (dataAsOf === null || s.dataAsOf > dataAsOf)) dataAsOf = s.dataAsOf;
   const confirmedAny = outcomes.some((o) => o.confirmed);

@@ -3,6 +3,7 @@
 // DATA_DIR, and the files a refresh fetches with their content checks and merge rules. SOURCE_URL_<NAME>
 // replaces an origin (mirrors, tests); the table in docs/methods/sources.md is this file in prose.
 import { COVID_WORLD_FILE } from "../health/owid-covid.ts";
+import { MALARIA_CONF_CASES } from "../health/who-gho-malaria.ts";
 import { basename, join } from "node:path";
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { parsePsmslFilelist, parseRlrAnnual, THAI_COASTLINE_CODES } from "../feeds/psmsl.ts";
@@ -39,6 +40,27 @@ function mirrorFiles(dataDir: string, folder: string, pattern: RegExp): string[]
 function currentOrMirror(ctx: ResourceContext, file: string, dataDirFile: string): string | undefined {
   const candidates = [ctx.currentDir ? join(ctx.currentDir, file) : undefined, join(ctx.dataDir, dataDirFile)];
   return candidates.find((p): p is string => p !== undefined && existsSync(p));
+}
+
+const UNLOCODE_FILE = /^[A-Z]{2}\.csv$/;
+/** The repository listing of the per-country files (GitHub contents API), read when no copy names them yet. */
+export const UNLOCODE_LISTING_URL = "https://api.github.com/repos/geoapify/un-locode/contents/src/data";
+const unlocodeListingUrl = (env: NodeJS.ProcessEnv) => env.SOURCE_URL_UNLOCODE_LISTING || UNLOCODE_LISTING_URL;
+
+/** The country files of the current copy and of the data directory. */
+function unlocodeFiles(ctx: ResourceContext): string[] {
+  const current = ctx.currentDir && existsSync(ctx.currentDir) ? readdirSync(ctx.currentDir).filter((f) => UNLOCODE_FILE.test(f)) : [];
+  return [...new Set([...mirrorFiles(ctx.dataDir, "ports/unlocode", UNLOCODE_FILE), ...current])].sort();
+}
+
+function unlocodeSpec(ctx: ResourceContext, f: string): ResourceSpec {
+  return {
+    file: f,
+    url: joinUrl(ctx.origin, f),
+    dataDirFile: join("ports/unlocode", f),
+    adapterReadsLive: true,
+    check: { format: "csv", columns: ["country", "location", "name", "function", "lat", "lon"], csv: { fieldCount: "any" } },
+  };
 }
 
 /** OData answers of the WHO GHO: rows in "value", years in TimeDim. */
@@ -442,7 +464,8 @@ export const SOURCES: readonly SourceEntry[] = [
       return [{
         file: newest.name!,
         url: newest.download_url!,
-        dataDirFile: mirror ? join("health/who-don", mirror) : undefined,
+        // In the mirror's release's place; on a data directory without one, under its own name.
+        dataDirFile: join("health/who-don", mirror ?? newest.name!),
         replaces: mirror,
         adapterReadsLive: true,
         check: { format: "csv", columns: ["Country", "iso3", "Disease", "DONs"], asOf: (_t, file) => donReleaseDate(file) },
@@ -464,9 +487,12 @@ export const SOURCES: readonly SourceEntry[] = [
     refresh: "http",
     resources: (ctx) => {
       const files = mirrorFiles(ctx.dataDir, "health/who-gho-malaria", /^MALARIA_.*\.csv$/);
+      // The indicators the data directory holds, and always the one the outbreak builder reads (an empty data
+      // directory holds none).
+      const codes = [...new Set([MALARIA_CONF_CASES, ...files.map((f) => f.replace(/\.csv$/, ""))])].sort();
       return [
         ...files.map((f) => carried(join("health/who-gho-malaria", f), { format: "csv", columns: ["SpatialDimensionValueCode", "TimeDim", "NumericValue", "Value"], asOf: csvColumnMax("TimeDim") })),
-        ...files.map((f) => f.replace(/\.csv$/, "")).map((code) => download(joinUrl(ctx.origin, code), `${code}.json`, ghoCheck(), { dataDirFile: `health/who-gho-malaria/${code}.json` })),
+        ...codes.map((code) => download(joinUrl(ctx.origin, code), `${code}.json`, ghoCheck(), { dataDirFile: `health/who-gho-malaria/${code}.json` })),
       ];
     },
   },
@@ -529,21 +555,21 @@ export const SOURCES: readonly SourceEntry[] = [
     usedBy: ["supply_chain"],
     title: "UN/LOCODE code list, one CSV per country (geoapify/un-locode, geocoded)",
     url: "https://raw.githubusercontent.com/geoapify/un-locode/main/src/data",
-    otherUrls: ["https://unece.org/trade/cefact/unlocode-code-list-country-and-territory"],
+    otherUrls: [UNLOCODE_LISTING_URL, "https://unece.org/trade/cefact/unlocode-code-list-country-and-territory"],
     format: "csv",
     cadence: "yearly",
     licence: "MIT (geoapify/un-locode); UN/LOCODE itself is free to use (UNECE)",
     attribution: "UNECE UN/LOCODE; geocoding by Geoapify (github.com/geoapify/un-locode)",
     dataDirPath: "ports/unlocode",
     refresh: "http",
-    resources: (ctx) =>
-      mirrorFiles(ctx.dataDir, "ports/unlocode", /^[A-Z]{2}\.csv$/).map((f) => ({
-        file: f,
-        url: joinUrl(ctx.origin, f),
-        dataDirFile: join("ports/unlocode", f),
-        adapterReadsLive: true,
-        check: { format: "csv", columns: ["country", "location", "name", "function", "lat", "lon"], csv: { fieldCount: "any" } },
-      })),
+    resources: (ctx) => unlocodeFiles(ctx).map((f) => unlocodeSpec(ctx, f)),
+    discover: async (ctx, fetchText) => {
+      if (unlocodeFiles(ctx).length > 0) return [];
+      const listing = JSON.parse(await fetchText(unlocodeListingUrl(ctx.env))) as { name?: unknown }[];
+      const names = listing.map((e) => e.name).filter((n): n is string => typeof n === "string" && UNLOCODE_FILE.test(n)).sort();
+      if (names.length === 0) throw new Error("no <country>.csv in the repository listing");
+      return names.map((f) => unlocodeSpec(ctx, f));
+    },
   },
   {
     name: "wpi",

@@ -142,6 +142,8 @@ export interface FileState {
   /** Last time the origin confirmed this copy (200 or 304). */
   fetchedAt?: string;
   from: FileOrigin;
+  /** DATA_DIR-relative path the inputs tree shows this file at (its spec's dataDirFile, when the adapter reads it). */
+  linkAs?: string;
   /** Why the last attempt on this file failed (the previous copy was kept). */
   error?: string;
 }

@@ -5,8 +5,6 @@
 // layout from the mirror's index, plus three stations that must not reach the grid: two far away (never asked
 // for) and one in the box whose file the origin does not have (left out, the build still publishes).
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -19,6 +17,7 @@ import { PROVINCES_FILE } from "../../pipeline/provinces/boundaries.ts";
 import { refreshSources } from "../../pipeline/refresh.ts";
 import { effectiveDataDir, writeInputOverlay } from "../../pipeline/sources/input-overlay.ts";
 import { currentRawDir } from "../../pipeline/sources/raw-cache.ts";
+import { mirrorStationList, startReplay, stationListLine as listLine, type Replay } from "./origin-replay.ts";
 
 const mirrorDir = join(dataDir(), GHCND_SUBDIR);
 const emptyDataDir = mkdtempSync(join(tmpdir(), "ghcnd-empty-data-"));
@@ -27,41 +26,28 @@ const artifactsDir = mkdtempSync(join(tmpdir(), "ghcnd-discover-"));
 mkdirSync(dirname(join(emptyDataDir, PROVINCES_FILE)), { recursive: true });
 symlinkSync(join(dataDir(), PROVINCES_FILE), join(emptyDataDir, PROVINCES_FILE));
 
-/** One ghcnd-stations.txt line: ID 1–11, LATITUDE 13–20, LONGITUDE 22–30, ELEVATION 32–37, NAME 42–71. */
-const listLine = (id: string, lat: number, lon: number, elev: number, name: string) =>
-  `${id.padEnd(11)} ${lat.toFixed(4).padStart(8)} ${lon.toFixed(4).padStart(9)} ${elev.toFixed(1).padStart(6)}    ${name.slice(0, 30).padEnd(30)}`;
-
-const asked: string[] = [];
 const files = new Map<string, string>();
 let list = "";
-let server: Server;
+let replay: Replay;
 let base = "";
 
 beforeAll(async () => {
-  const mirror = await readStationIndex(mirrorDir);
-  for (const e of mirror) files.set(e.id, e.path);
+  const mirror = await mirrorStationList(mirrorDir);
+  for (const [id, path] of mirror.files) files.set(id, path);
   list = [
     listLine("JA000047662", 35.6833, 139.7667, 36, "TOKYO"),
-    ...mirror.map((e) => listLine(e.id, e.lat, e.lng, e.elevationM, e.name)),
+    ...mirror.lines,
     listLine("BM000099999", 16.7, 98.5, 200, "A STATION WITHOUT A FILE"),
     listLine("IN022021900", 28.5833, 77.2, 216, "NEW DELHI"),
   ].join("\n") + "\n";
-  server = createServer((req, res) => {
-    asked.push(req.url!);
-    const station = /^\/access\/([A-Z0-9]{11})\.csv$/.exec(req.url!)?.[1];
-    const body = req.url === "/pub/data/ghcn/daily/ghcnd-stations.txt" ? Buffer.from(list) : station && files.has(station) ? readFileSync(files.get(station)!) : undefined;
-    if (!body) {
-      res.writeHead(404);
-      res.end("not found");
-      return;
-    }
-    res.writeHead(200, { "content-type": "text/plain", "content-length": String(body.length) });
-    res.end(body);
+  replay = await startReplay((path) => {
+    const station = /^\/access\/([A-Z0-9]{11})\.csv$/.exec(path)?.[1];
+    if (path === "/pub/data/ghcn/daily/ghcnd-stations.txt") return Buffer.from(list);
+    return station && files.has(station) ? readFileSync(files.get(station)!) : undefined;
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = replay.base;
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => replay.close());
 
 describe("GHCN-Daily from the origin alone", () => {
   it("parses NOAA's fixed-width list and refuses a file that is not one", () => {
@@ -87,8 +73,8 @@ describe("GHCN-Daily from the origin alone", () => {
     // The station in the box without a file is the one failure; its previous copy: none.
     expect(r).toMatchObject({ source: "ghcnd", outcome: "partial", failed: 1, changed: files.size + 1 });
     expect(r.reason).toMatch(/BM000099999\.csv/);
-    expect(asked.filter((u) => u.endsWith("ghcnd-stations.txt"))).toHaveLength(2); // discovery, then the index
-    expect([...new Set(asked.filter((u) => u.startsWith("/access/")))].sort()).toEqual([...files.keys(), "BM000099999"].map((id) => `/access/${id}.csv`).sort());
+    expect(replay.asked.filter((u) => u.endsWith("ghcnd-stations.txt"))).toHaveLength(2); // discovery, then the index
+    expect([...new Set(replay.asked.filter((u) => u.startsWith("/access/")))].sort()).toEqual([...files.keys(), "BM000099999"].map((id) => `/access/${id}.csv`).sort());
     const raw = currentRawDir(artifactsDir, "ghcnd")!;
     for (const [id, path] of files) expect(readFileSync(join(raw, `${id}.csv`)).equals(readFileSync(path)), id).toBe(true);
     expect(existsSync(join(raw, "BM000099999.csv"))).toBe(false);

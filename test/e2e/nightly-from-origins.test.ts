@@ -1,0 +1,156 @@
+// `pipeline nightly` (what `make nightly` runs) on a data directory holding only the inputs without a public origin
+// (the boundaries and alias lists, the AIS sample, the PortWatch tanker table), every SOURCE_URL_* pointing at a
+// local replay of the origins. The replay serves the mirror's files where the mirror holds the origin's own layout
+// (GHCN-Daily with NOAA's station list, GDACS events, FIRMS, IBTrACS active, PSMSL, OWID and GISTEMP temperatures,
+// WPI, UN/LOCODE with its repository listing, WHO DON with its release listing, GHCN-CAMS) and a 404 elsewhere (the
+// mirror has only derived copies of those: DFO's workbook, the IBTrACS native lists, OpenDengue's ZIPs, the WHO
+// GHO and FluNet APIs, OWID COVID, PortWatch's services). Checked: the drought grid and the heatwave and wildfire
+// snapshots are byte for byte the ones built from the full data directory; the snapshots whose inputs the replay
+// cannot give are not published and each says why; every source's status says where its copy came from.
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { dataDir, PROJECT_ROOT } from "../../lib/config.ts";
+import { GHCND_SUBDIR } from "../../pipeline/inputs/ghcnd/stations.ts";
+import { buildSnapshots } from "../../pipeline/snapshots/build-snapshots.ts";
+import { overrideVariable } from "../../pipeline/sources/settings.ts";
+import { SOURCES } from "../../pipeline/sources/registry.ts";
+import { snapshotRoot } from "../../formats/snapshot-layout.ts";
+import { mirrorStationList, startReplay, type Replay } from "../sources/origin-replay.ts";
+
+const mirror = dataDir();
+const WITHOUT_ORIGIN = ["boundaries", "ports/ais/ais_sample.csv", "ports/portwatch/portwatch_tanker_daily_by_country.csv"];
+const emptyDataDir = mkdtempSync(join(tmpdir(), "nightly-data-"));
+for (const rel of WITHOUT_ORIGIN) {
+  mkdirSync(dirname(join(emptyDataDir, rel)), { recursive: true });
+  symlinkSync(join(mirror, rel), join(emptyDataDir, rel));
+}
+const artifacts = mkdtempSync(join(tmpdir(), "nightly-art-"));
+const reference = mkdtempSync(join(tmpdir(), "nightly-ref-"));
+const DON = readdirSync(join(mirror, "health/who-don")).find((f) => /^outbreaks_\d{8}\.csv$/.test(f))!;
+
+/** Origin-shaped path → mirror file. */
+const FILES: Record<string, string> = {
+  "/o/gdacs_events": "feeds/gdacs/gdacs_20260530T1858Z.geojson",
+  "/o/firms": "feeds/firms/MODIS_C6_SouthEast_Asia_20180523-25_reconstructed.csv",
+  "/o/ibtracs_active": "feeds/ibtracs/ibtracs.ACTIVE.list.v04r01.csv",
+  "/o/psmsl/filelist.txt": "feeds/psmsl/filelist.txt",
+  "/o/owid_temperature": "feeds/temperature/monthly-temperature-anomalies.csv",
+  "/o/gistemp": "feeds/temperature/global-monthly-gistemp-gcag.csv",
+  "/o/wpi": "ports/wpi/WPI.csv",
+  "/o/ghcn_cams": "climate/ghcn-cams-sample/air.mon.mean.nc",
+  [`/o/who_don/${DON}`]: `health/who-don/${DON}`,
+};
+const UNLOCODE = readdirSync(join(mirror, "ports/unlocode")).filter((f) => /^[A-Z]{2}\.csv$/.test(f));
+
+let replay: Replay;
+let stationCount = 0;
+let run: { code: number | null; out: { published: string[]; failed: string[]; sources: { name: string; status: string; from: string; dataAsOf: string | null; reason?: string }[] } };
+
+function nightly(env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "pipeline", "cli.ts"), "nightly"], { cwd: PROJECT_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", () => {});
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout }));
+  });
+}
+
+beforeAll(async () => {
+  const stations = await mirrorStationList(join(mirror, GHCND_SUBDIR));
+  const list = Buffer.from(stations.lines.join("\n") + "\n");
+  stationCount = stations.files.size;
+  replay = await startReplay((path) => {
+    if (path === "/pub/data/ghcn/daily/ghcnd-stations.txt") return list;
+    const station = /^\/access\/([A-Z0-9]{11})\.csv$/.exec(path)?.[1];
+    if (station) return stations.files.has(station) ? readFileSync(stations.files.get(station)!) : undefined;
+    const gauge = /^\/o\/psmsl\/(\d+)\.rlrdata$/.exec(path)?.[1];
+    if (gauge) return readFileSync(join(mirror, "feeds/psmsl/data", `${gauge}.rlrdata`));
+    if (path === "/o/who_don") return Buffer.from(JSON.stringify([{ name: DON, download_url: `${replay.base}/o/who_don/${DON}` }, { name: "README.md", download_url: `${replay.base}/x` }]));
+    if (path === "/unlocode-listing") return Buffer.from(JSON.stringify(UNLOCODE.map((name) => ({ name, type: "file" }))));
+    const country = /^\/o\/unlocode\/([A-Z]{2}\.csv)$/.exec(path)?.[1];
+    if (country && UNLOCODE.includes(country)) return readFileSync(join(mirror, "ports/unlocode", country));
+    return FILES[path] ? readFileSync(join(mirror, FILES[path])) : undefined;
+  });
+  // Every origin the pipeline could reach points at the replay; ERA5 stays without its key (skipped).
+  const overrides: Record<string, string> = {};
+  for (const s of SOURCES) if (s.refresh === "http") overrides[overrideVariable(s.name)] = `${replay.base}/o/${s.name}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...overrides,
+    SOURCE_URL_GHCND: `${replay.base}/access`,
+    SOURCE_URL_GHCND_STATIONS: `${replay.base}/pub/data/ghcn/daily/ghcnd-stations.txt`,
+    SOURCE_URL_UNLOCODE_LISTING: `${replay.base}/unlocode-listing`,
+    DATA_DIR: emptyDataDir,
+    ARTIFACTS_DIR: artifacts,
+    SOURCES_RETRIES: "1",
+    SOURCES_BACKOFF_MS: "5",
+    SOURCES_TIMEOUT_MS: "20000",
+    TILE_MONTHS: "1",
+    TILE_MAX_ZOOM: "4",
+  };
+  delete env.CDSAPI_KEY;
+  delete env.SOURCES_OFFLINE;
+  const [r] = await Promise.all([
+    nightly(env),
+    buildSnapshots({ dataDir: mirror, artifactsDir: reference, only: ["heatwave", "wildfire"] }),
+  ]);
+  const i = r.stdout.indexOf('{\n  "results"');
+  expect(i, r.stdout.slice(-2000)).toBeGreaterThanOrEqual(0);
+  run = { code: r.code, out: JSON.parse(r.stdout.slice(i)) };
+}, 600_000);
+afterAll(() => replay?.close());
+
+const snapshotFile = (root: string, name: string, file: string) => readFileSync(join(realpathSync(join(snapshotRoot(root, name), "current")), file));
+
+describe("make nightly from the origins alone", () => {
+  it("publishes, and exits 0", () => {
+    expect(run.code).toBe(0);
+    expect(run.out.published).toEqual(expect.arrayContaining([expect.stringMatching(/^drought published \S+ \(grid from stations\)$/), "heatwave published", "wildfire published", "sea_level_rise published"]));
+  });
+
+  it("builds the data directory's drought grid", () => {
+    const built = realpathSync(join(artifacts, "current"));
+    const ref = realpathSync(join(inject("artifactsDir"), "current"));
+    for (const f of ["drought-grid.bin", "province-summaries.bin", "confidence.bin", "coverage-mask.bin"]) {
+      expect(readFileSync(join(built, f)).equals(readFileSync(join(ref, f))), f).toBe(true);
+    }
+  });
+
+  it("builds the heatwave and wildfire snapshots of the data directory", () => {
+    expect(snapshotFile(artifacts, "heatwave", "snapshot.json").equals(snapshotFile(reference, "heatwave", "snapshot.json"))).toBe(true);
+    for (const f of ["snapshot.json", "events.bin"]) expect(snapshotFile(artifacts, "wildfire", f).equals(snapshotFile(reference, "wildfire", f)), f).toBe(true);
+  });
+
+  it("says why the others are not published", () => {
+    const noCopy = (rel: string) => `${rel}: no copy (neither downloaded nor in the data directory)`;
+    expect(run.out.failed.sort()).toEqual([
+      `flood failed: ${noCopy("feeds/dfo/FloodArchive.csv")}`,
+      `outbreaks failed: ${noCopy("health/opendengue/Spatial_extract_SEARO_V1_3.csv")}`,
+      `ports failed: ${noCopy("ports/portwatch/PortWatch_ports_database.csv")}`,
+      `storm failed: ${noCopy("feeds/ibtracs/ibtracs_last3years_clean.csv")}`,
+    ]);
+  });
+
+  it("gives every source's status: downloaded, failed with the file and the reason, or offline", () => {
+    const by = Object.fromEntries(run.out.sources.map((s) => [s.name, s]));
+    // Downloads from the replay (data as of the mirror's files: stale by their cadence, or fresh).
+    expect(by.ghcnd).toMatchObject({ status: "stale", from: "cache", dataAsOf: "2019-07-09" });
+    expect(by.psmsl).toMatchObject({ status: "fresh", from: "cache", dataAsOf: "2023-12-31" });
+    expect(by.who_don).toMatchObject({ from: "cache", dataAsOf: "2026-05-13" });
+    for (const name of ["gdacs_events", "firms", "ibtracs_active", "owid_temperature", "gistemp", "unlocode", "wpi", "ghcn_cams"]) expect(by[name].from, name).toBe("cache");
+    // What the replay cannot give: failed, naming the file and the answer.
+    expect(by.dfo).toMatchObject({ status: "failed", from: "none" });
+    expect(by.dfo.reason).toContain("FloodArchive.xlsx: attempt 1: HTTP 404");
+    expect(by.who_gho_malaria.reason).toContain("MALARIA_CONF_CASES.json: attempt 1: HTTP 404");
+    // No origin, or no key: served from the data directory, or nothing, and said so.
+    expect(by.portwatch_tankers).toMatchObject({ status: "offline", from: "data-dir" });
+    expect(by.era5).toMatchObject({ status: "offline", from: "none", reason: "CDSAPI_KEY is not set; no copy at all" });
+    // Every station file and every country file was asked of the replay.
+    expect(replay.asked.length).toBeGreaterThan(stationCount + UNLOCODE.length);
+  });
+});
