@@ -1,7 +1,7 @@
 // The `ports` snapshot: the cross-referenced port table, PortWatch daily port calls and country tanker series,
 // the AIS sample and GDACS cyclone/flood events, published with publishSnapshot() under
 // ARTIFACTS_DIR/snapshots/ports/. The server reads it through server/services/supply-chain-service.ts.
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { writeDaySeries, type DaySeriesEntry } from "../../formats/day-series.ts";
 import { sha256Bytes, type FileChecksum } from "../../formats/manifest.ts";
@@ -61,7 +61,8 @@ export function buildPortsFiles(dataDir: string): PortsSnapshotFiles {
   const dailyDir = join(portsDir, "portwatch", "daily");
   const dailyCoverage: Record<string, { first: string; last: string; daysWithData: number; days: number }> = {};
   let lastActivityDay = -Infinity;
-  for (const f of readdirSync(dailyDir).filter((x) => x.endsWith(".csv")).sort()) {
+  // No daily series (a data directory without them, before a refresh brought any): ports without activity.
+  for (const f of (existsSync(dailyDir) ? readdirSync(dailyDir) : []).filter((x) => x.endsWith(".csv")).sort()) {
     const s = parsePortwatchDaily(read(join(dailyDir, f)), relative(dataDir, join(dailyDir, f)), rejected);
     const total = s.columns.portcalls;
     let present = 0;
@@ -75,7 +76,12 @@ export function buildPortsFiles(dataDir: string): PortsSnapshotFiles {
   const tankersFile = join(portsDir, "portwatch", "portwatch_tanker_daily_by_country.csv");
   const tankerNames = parseTankerByCountry(read(tankersFile), relative(dataDir, tankersFile), rejected);
   const tankers = tankerSeriesByIso3(tankerNames, (name) => iso3ByName.get(name));
-  for (const t of tankers.series) series.push(t);
+  for (const t of tankers.series) {
+    series.push(t);
+    // Without daily port series, the country tanker series date the snapshot.
+    lastActivityDay = Math.max(lastActivityDay, t.firstDay + t.columns.tanker_calls.length - 1);
+  }
+  if (!Number.isFinite(lastActivityDay)) throw new Error("no PortWatch daily or tanker series to date the snapshot");
 
   const aisFile = join(portsDir, "ais", "ais_sample.csv");
   const ais = parseAisCsv(read(aisFile), relative(dataDir, aisFile));
@@ -98,7 +104,10 @@ export function buildPortsFiles(dataDir: string): PortsSnapshotFiles {
     }
   }
   const liveEvents = hazards.length;
-  const floodDb = parseGdacsFloodDb(read(join(gdacsDir, "latest_gdacs_flood_db.csv")));
+  // The mirror's derived flood table (no origin of its own); the live flood search archive, when a refresh linked
+  // it, is one of the gdacs_*.geojson files read above.
+  const floodDbFile = join(gdacsDir, "latest_gdacs_flood_db.csv");
+  const floodDb = existsSync(floodDbFile) ? parseGdacsFloodDb(read(floodDbFile)) : { events: [], rejected: 0 };
   const live = new Set(hazards.map((h) => h.id));
   for (const e of floodDb.events) if (!live.has(e.id)) hazards.push(e);
 

@@ -2,11 +2,12 @@
 // (the boundaries and alias lists, the AIS sample, the PortWatch tanker table), every SOURCE_URL_* pointing at a
 // local replay of the origins. The replay serves the mirror's files where the mirror holds the origin's own layout
 // (GHCN-Daily with NOAA's station list, GDACS events, FIRMS, IBTrACS active, PSMSL, OWID and GISTEMP temperatures,
-// WPI, UN/LOCODE with its repository listing, WHO DON with its release listing, GHCN-CAMS) and a 404 elsewhere (the
-// mirror has only derived copies of those: DFO's workbook, the IBTrACS native lists, OpenDengue's ZIPs, the WHO
-// GHO and FluNet APIs, OWID COVID, PortWatch's services). Checked: the drought grid and the heatwave and wildfire
-// snapshots are byte for byte the ones built from the full data directory; the snapshots whose inputs the replay
-// cannot give are not published and each says why; every source's status says where its copy came from.
+// WPI, UN/LOCODE with its repository listing, WHO DON with its release listing, GHCN-CAMS, and PortWatch's port list
+// as ArcGIS query pages made from the mirror's CSV) and a 404 elsewhere (the mirror has only derived copies of
+// those: DFO's workbook, the IBTrACS native lists, OpenDengue's ZIPs, the WHO GHO and FluNet APIs, OWID COVID,
+// PortWatch's daily service). Checked: the drought grid, the heatwave and wildfire snapshots and the ports
+// snapshot's port table are byte for byte the ones built from the full data directory; the snapshots whose inputs
+// the replay cannot give are not published and each says why; every source's status says where its copy came from.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,7 +19,7 @@ import { buildSnapshots } from "../../pipeline/snapshots/build-snapshots.ts";
 import { overrideVariable } from "../../pipeline/sources/settings.ts";
 import { SOURCES } from "../../pipeline/sources/registry.ts";
 import { snapshotRoot } from "../../formats/snapshot-layout.ts";
-import { mirrorStationList, startReplay, type Replay } from "../sources/origin-replay.ts";
+import { arcgisPage, mirrorStationList, startReplay, type Replay } from "../sources/origin-replay.ts";
 
 const mirror = dataDir();
 const WITHOUT_ORIGIN = ["boundaries", "ports/ais/ais_sample.csv", "ports/portwatch/portwatch_tanker_daily_by_country.csv"];
@@ -43,6 +44,7 @@ const FILES: Record<string, string> = {
   "/o/ghcn_cams": "climate/ghcn-cams-sample/air.mon.mean.nc",
   [`/o/who_don/${DON}`]: `health/who-don/${DON}`,
 };
+const portwatchPorts = readFileSync(join(mirror, "ports/portwatch/PortWatch_ports_database.csv"), "utf8");
 const UNLOCODE = readdirSync(join(mirror, "ports/unlocode")).filter((f) => /^[A-Z]{2}\.csv$/.test(f));
 
 let replay: Replay;
@@ -74,6 +76,7 @@ beforeAll(async () => {
     if (path === "/unlocode-listing") return Buffer.from(JSON.stringify(UNLOCODE.map((name) => ({ name, type: "file" }))));
     const country = /^\/o\/unlocode\/([A-Z]{2}\.csv)$/.exec(path)?.[1];
     if (country && UNLOCODE.includes(country)) return readFileSync(join(mirror, "ports/unlocode", country));
+    if (path.startsWith("/o/portwatch_ports/query?")) return arcgisPage(portwatchPorts, new URL(path, replay.base).searchParams);
     return FILES[path] ? readFileSync(join(mirror, FILES[path])) : undefined;
   });
   // Every origin the pipeline could reach points at the replay; ERA5 stays without its key (skipped).
@@ -97,7 +100,7 @@ beforeAll(async () => {
   delete env.SOURCES_OFFLINE;
   const [r] = await Promise.all([
     nightly(env),
-    buildSnapshots({ dataDir: mirror, artifactsDir: reference, only: ["heatwave", "wildfire"] }),
+    buildSnapshots({ dataDir: mirror, artifactsDir: reference, only: ["heatwave", "wildfire", "ports"] }),
   ]);
   const i = r.stdout.indexOf('{\n  "results"');
   expect(i, r.stdout.slice(-2000)).toBeGreaterThanOrEqual(0);
@@ -110,7 +113,7 @@ const snapshotFile = (root: string, name: string, file: string) => readFileSync(
 describe("make nightly from the origins alone", () => {
   it("publishes, and exits 0", () => {
     expect(run.code).toBe(0);
-    expect(run.out.published).toEqual(expect.arrayContaining([expect.stringMatching(/^drought published \S+ \(grid from stations\)$/), "heatwave published", "wildfire published", "sea_level_rise published"]));
+    expect(run.out.published).toEqual(expect.arrayContaining([expect.stringMatching(/^drought published \S+ \(grid from stations\)$/), "heatwave published", "wildfire published", "sea_level_rise published", "ports published"]));
   });
 
   it("builds the data directory's drought grid", () => {
@@ -126,12 +129,16 @@ describe("make nightly from the origins alone", () => {
     for (const f of ["snapshot.json", "events.bin"]) expect(snapshotFile(artifacts, "wildfire", f).equals(snapshotFile(reference, "wildfire", f)), f).toBe(true);
   });
 
+  it("builds the port table of the data directory: UN/LOCODE, WPI and PortWatch's ports read page by page", () => {
+    // The hazards differ: the mirror's derived flood table and its older GDACS snapshot have no origin to come from.
+    for (const f of ["ports.json", "ais.json"]) expect(snapshotFile(artifacts, "ports", f).equals(snapshotFile(reference, "ports", f)), f).toBe(true);
+  });
+
   it("says why the others are not published", () => {
     const noCopy = (rel: string) => `${rel}: no copy (neither downloaded nor in the data directory)`;
     expect(run.out.failed.sort()).toEqual([
       `flood failed: ${noCopy("feeds/dfo/FloodArchive.csv")}`,
       `outbreaks failed: ${noCopy("health/opendengue/Spatial_extract_SEARO_V1_3.csv")}`,
-      `ports failed: ${noCopy("ports/portwatch/PortWatch_ports_database.csv")}`,
       `storm failed: ${noCopy("feeds/ibtracs/ibtracs_last3years_clean.csv")}`,
     ]);
   });

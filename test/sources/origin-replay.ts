@@ -3,6 +3,7 @@
 // station index, so a refresh on a data directory without an index finds the mirror's stations.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readCsv } from "../../pipeline/feeds/csv.ts";
 import { readStationIndex } from "../../pipeline/inputs/ghcnd/stations.ts";
 
 export interface Replay {
@@ -44,4 +45,19 @@ export async function mirrorStationList(ghcndDir: string): Promise<{ lines: stri
     lines: index.map((e) => stationListLine(e.id, e.lat, e.lng, e.elevationM, e.name)),
     files: new Map(index.map((e) => [e.id, e.path])),
   };
+}
+
+/**
+ * An ArcGIS feature-service query answered from a CSV (IMF PortWatch's services), page by page as the service does:
+ * `resultOffset` / `resultRecordCount`, `exceededTransferLimit` while rows remain. Values that are numbers in their
+ * shortest form are JSON numbers, empty cells null, the rest strings.
+ */
+export function arcgisPage(csv: string, search: URLSearchParams): Buffer {
+  const table = readCsv(csv.replace(/^\uFEFF/, ""), "replay.csv");
+  const header = table.header;
+  const offset = Number(search.get("resultOffset") ?? 0);
+  const count = Number(search.get("resultRecordCount") ?? 1000);
+  const value = (v: string) => (v === "" ? null : /^-?\d+(\.\d+)?$/.test(v) && String(Number(v)) === v ? Number(v) : v);
+  const features = table.rows.slice(offset, offset + count).map((r) => ({ attributes: Object.fromEntries(header.map((h, i) => [h, value(r.fields[i] ?? "")])) }));
+  return Buffer.from(JSON.stringify({ features, exceededTransferLimit: offset + count < table.rows.length }));
 }
