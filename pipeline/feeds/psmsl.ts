@@ -5,9 +5,6 @@
 import { readCsv, type CsvRow } from "./csv.ts";
 import { RejectCounter, validLatLng, type AdapterResult } from "./records.ts";
 
-/** PSMSL coastline codes of Thailand: 600 Gulf of Thailand, 545 Andaman Sea coast. */
-export const THAI_COASTLINE_CODES = new Set([600, 545]);
-
 export interface PsmslStation {
   id: number;
   lat: number;

@@ -100,7 +100,10 @@ function csvRows(text: string, check: ContentCheck, file: string): { rows: numbe
 
 /** Checks one download; throws ContentError with the reason it cannot be used. */
 export function checkContent(bytes: Uint8Array, check: ContentCheck, file: string, opts: { contentType?: string; maxMalformedShare?: number } = {}): CheckedContent {
-  if (bytes.length === 0) throw new ContentError(file, "empty download");
+  if (bytes.length === 0) {
+    if (check.emptyMeansNoData) return { rows: 0, malformed: [], dataAsOf: null, text: "" };
+    throw new ContentError(file, "empty download");
+  }
   if (looksLikeHtml(bytes, opts.contentType)) throw new ContentError(file, `an HTML page instead of ${check.format.toUpperCase()}`);
   if (check.format === "netcdf" || check.format === "parquet" || check.format === "zip" || check.format === "xlsx") {
     checkMagic(bytes, check.format, file);

@@ -6,7 +6,7 @@ import { COVID_WORLD_FILE } from "../health/owid-covid.ts";
 import { MALARIA_CONF_CASES } from "../health/who-gho-malaria.ts";
 import { basename, join } from "node:path";
 import { readdirSync, readFileSync, existsSync } from "node:fs";
-import { parsePsmslFilelist, parseRlrAnnual, THAI_COASTLINE_CODES } from "../feeds/psmsl.ts";
+import { parsePsmslFilelist, parseRlrAnnual } from "../feeds/psmsl.ts";
 import { ghcndDiscover, ghcndResources, NOAA_ACCESS_URL } from "../inputs/ghcnd/refresh.ts";
 import { NOAA_STATION_LIST_URL } from "../inputs/ghcnd/station-list.ts";
 import { GHCND_SUBDIR } from "../inputs/ghcnd/stations.ts";
@@ -136,6 +136,8 @@ function portwatchDaily(ctx: ResourceContext): ResourceSpec[] {
 
 const PSMSL_RLR_CHECK: ContentCheck = {
   format: "csv",
+  // 17 of the 1,591 gauges PSMSL lists have an empty annual file (no RLR year yet).
+  emptyMeansNoData: true,
   csv: { header: false, delimiter: ";", quote: false },
   asOf: psmslYearMax,
   validate: (text, file) => {
@@ -143,10 +145,13 @@ const PSMSL_RLR_CHECK: ContentCheck = {
   },
 };
 
-/** The annual RLR files of the Thai gauges a filelist.txt lists. */
+/**
+ * The annual RLR file of every gauge a filelist.txt lists: the sea-level snapshot serves the world (1,591 gauges in
+ * the mirror), so each gauge's copy is kept current, not only Thailand's. Tiny files; a refresh asks for each with
+ * its validators (304s when PSMSL's yearly release has not changed).
+ */
 function psmslGauges(ctx: ResourceContext, filelist: string, file: string): ResourceSpec[] {
-  const thai = parsePsmslFilelist(filelist, file).records.filter((s) => THAI_COASTLINE_CODES.has(s.coastline));
-  return thai.map((s): ResourceSpec => ({
+  return parsePsmslFilelist(filelist, file).records.map((s): ResourceSpec => ({
     file: `data/${s.id}.rlrdata`,
     url: joinUrl(ctx.origin, `${s.id}.rlrdata`),
     dataDirFile: `feeds/psmsl/data/${s.id}.rlrdata`,
@@ -358,7 +363,7 @@ export const SOURCES: readonly SourceEntry[] = [
   {
     name: "psmsl",
     usedBy: ["sea_level_rise"],
-    title: "PSMSL annual Revised Local Reference mean sea level (station list and the Thai gauges)",
+    title: "PSMSL annual Revised Local Reference mean sea level (station list and every gauge it lists)",
     url: "https://psmsl.org/data/obtaining/rlr.annual.data",
     otherUrls: ["https://psmsl.org/data/obtaining/rlr.annual.data/rlr_annual.zip"],
     format: "text",

@@ -36,6 +36,9 @@ export interface ContentCheck {
   minRows?: number;
   /** Latest date inside the data, YYYY-MM-DD (end of the period for months and years). */
   asOf?: (text: string, file: string) => string | null;
+  /** An empty body is the origin's "no data" (PSMSL's gauges without annual values), kept as zero rows; the row
+   *  comparison still refuses it in place of a copy that had rows. */
+  emptyMeansNoData?: boolean;
   /** A source-specific check on the text (e.g. the GHCN-Daily parser); throws with the reason. */
   validate?: (text: string, file: string) => void;
 }

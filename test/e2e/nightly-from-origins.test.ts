@@ -5,7 +5,7 @@
 // WPI, UN/LOCODE with its repository listing, WHO DON with its release listing, GHCN-CAMS, and PortWatch's port list
 // as ArcGIS query pages made from the mirror's CSV) and a 404 elsewhere (the mirror has only derived copies of
 // those: DFO's workbook, the IBTrACS native lists, OpenDengue's ZIPs, the WHO GHO and FluNet APIs, OWID COVID,
-// PortWatch's daily service). Checked: the drought grid, the heatwave and wildfire snapshots and the ports
+// PortWatch's daily service). Checked: the drought grid, the heatwave, wildfire and sea-level snapshots and the ports
 // snapshot's port table are byte for byte the ones built from the full data directory; the snapshots whose inputs
 // the replay cannot give are not published and each says why; every source's status says where its copy came from.
 import { spawn } from "node:child_process";
@@ -100,7 +100,7 @@ beforeAll(async () => {
   delete env.SOURCES_OFFLINE;
   const [r] = await Promise.all([
     nightly(env),
-    buildSnapshots({ dataDir: mirror, artifactsDir: reference, only: ["heatwave", "wildfire", "ports"] }),
+    buildSnapshots({ dataDir: mirror, artifactsDir: reference, only: ["heatwave", "wildfire", "sea_level_rise", "ports"] }),
   ]);
   const i = r.stdout.indexOf('{\n  "results"');
   expect(i, r.stdout.slice(-2000)).toBeGreaterThanOrEqual(0);
@@ -124,8 +124,9 @@ describe("make nightly from the origins alone", () => {
     }
   });
 
-  it("builds the heatwave and wildfire snapshots of the data directory", () => {
+  it("builds the heatwave, wildfire and sea-level snapshots of the data directory", () => {
     expect(snapshotFile(artifacts, "heatwave", "snapshot.json").equals(snapshotFile(reference, "heatwave", "snapshot.json"))).toBe(true);
+    for (const f of ["snapshot.json", "events.bin"]) expect(snapshotFile(artifacts, "sea_level_rise", f).equals(snapshotFile(reference, "sea_level_rise", f)), f).toBe(true);
     for (const f of ["snapshot.json", "events.bin"]) expect(snapshotFile(artifacts, "wildfire", f).equals(snapshotFile(reference, "wildfire", f)), f).toBe(true);
   });
 

@@ -1,5 +1,5 @@
 // PSMSL on an empty data directory: with no filelist.txt in the raw cache or DATA_DIR, the refresh asks the origin
-// for it and fetches every Thai gauge it lists (a replay server serving the mirror's files at origin-shaped paths);
+// for it and fetches every gauge it lists (a replay server serving the mirror's files at origin-shaped paths);
 // the next refresh lists the gauges from its own copy.
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -16,6 +16,8 @@ const mirror = join(dataDir(), "feeds/psmsl");
 const emptyDataDir = mkdtempSync(join(tmpdir(), "psmsl-empty-data-"));
 const artifactsDir = mkdtempSync(join(tmpdir(), "psmsl-discover-"));
 const asked: string[] = [];
+/** Gauge files the stand-in answers with an empty body. */
+const emptied = new Set<string>();
 let server: Server;
 let base = "";
 
@@ -29,7 +31,7 @@ beforeAll(async () => {
       res.end("not found");
       return;
     }
-    const body = readFileSync(path);
+    const body = emptied.has(name) ? Buffer.alloc(0) : readFileSync(path);
     res.writeHead(200, { "content-type": "text/plain", "content-length": String(body.length) });
     res.end(body);
   });
@@ -42,11 +44,11 @@ const silent = { start() {}, source() {} };
 const refresh = (dir: string) => refreshSources({ dataDir: dir, artifactsDir, env: { SOURCE_URL_PSMSL: base }, only: ["psmsl"], progress: silent });
 
 describe("PSMSL from its origin alone", () => {
-  it("fetches the station list, then every Thai gauge it lists, into the raw cache", async () => {
+  it("fetches the station list, then every gauge it lists, into the raw cache", async () => {
     // What the data directory's own list names: the same gauges must come from the origin's.
     const entry = SOURCES.find((s) => s.name === "psmsl")!;
     const fromMirror = (await entry.resources({ origin: base, dataDir: dataDir(), currentDir: undefined, env: {}, now: new Date() })).map((r) => r.file).sort();
-    expect(fromMirror.length).toBeGreaterThan(3); // the list and the Thai gauges (6 in the mirror)
+    expect(fromMirror.length).toBe(1 + 1591); // the list and every gauge (the sea-level answers cover the world)
 
     const [r] = await refresh(emptyDataDir);
     expect(r).toMatchObject({ source: "psmsl", outcome: "updated", failed: 0, files: fromMirror.length });
@@ -61,5 +63,15 @@ describe("PSMSL from its origin alone", () => {
     const [r] = await refresh(emptyDataDir);
     expect(r).toMatchObject({ outcome: "unchanged", failed: 0 });
     expect(asked.filter((u) => u === "/filelist.txt")).toHaveLength(1);
+  });
+
+  it("keeps a gauge with data when the origin answers it empty (empty means no data only for a gauge without any)", async () => {
+    emptied.add("174.rlrdata");
+    const before = readFileSync(join(currentRawDir(artifactsDir, "psmsl")!, "data/174.rlrdata"));
+    const [r] = await refresh(emptyDataDir);
+    emptied.clear();
+    expect(r).toMatchObject({ outcome: "partial", failed: 1 });
+    expect(r.reason).toMatch(/data\/174\.rlrdata: rows fell from \d+ to 0/);
+    expect(readFileSync(join(currentRawDir(artifactsDir, "psmsl")!, "data/174.rlrdata"))).toEqual(before);
   });
 });
