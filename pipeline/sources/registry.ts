@@ -103,6 +103,39 @@ const PORTWATCH_PORTS_COLUMNS = [
 const PORTWATCH_TERMS = "IMF PortWatch terms: free for non-commercial and research use, with attribution";
 const WHO_TERMS = "WHO data: CC BY-NC-SA 3.0 IGO (non-commercial use only)";
 
+/** Ports whose daily series a first run on an empty data directory fetches (the mirror holds its own choice). */
+export const PORTWATCH_DAILY_COUNTRIES = ["THA"] as const;
+
+/** One port's daily series: the whole record (first run), or from `from` on (later runs, merged by date). */
+function portwatchDailySpec(ctx: ResourceContext, portid: string, file: string, dataDirFile: string, from?: string): ResourceSpec {
+  let where = `portid='${portid}'`;
+  if (from) where += ` AND date >= TIMESTAMP '${from} 00:00:00'`;
+  return {
+    file,
+    url: `${joinUrl(ctx.origin, "query")}?where=${encodeURIComponent(where)}&outFields=*&orderByFields=date&f=json`,
+    dataDirFile,
+    adapterReadsLive: true,
+    check: { format: "csv", columns: ["date", "portid", "portcalls", "import", "export"], asOf: csvColumnMax("date") },
+    merge: { kind: "csv-rows", key: ["date"], sort: true },
+    arcgis: { pageSize: 1000, columns: PORTWATCH_DAILY_COLUMNS, dateColumns: ["date"] },
+  };
+}
+
+/**
+ * No daily series in the raw cache or the data directory: the ports of PORTWATCH_DAILY_COUNTRIES the service has
+ * series for (a distinct-values query), one file `daily/<portid>.csv` each.
+ */
+async function portwatchDailyDiscover(ctx: ResourceContext, fetchText: (url: string) => Promise<string>): Promise<ResourceSpec[]> {
+  if (portwatchDaily(ctx).length > 0) return [];
+  const where = `ISO3 IN (${PORTWATCH_DAILY_COUNTRIES.map((c) => `'${c}'`).join(",")})`;
+  const url = `${joinUrl(ctx.origin, "query")}?where=${encodeURIComponent(where)}&outFields=portid&returnDistinctValues=true&returnGeometry=false&f=json`;
+  const body = JSON.parse(await fetchText(url)) as { features?: { attributes?: { portid?: unknown } }[]; error?: { message?: string } };
+  if (body.error || !Array.isArray(body.features)) throw new Error(`the port query answered no features (${body.error?.message ?? "no features array"})`);
+  const ids = [...new Set(body.features.map((f) => f.attributes?.portid).filter((id): id is string => typeof id === "string" && /^[A-Za-z0-9_-]+$/.test(id)))].sort();
+  if (ids.length === 0) throw new Error(`no port of ${PORTWATCH_DAILY_COUNTRIES.join(", ")} in the daily service`);
+  return ids.map((id) => portwatchDailySpec(ctx, id, join("daily", `${id}.csv`), join("ports", "portwatch", "daily", `${id}.csv`)));
+}
+
 /** The daily files of the mirror, each with its port id (first data row) and the window to ask for. */
 function portwatchDaily(ctx: ResourceContext): ResourceSpec[] {
   const folder = join("ports", "portwatch", "daily");
@@ -116,20 +149,8 @@ function portwatchDaily(ctx: ResourceContext): ResourceSpec[] {
     const portid = first.split(",")[4];
     if (!/^[A-Za-z0-9_-]+$/.test(portid ?? "")) continue;
     const last = csvColumnMax("date")(text, path);
-    let where = `portid='${portid}'`;
-    if (last) {
-      const from = new Date(Date.parse(last) - PORTWATCH_REVISION_DAYS * 86_400_000).toISOString().slice(0, 10);
-      where += ` AND date >= TIMESTAMP '${from} 00:00:00'`;
-    }
-    out.push({
-      file: join("daily", name),
-      url: `${joinUrl(ctx.origin, "query")}?where=${encodeURIComponent(where)}&outFields=*&orderByFields=date&f=json`,
-      dataDirFile: join(folder, name),
-      adapterReadsLive: true,
-      check: { format: "csv", columns: ["date", "portid", "portcalls", "import", "export"], asOf: csvColumnMax("date") },
-      merge: { kind: "csv-rows", key: ["date"], sort: true },
-      arcgis: { pageSize: 1000, columns: PORTWATCH_DAILY_COLUMNS, dateColumns: ["date"] },
-    });
+    const from = last ? new Date(Date.parse(last) - PORTWATCH_REVISION_DAYS * 86_400_000).toISOString().slice(0, 10) : undefined;
+    out.push(portwatchDailySpec(ctx, portid, join("daily", name), join(folder, name), from));
   }
   return out;
 }
@@ -630,6 +651,7 @@ export const SOURCES: readonly SourceEntry[] = [
     liveFormat: `JSON pages of attributes (date as epoch ms), written as CSV in the mirror's 30 columns with date as YYYY-MM-DD; each refresh asks for the last ${PORTWATCH_REVISION_DAYS} days before the copy's last day and merges by date.`,
     refresh: "http",
     resources: portwatchDaily,
+    discover: portwatchDailyDiscover,
   },
   {
     name: "portwatch_tankers",

@@ -3,11 +3,12 @@
 // local replay of the origins. The replay serves the mirror's files where the mirror holds the origin's own layout
 // (GHCN-Daily with NOAA's station list, GDACS events, FIRMS, IBTrACS active, PSMSL, OWID and GISTEMP temperatures,
 // WPI, UN/LOCODE with its repository listing, WHO DON with its release listing, GHCN-CAMS, and PortWatch's port list
-// as ArcGIS query pages made from the mirror's CSV) and a 404 elsewhere (the mirror has only derived copies of
-// those: DFO's workbook, the IBTrACS native lists, OpenDengue's ZIPs, the WHO GHO and FluNet APIs, OWID COVID,
-// PortWatch's daily service). Checked: the drought grid, the heatwave, wildfire and sea-level snapshots and the ports
-// snapshot's port table are byte for byte the ones built from the full data directory; the snapshots whose inputs
-// the replay cannot give are not published and each says why; every source's status says where its copy came from.
+// and daily series as ArcGIS query pages made from the mirror's CSVs) and a 404 elsewhere (the mirror has only
+// derived copies of those: DFO's workbook, the IBTrACS native lists, OpenDengue's ZIPs, the WHO GHO and FluNet APIs,
+// OWID COVID). Checked: the drought grid, the heatwave, wildfire and sea-level snapshots and the ports snapshot's
+// port table are byte for byte the ones built from the full data directory, and so are the daily series of
+// Thailand's ports; the snapshots whose inputs the replay cannot give are not published and each says why; every
+// source's status says where its copy came from.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -45,6 +46,23 @@ const FILES: Record<string, string> = {
   [`/o/who_don/${DON}`]: `health/who-don/${DON}`,
 };
 const portwatchPorts = readFileSync(join(mirror, "ports/portwatch/PortWatch_ports_database.csv"), "utf8");
+// PortWatch's daily service, answered from the mirror's daily files: the ports of the asked countries, then a port's rows.
+const DAILY_DIR = join(mirror, "ports/portwatch/daily");
+const daily = readdirSync(DAILY_DIR).map((f) => {
+  const text = readFileSync(join(DAILY_DIR, f), "utf8");
+  const row = text.split("\n")[1].split(",");
+  return { file: f, text, portid: row[4], iso3: row[7] };
+});
+const THAI_DAILY = daily.filter((d) => d.iso3 === "THA");
+function portwatchDailyAnswer(search: URLSearchParams): Buffer | undefined {
+  const where = search.get("where") ?? "";
+  if (search.get("returnDistinctValues") === "true") {
+    const countries = [...where.matchAll(/'([A-Z]{3})'/g)].map((m) => m[1]);
+    return Buffer.from(JSON.stringify({ features: daily.filter((d) => countries.includes(d.iso3)).map((d) => ({ attributes: { portid: d.portid } })) }));
+  }
+  const port = daily.find((d) => where === `portid='${d.portid}'`);
+  return port ? arcgisPage(port.text, search, ["date"]) : undefined;
+}
 const UNLOCODE = readdirSync(join(mirror, "ports/unlocode")).filter((f) => /^[A-Z]{2}\.csv$/.test(f));
 
 let replay: Replay;
@@ -77,6 +95,7 @@ beforeAll(async () => {
     const country = /^\/o\/unlocode\/([A-Z]{2}\.csv)$/.exec(path)?.[1];
     if (country && UNLOCODE.includes(country)) return readFileSync(join(mirror, "ports/unlocode", country));
     if (path.startsWith("/o/portwatch_ports/query?")) return arcgisPage(portwatchPorts, new URL(path, replay.base).searchParams);
+    if (path.startsWith("/o/portwatch_daily/query?")) return portwatchDailyAnswer(new URL(path, replay.base).searchParams);
     return FILES[path] ? readFileSync(join(mirror, FILES[path])) : undefined;
   });
   // Every origin the pipeline could reach points at the replay; ERA5 stays without its key (skipped).
@@ -133,6 +152,13 @@ describe("make nightly from the origins alone", () => {
   it("builds the port table of the data directory: UN/LOCODE, WPI and PortWatch's ports read page by page", () => {
     // The hazards differ: the mirror's derived flood table and its older GDACS snapshot have no origin to come from.
     for (const f of ["ports.json", "ais.json"]) expect(snapshotFile(artifacts, "ports", f).equals(snapshotFile(reference, "ports", f)), f).toBe(true);
+  });
+
+  it("fetches the daily series of Thailand's ports from PortWatch's service, page by page", () => {
+    expect(THAI_DAILY.length).toBe(2);
+    const raw = join(artifacts, "raw", "portwatch_daily", "current", "daily");
+    for (const d of THAI_DAILY) expect(readFileSync(join(raw, `${d.portid}.csv`), "utf8"), d.file).toBe(d.text);
+    expect(run.out.sources.find((s) => s.name === "portwatch_daily")).toMatchObject({ from: "cache", dataAsOf: "2026-08-14" });
   });
 
   it("says why the others are not published", () => {

@@ -1,16 +1,14 @@
 // GHCN-Daily on a data directory without a station index (a first run from scratch): the refresh derives the index
 // from NOAA's ghcnd-stations.txt (every station within 1° of the provinces' box) and fetches each station's access
-// file. Against a replay of the origins serving the mirror's station files, the drought grid built from the download
-// is the one built from the data directory, byte for byte. The station list is written here in NOAA's fixed-width
-// layout from the mirror's index, plus three stations that must not reach the grid: two far away (never asked
-// for) and one in the box whose file the origin does not have (left out, the build still publishes).
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync } from "node:fs";
+// file (the drought grid built from them is the data directory's, byte for byte: test/e2e/nightly-from-origins.test.ts).
+// The station list is written here in NOAA's fixed-width layout from the mirror's index, plus three stations that
+// must not reach the grid: two far away (never asked for) and one in the box whose file the origin does not have
+// (left out when the index is read).
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataDir } from "../../lib/config.ts";
-import { buildDrought } from "../../pipeline/build.ts";
-import { buildSettingsFromEnv } from "../../pipeline/build-settings.ts";
 import { parseStationList, stationIndexCsv, stationsInBox } from "../../pipeline/inputs/ghcnd/station-list.ts";
 import { GHCND_SUBDIR, readStationIndex } from "../../pipeline/inputs/ghcnd/stations.ts";
 import { PROVINCES_FILE } from "../../pipeline/provinces/boundaries.ts";
@@ -61,7 +59,7 @@ describe("GHCN-Daily from the origin alone", () => {
     );
   });
 
-  it("derives the index from the list, fetches every station in the box, and builds the data directory's grid", async () => {
+  it("derives the index from the list and fetches every station in the box; a listed station without a file is left out when read", async () => {
     const env = {
       SOURCE_URL_GHCND: `${base}/access`,
       SOURCE_URL_GHCND_STATIONS: `${base}/pub/data/ghcn/daily/ghcnd-stations.txt`,
@@ -86,11 +84,5 @@ describe("GHCN-Daily from the origin alone", () => {
     expect((await readStationIndex(join(inputs, GHCND_SUBDIR), { all: true })).length).toBe(files.size + 1);
     expect((await readStationIndex(join(inputs, GHCND_SUBDIR))).map((e) => e.id)).toEqual([...files.keys()]);
 
-    const built = await buildDrought({ dataDir: inputs, artifactsDir, settings: buildSettingsFromEnv({ TILE_MONTHS: "1", TILE_MAX_ZOOM: "4" }) });
-    expect(built).toMatchObject({ status: "published", gridSource: "stations" });
-    const reference = realpathSync(join(inject("artifactsDir"), "current"));
-    for (const f of ["drought-grid.bin", "province-summaries.bin", "confidence.bin", "coverage-mask.bin"]) {
-      expect(readFileSync(join(built.dir!, f)).equals(readFileSync(join(reference, f))), f).toBe(true);
-    }
-  }, 240_000);
+  }, 120_000);
 });

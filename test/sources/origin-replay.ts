@@ -50,14 +50,15 @@ export async function mirrorStationList(ghcndDir: string): Promise<{ lines: stri
 /**
  * An ArcGIS feature-service query answered from a CSV (IMF PortWatch's services), page by page as the service does:
  * `resultOffset` / `resultRecordCount`, `exceededTransferLimit` while rows remain. Values that are numbers in their
- * shortest form are JSON numbers, empty cells null, the rest strings.
+ * shortest form are JSON numbers, empty cells null, date columns epoch milliseconds, the rest strings.
  */
-export function arcgisPage(csv: string, search: URLSearchParams): Buffer {
+export function arcgisPage(csv: string, search: URLSearchParams, dateColumns: readonly string[] = []): Buffer {
   const table = readCsv(csv.replace(/^\uFEFF/, ""), "replay.csv");
   const header = table.header;
   const offset = Number(search.get("resultOffset") ?? 0);
   const count = Number(search.get("resultRecordCount") ?? 1000);
-  const value = (v: string) => (v === "" ? null : /^-?\d+(\.\d+)?$/.test(v) && String(Number(v)) === v ? Number(v) : v);
-  const features = table.rows.slice(offset, offset + count).map((r) => ({ attributes: Object.fromEntries(header.map((h, i) => [h, value(r.fields[i] ?? "")])) }));
+  const value = (h: string, v: string) =>
+    v === "" ? null : dateColumns.includes(h) ? Date.parse(`${v}T00:00:00Z`) : /^-?\d+(\.\d+)?$/.test(v) && String(Number(v)) === v ? Number(v) : v;
+  const features = table.rows.slice(offset, offset + count).map((r) => ({ attributes: Object.fromEntries(header.map((h, i) => [h, value(h, r.fields[i] ?? "")])) }));
   return Buffer.from(JSON.stringify({ features, exceededTransferLimit: offset + count < table.rows.length }));
 }
