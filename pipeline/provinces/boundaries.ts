@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { dataDir } from "../../lib/config.ts";
 
 import type { MultiPolygonCoords, Province } from "../../lib/geo/province-rings.ts";
+import type { BBox } from "../inputs/netcdf/index.ts";
 
 export type { MultiPolygonCoords, Province };
 
@@ -96,8 +97,8 @@ function readGeometry(geometry: { type?: unknown; coordinates?: unknown } | unde
 }
 
 /** Bounding box of every province's rings, degrees. */
-export function provincesBox(provinces: readonly Province[]): { west: number; south: number; east: number; north: number } {
-  const b = { west: Infinity, south: Infinity, east: -Infinity, north: -Infinity };
+export function provincesBox(provinces: readonly Province[]): BBox {
+  const b: BBox = { west: Infinity, south: Infinity, east: -Infinity, north: -Infinity };
   for (const p of provinces) {
     for (const polygon of p.polygons) {
       for (const ring of polygon) {

@@ -126,22 +126,29 @@ function portwatchDailySpec(ctx: ResourceContext, portid: string, file: string, 
  * series for (a distinct-values query), one file `daily/<portid>.csv` each.
  */
 async function portwatchDailyDiscover(ctx: ResourceContext, fetchText: (url: string) => Promise<string>): Promise<ResourceSpec[]> {
-  if (portwatchDaily(ctx).length > 0) return [];
+  if (portwatchDailyNames(ctx).length > 0) return [];
   const where = `ISO3 IN (${PORTWATCH_DAILY_COUNTRIES.map((c) => `'${c}'`).join(",")})`;
   const url = `${joinUrl(ctx.origin, "query")}?where=${encodeURIComponent(where)}&outFields=portid&returnDistinctValues=true&returnGeometry=false&f=json`;
   const body = JSON.parse(await fetchText(url)) as { features?: { attributes?: { portid?: unknown } }[]; error?: { message?: string } };
   if (body.error || !Array.isArray(body.features)) throw new Error(`the port query answered no features (${body.error?.message ?? "no features array"})`);
   const ids = [...new Set(body.features.map((f) => f.attributes?.portid).filter((id): id is string => typeof id === "string" && /^[A-Za-z0-9_-]+$/.test(id)))].sort();
   if (ids.length === 0) throw new Error(`no port of ${PORTWATCH_DAILY_COUNTRIES.join(", ")} in the daily service`);
-  return ids.map((id) => portwatchDailySpec(ctx, id, join("daily", `${id}.csv`), join("ports", "portwatch", "daily", `${id}.csv`)));
+  return ids.map((id) => portwatchDailySpec(ctx, id, join("daily", `${id}.csv`), join(PORTWATCH_DAILY_FOLDER, `${id}.csv`)));
 }
 
 /** The daily files of the mirror, each with its port id (first data row) and the window to ask for. */
+const PORTWATCH_DAILY_FOLDER = join("ports", "portwatch", "daily");
+
+/** Names of the daily files of the current copy and of the data directory. */
+function portwatchDailyNames(ctx: ResourceContext): string[] {
+  const current = ctx.currentDir && existsSync(join(ctx.currentDir, "daily")) ? readdirSync(join(ctx.currentDir, "daily")).filter((f) => f.endsWith(".csv")) : [];
+  return [...new Set([...mirrorFiles(ctx.dataDir, PORTWATCH_DAILY_FOLDER, /\.csv$/), ...current])].sort();
+}
+
 function portwatchDaily(ctx: ResourceContext): ResourceSpec[] {
-  const folder = join("ports", "portwatch", "daily");
-  const names = new Set([...mirrorFiles(ctx.dataDir, folder, /\.csv$/), ...(ctx.currentDir && existsSync(join(ctx.currentDir, "daily")) ? readdirSync(join(ctx.currentDir, "daily")).filter((f) => f.endsWith(".csv")) : [])]);
+  const folder = PORTWATCH_DAILY_FOLDER;
   const out: ResourceSpec[] = [];
-  for (const name of [...names].sort()) {
+  for (const name of portwatchDailyNames(ctx)) {
     const path = currentOrMirror(ctx, join("daily", name), join(folder, name));
     if (!path) continue;
     const text = readFileSync(path, "utf8");

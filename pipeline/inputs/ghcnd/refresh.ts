@@ -1,10 +1,11 @@
 // GHCN-Daily in the source registry (pipeline/sources): one NOAA access CSV per station of the index
-// (`_stations.csv`: the data directory's, carried over as it is, or else derived from NOAA's station list), checked by the station parser itself (every value in range, the file's
-// STATION is the index's) and merged per station by DATE into the station's history, so a day NOAA has dropped is
-// kept and a revised day replaces the old one. The access layout (quoted, *_ATTRIBUTES flags, tenths of mm / °C)
-// differs from the mirror's CDO export (mm / °C); parse.ts reads both. Because the units differ, the two are never
-// mixed row by row: the first download replaces a CDO file when it reaches at least as far back (the access files
-// hold each station's whole record), otherwise it is refused and the CDO copy kept.
+// (`_stations.csv`: the data directory's, carried over as it is, or else derived from NOAA's station list), checked
+// by the station parser itself (every value in range, the file's STATION is the index's) and merged per station by
+// DATE into the station's history, so a day NOAA has dropped is kept and a revised day replaces the old one. The
+// access layout (quoted, *_ATTRIBUTES flags, tenths of mm / °C) differs from the mirror's CDO export (mm / °C);
+// parse.ts reads both. Because the units differ, the two are never mixed row by row: the first download replaces a
+// CDO file when it reaches at least as far back (the access files hold each station's whole record), otherwise it is
+// refused and the CDO copy kept.
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import { sortedCsvTailMax } from "../../sources/data-as-of.ts";
@@ -50,6 +51,11 @@ function listedStations(ctx: ResourceContext, text: string, file: string): Liste
   return stationsInBox(parseStationList(text, file), provincesBox(loadProvinces(provincesPath(ctx.dataDir))));
 }
 
+/** The folder whose index lists the stations: the current copy's, else the data directory's; none from scratch. */
+function indexDir(ctx: ResourceContext): string | undefined {
+  return [ctx.currentDir, join(ctx.dataDir, GHCND_SUBDIR)].find((d): d is string => d !== undefined && existsSync(join(d, STATION_INDEX_FILE)));
+}
+
 const INDEX_CHECK: ContentCheck = {
   format: "csv",
   columns: ["station", "name", "lat", "lon", "elev_m", "file"],
@@ -65,10 +71,9 @@ const INDEX_CHECK: ContentCheck = {
  */
 export async function ghcndResources(ctx: ResourceContext): Promise<ResourceSpec[]> {
   const base = ctx.origin.replace(/\/$/, "");
-  const dataDirIndex = join(ctx.dataDir, GHCND_SUBDIR, STATION_INDEX_FILE);
-  const dir = ctx.currentDir && existsSync(join(ctx.currentDir, STATION_INDEX_FILE)) ? ctx.currentDir : join(ctx.dataDir, GHCND_SUBDIR);
-  const index = existsSync(join(dir, STATION_INDEX_FILE)) ? await readStationIndex(dir, { all: true }) : [];
-  const indexSpec: ResourceSpec = existsSync(dataDirIndex)
+  const dir = indexDir(ctx);
+  const index = dir ? await readStationIndex(dir, { all: true }) : [];
+  const indexSpec: ResourceSpec = existsSync(join(ctx.dataDir, GHCND_SUBDIR, STATION_INDEX_FILE))
     ? { file: STATION_INDEX_FILE, dataDirFile: join(GHCND_SUBDIR, STATION_INDEX_FILE), adapterReadsLive: true, check: INDEX_CHECK }
     : {
         file: STATION_INDEX_FILE,
@@ -83,7 +88,7 @@ export async function ghcndResources(ctx: ResourceContext): Promise<ResourceSpec
 
 /** No index in the raw cache or the data directory (a first run on an empty DATA_DIR): the stations NOAA lists. */
 export async function ghcndDiscover(ctx: ResourceContext, fetchText: (url: string) => Promise<string>): Promise<ResourceSpec[]> {
-  if ((ctx.currentDir && existsSync(join(ctx.currentDir, STATION_INDEX_FILE))) || existsSync(join(ctx.dataDir, GHCND_SUBDIR, STATION_INDEX_FILE))) return [];
+  if (indexDir(ctx)) return [];
   const url = stationListUrl(ctx.env);
   const base = ctx.origin.replace(/\/$/, "");
   return listedStations(ctx, await fetchText(url), LISTED_BY).map((s) => stationSpec(base, s.id, `${s.id}.csv`));

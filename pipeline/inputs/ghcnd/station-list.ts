@@ -3,6 +3,7 @@
 // DATA_DIR): every station inside the provinces' box widened by STATION_MARGIN_DEG, in the list's order. The
 // derived index carries a `listed_by` column: its rows name stations whose file may not have arrived yet, which
 // readers leave out instead of refusing the index (stations.ts).
+import type { BBox } from "../netcdf/index.ts";
 import { InputError } from "./parse.ts";
 
 export const NOAA_STATION_LIST_URL = "https://www.ncei.noaa.gov/pub/data/ghcn/daily/ghcnd-stations.txt";
@@ -19,13 +20,6 @@ export interface ListedStation {
   lon: string;
   elev: string;
   name: string;
-}
-
-export interface Box {
-  west: number;
-  south: number;
-  east: number;
-  north: number;
 }
 
 export function stationListUrl(env: NodeJS.ProcessEnv): string {
@@ -54,7 +48,7 @@ export function parseStationList(text: string, file: string): ListedStation[] {
 }
 
 /** The listed stations inside `box` widened by STATION_MARGIN_DEG, in list order. */
-export function stationsInBox(stations: readonly ListedStation[], box: Box): ListedStation[] {
+export function stationsInBox(stations: readonly ListedStation[], box: BBox): ListedStation[] {
   const m = STATION_MARGIN_DEG;
   return stations.filter((s) => {
     const la = Number(s.lat);

@@ -101,8 +101,10 @@ export async function readStationIndex(dir: string, opts: { all?: boolean } = {}
   const entries = parseStationIndex(await readFile(file, "utf8"), file, dir);
   if (opts.all) return entries;
   const missing = entries.filter((e) => e.listed && !existsSync(e.path));
-  if (missing.length > 0) log.warn({ index: file, stations: missing.length, first: missing.slice(0, 5).map((e) => e.id) }, "listed stations without a file left out");
-  return missing.length > 0 ? entries.filter((e) => !missing.includes(e)) : entries;
+  if (missing.length === 0) return entries;
+  log.warn({ index: file, stations: missing.length, first: missing.slice(0, 5).map((e) => e.id) }, "listed stations without a file left out");
+  const left = new Set(missing);
+  return entries.filter((e) => !left.has(e));
 }
 
 export interface ReadStationsOptions extends AggregateOptions {
