@@ -129,6 +129,12 @@ export const RISK_TYPE_COVERAGE =
   `${RISK_TYPES.filter((t) => t !== "drought").join(", ")}: the feed snapshots, wherever their data reach (worldwide for most; ` +
   "details.coverage names each source's reach, and a point beyond it is 404 NOT_FOUND).";
 
+/** How a point answer picks its month when none is named (score, drought at a point, batch). */
+const POINT_MONTH_NOTE =
+  "Without a month, a point is answered for the latest month with a SPEI-1 value at its grid cell (records end at " +
+  "different months), and the answer says so (monthReason; batch items carry their month); the province, choropleth and " +
+  "map answers default to the grid's national latest valid month.";
+
 function apiDescription(): string {
   return (
     `Risk scores for ${RISK_TYPES.join(", ")} at any coordinate the data cover; drought indices, history and exports for ` +
@@ -162,7 +168,9 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
         post: {
           operationId: "riskScore",
           summary: "Composite risk score for a coordinate",
-          description: `${RISK_TYPE_COVERAGE} ${limitNote}`,
+          description:
+            `${RISK_TYPE_COVERAGE} drought: ${POINT_MONTH_NOTE} The summary names the D-level of SPEI-1 and, when one is under way, ` +
+            `the current drought event (SPEI-3 below -1, details.droughtEvent.current): it never reads "No drought" during one. ${limitNote}`,
           parameters: queryParameters(scoreQuery),
           requestBody: jsonBody(scoreBody),
           responses: {
@@ -178,7 +186,7 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
         get: {
           operationId: "droughtAtPoint",
           summary: "Drought indices at the nearest grid point",
-          description: "Query numbers are plain decimals (no exponent, hex or blanks).",
+          description: `${POINT_MONTH_NOTE} Query numbers are plain decimals (no exponent, hex or blanks).`,
           parameters: queryParameters(droughtQuery),
           responses: { "200": ok("Drought grid result (or one CSV row with format=csv)", { "application/json": successEnvelope(droughtGridData.extend(freshnessFields)), "text/csv": z.string() }), ...errorResponses(GET_ERRORS) },
         },
@@ -252,6 +260,7 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
           summary: `Drought for up to ${MAX_BATCH_LOCATIONS} coordinates`,
           description:
             "A location without data does not fail the batch: its result has found=false, null values and a reason. " +
+            `${POINT_MONTH_NOTE} ` +
             `Costs 1 + ceil(n/10) rate-limit points. ${limitNote}`,
           requestBody: jsonBody(batchBody),
           responses: {

@@ -2,6 +2,7 @@
 // service types from them, and openapi.ts generates the OpenAPI 3.1 document from them (z.toJSONSchema).
 import { z } from "zod";
 import { ERROR_CODES, type ErrorCode } from "./errors.ts";
+import { CELL_LATEST_MONTH_RULE, MONTH_REASONS } from "../lib/drought/cell-latest.ts";
 
 export const RISK_TYPES = ["drought", "flood", "wildfire", "heatwave", "storm", "sea_level_rise"] as const;
 export const TIMEFRAMES = ["7d", "30d", "90d", "1y"] as const;
@@ -55,10 +56,15 @@ export const scoreQuery = z.object({
 /** Answer format of the drought GET routes: csv is text/csv with a header row (also chosen by Accept: text/csv). */
 const format = z.enum(["json", "csv"]).optional().describe("json (default) or csv: text/csv with a header row; Accept: text/csv chooses csv too");
 
+/** Why a point answer serves its month (lib/drought/cell-latest.ts). */
+const monthReason = z
+  .enum(MONTH_REASONS)
+  .describe(`why this month: "requested" (the request named it) or, without a month, "${CELL_LATEST_MONTH_RULE}" (cells' records end at different months; the province, choropleth and map answers default to the grid's national latest valid month instead)`);
+
 export const droughtQuery = z.object({
   lat: queryNumber(lat),
   lng: queryNumber(lng),
-  month: month.optional().describe("Month, YYYY-MM; default the latest available month"),
+  month: month.optional().describe("Month, YYYY-MM; default the latest month with a SPEI-1 value at the point's grid cell (period.monthReason says which rule chose it)"),
   format,
 });
 
@@ -94,7 +100,7 @@ export const provinceQuery = z.object({
     .transform((s) => s.toUpperCase())
     .default("THA")
     .describe("ISO 3166-1 alpha-3; default THA"),
-  month: month.optional().describe("Month, YYYY-MM; default the latest available month"),
+  month: month.optional().describe("Month, YYYY-MM; default the grid's latest valid month (the build's national rule: the latest month in which VALID_CELL_SHARE, 90 % by default, of land cells have every index)"),
   format,
 });
 
@@ -340,6 +346,7 @@ export const scoreData = z.object({
         severity: dLevel.nullable(),
         distanceKm: z.number(),
         month,
+        monthReason,
         ...confidenceFields,
       })
       .optional(),
@@ -361,7 +368,7 @@ export const scoreData = z.object({
 
 export const droughtGridData = z.object({
   location: gridLocation,
-  period: z.object({ month, climatologyBaseline: z.string() }),
+  period: z.object({ month, monthReason, climatologyBaseline: z.string() }),
   drought: z.object({
     score: z.number().min(0).max(100),
     level: riskLevel,
@@ -387,6 +394,7 @@ const batchFound = z.object({
   lat: z.number(),
   lng: z.number(),
   found: z.literal(true),
+  month: month.describe(`the month served: the ${CELL_LATEST_MONTH_RULE} (a batch names no month)`),
   riskScore: z.number().min(0).max(100),
   riskLevel,
   severity: dLevel.nullable(),
@@ -399,6 +407,7 @@ const batchMissing = z.object({
   lat: z.number(),
   lng: z.number(),
   found: z.literal(false),
+  month: z.null(),
   riskScore: z.null(),
   riskLevel: z.null(),
   severity: z.null(),
@@ -448,6 +457,7 @@ export const batchFeatureCollection = z.object({
         lat: z.number(),
         lng: z.number(),
         found: z.boolean(),
+        month: month.nullable().describe("the month served (the cell's latest with SPEI-1); null without data"),
         riskScore: z.number().nullable(),
         riskLevel: riskLevel.nullable(),
         severity: dLevel.nullable(),
@@ -490,7 +500,7 @@ export const exportsData = z.object({
 });
 
 export const choroplethQuery = z.object({
-  month: month.optional().describe("Month, YYYY-MM; default the latest available month"),
+  month: month.optional().describe("Month, YYYY-MM; default the grid's latest valid month (the build's national rule: the latest month in which VALID_CELL_SHARE, 90 % by default, of land cells have every index)"),
 });
 
 export const provinceChoropleth = z.object({

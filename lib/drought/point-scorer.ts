@@ -1,12 +1,19 @@
 // The batch answer for one point as a CSV row, for the bulk scorer (pipeline/commands/score-points.ts): the same
 // fields and values as an item of POST /api/risk-map/drought/batch (riskScore, riskLevel, severity, SPEI-1 to
-// three decimals, reason when not found), located with the lookup raster (cell-raster.ts). Rows of a cell and
-// month are the same text after the coordinates, so each is made once.
+// three decimals, reason when not found), located with the lookup raster (cell-raster.ts). Without a month (none in
+// the row, no --month) a point gets its cell's latest month with SPEI-1, as a batch item does (cell-latest.ts). Rows of
+// a cell and month are the same text after the coordinates, so each is made once.
 import type { DroughtGrid } from "../../formats/drought-grid.ts";
 import { droughtLevel, droughtScore, riskLevel } from "../drought-scale.ts";
 import { formatMonth, parseMonth, type MonthIndex } from "../months.ts";
 import { CellRaster } from "./cell-raster.ts";
 import { locateReason, noMonthReason, noValueReason, type CellLocatorParts } from "./locate-cell.ts";
+import { noValueInRecordReason } from "./cell-latest.ts";
+
+/** A month offset meaning "the point's cell's latest month with SPEI-1" (the scorer's default without --month). */
+export const CELL_LATEST = -2;
+/** The default offset when --month lies outside the grid: every row without a month of its own says so. */
+export const MONTH_OUTSIDE_GRID = -1;
 
 export const SCORED_COLUMNS = ["id", "lat", "lng", "month", "found", "riskScore", "riskLevel", "severity", "spei1", "reason"] as const;
 export const SCORED_HEADER = SCORED_COLUMNS.join(",");
@@ -43,19 +50,30 @@ export class PointScorer {
   /** The same tails as bytes with the newline, for the bulk scorer's byte path. */
   private readonly tailBytes = new Map<number, (Buffer | undefined)[]>();
   private readonly missTailBytes = new Map<number, Buffer>();
-  /** Offset of the default month in the grid (-1: outside it, then every row says so). */
+  /** Offset of the default month in the grid: CELL_LATEST without one, MONTH_OUTSIDE_GRID when it lies outside. */
   readonly defaultOffset: number;
   private readonly noDefaultMonth: string;
+  private readonly cellLatest: Int32Array;
+  /** The tail of a cell whose record has no SPEI-1 at all (no month to name). */
+  private readonly noValueInRecord: string;
 
-  constructor(
-    parts: CellLocatorParts,
-    private readonly defaultMonth: MonthIndex,
-  ) {
+  /** `defaultMonth`: the --month of the command; without it, each point's cell's latest month (parts.cellLatestOffset). */
+  constructor(parts: CellLocatorParts & { cellLatestOffset: Int32Array }, defaultMonth?: MonthIndex) {
     this.grid = parts.grid;
     this.raster = new CellRaster(parts);
-    this.defaultOffset = this.grid.monthOffset(defaultMonth);
-    const month = formatMonth(defaultMonth);
-    this.noDefaultMonth = `,${month},false,,,,,${csvField(noMonthReason(month, formatMonth(this.grid.firstMonth), formatMonth(this.grid.lastMonth)))}`;
+    this.cellLatest = parts.cellLatestOffset;
+    const first = formatMonth(this.grid.firstMonth);
+    const last = formatMonth(this.grid.lastMonth);
+    this.noValueInRecord = `,,false,,,,,${csvField(noValueInRecordReason(first, last))}`;
+    if (defaultMonth === undefined) {
+      this.defaultOffset = CELL_LATEST;
+      this.noDefaultMonth = "";
+    } else {
+      const offset = this.grid.monthOffset(defaultMonth);
+      this.defaultOffset = offset < 0 ? MONTH_OUTSIDE_GRID : offset;
+      const month = formatMonth(defaultMonth);
+      this.noDefaultMonth = `,${month},false,,,,,${csvField(noMonthReason(month, first, last))}`;
+    }
   }
 
   /**
@@ -78,7 +96,7 @@ export class PointScorer {
         return `${head},${month},false,,,,,${csvField(noMonthReason(month, formatMonth(this.grid.firstMonth), formatMonth(this.grid.lastMonth)))}`;
       }
     }
-    if (offset < 0) {
+    if (offset === MONTH_OUTSIDE_GRID) {
       this.counts.notFound++;
       return head + this.noDefaultMonth;
     }
@@ -94,7 +112,7 @@ export class PointScorer {
 
   /**
    * The row after its first three fields, as bytes ending in a newline, for a point already known to be valid:
-   * lat and lng numbers in range, `offset` a month of the grid. Counts the row as row() does.
+   * lat and lng numbers in range, `offset` a month of the grid or CELL_LATEST. Counts the row as row() does.
    */
   validRowTail(lat: number, lng: number, offset: number): Buffer {
     this.counts.rows++;
@@ -109,6 +127,7 @@ export class PointScorer {
       }
       return tail;
     }
+    // The cell's latest month is cached under CELL_LATEST itself: one lookup per row as for a named month.
     const byCell = perCell(this.tailBytes, offset, this.grid.nCells);
     let tail = byCell[cell];
     if (tail === undefined) {
@@ -128,8 +147,9 @@ export class PointScorer {
     return offset < 0 ? undefined : offset;
   }
 
+  /** The month column of an offset; empty for CELL_LATEST before a cell is known (no month was chosen). */
   private monthText(offset: number): string {
-    return formatMonth(this.grid.firstMonth + offset);
+    return offset === CELL_LATEST ? "" : formatMonth(this.grid.firstMonth + offset);
   }
 
   private invalid(head: string, month: string, reason: string): string {
@@ -155,10 +175,12 @@ export class PointScorer {
     return tail;
   }
 
-  private cellTailText(cell: number, offset: number): string {
-    const byCell = perCell(this.tails, offset, this.grid.nCells);
+  private cellTailText(cell: number, asked: number): string {
+    const byCell = perCell(this.tails, asked, this.grid.nCells);
     let tail = byCell[cell];
     if (tail === undefined) {
+      const offset = asked === CELL_LATEST ? this.cellLatest[cell] : asked;
+      if (offset < 0) return (byCell[cell] = this.noValueInRecord);
       const month = this.monthText(offset);
       const spei1 = this.grid.value(cell, offset, 0);
       if (Number.isNaN(spei1)) tail = `,${month},false,,,,,${csvField(noValueReason(month))}`;

@@ -12,8 +12,8 @@ import { closeSync, openSync, readSync, statSync, writeSync } from "node:fs";
 import { parse as parseCsv } from "csv-parse/sync";
 import { ArtifactStore } from "../../server/data/artifact-store.ts";
 import { DROUGHT_OPENED_FILES, openDroughtArtifacts, type DroughtArtifacts } from "../../server/data/drought-artifacts.ts";
-import { csvField, PointScorer, SCORED_HEADER, type ScoreCounts } from "../../lib/drought/point-scorer.ts";
-import { formatMonth, parseMonth } from "../../lib/months.ts";
+import { csvField, MONTH_OUTSIDE_GRID, PointScorer, SCORED_HEADER, type ScoreCounts } from "../../lib/drought/point-scorer.ts";
+import { parseMonth } from "../../lib/months.ts";
 import type { Logger } from "../../lib/log.ts";
 import { parseDecimalBytes } from "./decimal-bytes.ts";
 
@@ -92,8 +92,8 @@ const IO_BLOCK = 4 << 20;
 
 export async function scorePoints(opts: ScoreOptions, artifacts: DroughtArtifacts, logger: Logger): Promise<ScoreResult> {
   const started = performance.now();
-  const defaultMonth = opts.month !== undefined ? parseMonth(opts.month)! : artifacts.defaultMonth;
-  const scorer = new PointScorer(artifacts, defaultMonth);
+  // Without --month each point gets its cell's latest month with SPEI-1, as a batch item does.
+  const scorer = new PointScorer(artifacts, opts.month !== undefined ? parseMonth(opts.month)! : undefined);
   logger.info({ ...scorer.raster.stats, ms: Math.round(performance.now() - started) }, "lookup raster built");
   const total = statSync(opts.input).size;
   // Plain synchronous reads and writes through two reused buffers: the command has nothing else to do meanwhile,
@@ -141,7 +141,7 @@ export async function scorePoints(opts: ScoreOptions, artifacts: DroughtArtifact
       const month = scorer.gridOffsetOf(buf.toString("latin1", from(c.month), commas[c.month]));
       if (month === undefined) return false;
       offset = month;
-    } else if (offset < 0) return false;
+    } else if (offset === MONTH_OUTSIDE_GRID) return false;
     if (c.plainHead) output.bytes(buf, start, commas[2]);
     else {
       output.bytes(buf, from(c.id), commas[c.id]);
@@ -194,7 +194,7 @@ export async function scorePoints(opts: ScoreOptions, artifacts: DroughtArtifact
   }
   const seconds = (performance.now() - started) / 1000;
   logger.info({ stage: "score", done: total, total, rows: scorer.counts.rows }, "progress");
-  return { ...scorer.counts, month: formatMonth(defaultMonth), seconds, pixels: scorer.raster.stats };
+  return { ...scorer.counts, month: opts.month ?? "each point's latest month with SPEI-1", seconds, pixels: scorer.raster.stats };
 }
 
 /** The output file, written IO_BLOCK bytes at a time. */

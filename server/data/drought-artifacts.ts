@@ -15,7 +15,8 @@ import { ProvinceIndexReader, readProvincesJson, type ProvinceMeta } from "../..
 import type { Manifest } from "../../formats/manifest.ts";
 import { CoverageMask } from "../../formats/coverage-mask.ts";
 import { isCovered as isCoveredArea } from "../../lib/drought/locate-cell.ts";
-import { parseMonth, type MonthIndex } from "../../lib/months.ts";
+import { latestOffsetByCell } from "../../lib/drought/cell-latest.ts";
+import { formatMonth, parseMonth, type MonthIndex } from "../../lib/months.ts";
 import { looseName, normalizeName } from "../../lib/province-names.ts";
 import { gridSourceOf, publishedDroughtSources, type GridSourceName } from "../../lib/drought/grid-sources.ts";
 
@@ -30,8 +31,15 @@ export interface DroughtArtifacts {
   provinceByName: Map<string, number>;
   /** Loose spelling (lib/province-names.ts looseName) → the provinces it may mean (more than one: ambiguous). */
   provinceByLooseName: Map<string, number[]>;
-  /** The month served when a request names none: the build's latest valid month. */
+  /**
+   * The month served when a request names none, for the province, choropleth and map answers: the build's latest
+   * valid month (a share of all cells has every index). A point's default is its own cell's (cellLatestOffset).
+   */
   defaultMonth: MonthIndex;
+  /** Per grid cell, the offset of its latest month with a SPEI-1 value (lib/drought/cell-latest.ts); −1: none. */
+  cellLatestOffset: Int32Array;
+  /** YYYY-MM of each month of the grid, by offset (a batch item names its month without formatting it). */
+  monthLabels: readonly string[];
   baselineLabel: string;
   /** Confidence of each cell's and province's SPEI-1 (confidence.bin); absent for grids without one (NetCDF). */
   confidence: ConfidenceGrid | undefined;
@@ -57,7 +65,8 @@ export const DROUGHT_OPENED_FILES: ReadonlySet<string> = new Set([
 ]);
 
 export function openDroughtArtifacts(dir: string, manifest: Manifest): DroughtArtifacts {
-  const grid = openDroughtGridFile(join(dir, "drought-grid.bin"));
+  const gridPath = join(dir, "drought-grid.bin");
+  const grid = openDroughtGridFile(gridPath);
   const summaries = new ProvinceSummariesReader(readAligned(join(dir, "province-summaries.bin")));
   const provinceIndex = new ProvinceIndexReader(readAligned(join(dir, "province-index.bin")));
   const coverage = new CoverageMask(readAligned(join(dir, "coverage-mask.bin")));
@@ -102,6 +111,8 @@ export function openDroughtArtifacts(dir: string, manifest: Manifest): DroughtAr
     provinceByName,
     provinceByLooseName,
     defaultMonth: latest,
+    cellLatestOffset: latestOffsetByCell(grid, gridPath),
+    monthLabels: Array.from({ length: grid.nMonths }, (_, m) => formatMonth(grid.firstMonth + m)),
     shapes,
     confidence,
     baselineLabel: `${manifest.baseline.start.slice(0, 4)}-${manifest.baseline.end.slice(0, 4)}`,

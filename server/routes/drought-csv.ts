@@ -63,7 +63,7 @@ export function provinceHistoryCsv(d: ProvinceHistoryData): string {
 
 export function batchCsv(results: readonly BatchItem[]): string {
   return table(
-    ["id", "lat", "lng", "found", "riskScore", "riskLevel", "severity", "spei1", "reason"],
-    results.map((r) => [r.id, r.lat, r.lng, r.found, r.riskScore, r.riskLevel, r.severity, r.spei1, r.found ? null : r.reason]),
+    ["id", "lat", "lng", "month", "found", "riskScore", "riskLevel", "severity", "spei1", "reason"],
+    results.map((r) => [r.id, r.lat, r.lng, r.month, r.found, r.riskScore, r.riskLevel, r.severity, r.spei1, r.found ? null : r.reason]),
   );
 }

@@ -55,6 +55,7 @@ function featureProperties(item: BatchItem) {
     lat: item.lat,
     lng: item.lng,
     found: item.found,
+    month: item.month,
     riskScore: item.riskScore,
     riskLevel: item.riskLevel,
     severity: item.severity,

@@ -11,6 +11,7 @@ import { ArtifactStore } from "../data/artifact-store.ts";
 import { locateCell, locateReason, NO_CELL_NEAR_REASON, noMonthReason, noValueReason, OUTSIDE_AREA_REASON } from "../../lib/drought/locate-cell.ts";
 import { DEFAULT_HISTORY_INDICES } from "../schemas.ts";
 import { droughtRuns, rankOf } from "../../lib/drought/runs.ts";
+import { CELL_LATEST_MONTH_RULE, noValueInRecordReason, type MonthReason } from "../../lib/drought/cell-latest.ts";
 import { DROUGHT_OPENED_FILES, isCovered, openDroughtArtifacts, type DroughtArtifacts } from "../data/drought-artifacts.ts";
 import { log } from "../../lib/log.ts";
 import type {
@@ -46,6 +47,7 @@ interface CellHit {
   month: MonthIndex;
   offset: number;
   spei1: number;
+  monthReason: MonthReason;
 }
 
 export class ArtifactDroughtService implements DroughtService, DroughtHistory {
@@ -63,7 +65,7 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
     return this.store.current()?.data.gridSource;
   }
 
-  /** Month of a request: the given YYYY-MM (already validated) or the latest valid month. */
+  /** Month of a province or choropleth request: the given YYYY-MM (already validated) or the latest valid month. */
   private month(a: DroughtArtifacts, month: string | undefined): MonthIndex {
     return month === undefined ? a.defaultMonth : (parseMonth(month) as MonthIndex);
   }
@@ -184,24 +186,30 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
    * The grid cell for a coordinate, or the reason there is none. A point is covered when it lies inside one of
    * Thailand's 77 province polygons (sea and other countries are not), a grid cell lies near it (the grid's
    * constant-time coverage test: a grid that leaves part of the area without cells answers there with no data
-   * rather than with a far cell's values), and its nearest land cell has SPEI-1 for the month.
+   * rather than with a far cell's values), and its nearest land cell has SPEI-1 for the month. Without a month, the
+   * month is the cell's latest with SPEI-1 (precomputed per cell when the version was opened: one array read).
    */
-  private locate(a: DroughtArtifacts, lat: number, lng: number, month: MonthIndex): CellHit | string {
-    const offset = a.grid.monthOffset(month);
-    if (offset < 0) {
+  private locate(a: DroughtArtifacts, lat: number, lng: number, month: MonthIndex | undefined): CellHit | string {
+    let offset = month === undefined ? -1 : a.grid.monthOffset(month);
+    if (month !== undefined && offset < 0) {
       return noMonthReason(formatMonth(month), formatMonth(a.grid.firstMonth), formatMonth(a.grid.lastMonth));
     }
     if (!isCovered(a, lat, lng)) return OUTSIDE_AREA_REASON;
     if (!a.grid.covers(lat, lng)) return NO_CELL_NEAR_REASON;
     const { cell, distanceKm } = a.grid.nearestCell(lat, lng);
+    if (month === undefined) {
+      offset = a.cellLatestOffset[cell];
+      if (offset < 0) return noValueInRecordReason(formatMonth(a.grid.firstMonth), formatMonth(a.grid.lastMonth));
+    }
     const spei1 = a.grid.value(cell, offset, 0);
-    if (Number.isNaN(spei1)) return noValueReason(formatMonth(month));
-    return { a, cell, distanceKm, month, offset, spei1 };
+    if (Number.isNaN(spei1)) return noValueReason(formatMonth(a.grid.firstMonth + offset));
+    const monthReason: MonthReason = month === undefined ? CELL_LATEST_MONTH_RULE : "requested";
+    return { a, cell, distanceKm, month: a.grid.firstMonth + offset, offset, spei1, monthReason };
   }
 
   private locateOrThrow(lat: number, lng: number, month: string | undefined): CellHit {
     const a = this.artifacts();
-    const hit = this.locate(a, lat, lng, this.month(a, month));
+    const hit = this.locate(a, lat, lng, month === undefined ? undefined : (parseMonth(month) as MonthIndex));
     if (typeof hit === "string") throw new NotFoundError(hit, { lat, lng, ...(month ? { month } : {}) });
     return hit;
   }
@@ -228,7 +236,7 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
         distanceKm: round(hit.distanceKm, 2) as number,
         country: a.grid.cellCountry(cell),
       },
-      period: { month: formatMonth(hit.month), climatologyBaseline: a.baselineLabel },
+      period: { month: formatMonth(hit.month), monthReason: hit.monthReason, climatologyBaseline: a.baselineLabel },
       drought: {
         score,
         level: riskLevel(score),
@@ -258,18 +266,20 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
         severity,
         distanceKm,
         month: monthLabel,
+        monthReason: hit.monthReason,
         ...confidenceOf(hit.a, hit.a.confidence?.cell(hit.cell, hit.offset) ?? null),
       },
       recentMonths: this.recentMonths(hit, TIMEFRAME_MONTHS[q.timeframe]),
     };
     if (q.includeHistorical) details.historical = this.historical(hit);
-    details.droughtEvent = this.droughtEvent(hit);
+    const event = this.droughtEvent(hit);
+    details.droughtEvent = event;
     return {
       location: { lat: q.lat, lng: q.lng },
       riskType: "drought",
       riskScore: score,
       riskLevel: riskLevel(score),
-      summary: summaryText(severity, idx.spei1, distanceKm, monthLabel),
+      summary: summaryText({ severity, spei1: idx.spei1, spei3: idx.spei3, distanceKm, month: monthLabel, monthReason: hit.monthReason, run: event.current }),
       details,
       dataSources: hit.a.dataSources,
       timestamp: new Date().toISOString(),
@@ -393,14 +403,15 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
 
   batchItem(id: string | undefined, lat: number, lng: number): BatchItem {
     const a = this.artifacts();
-    const hit = this.locate(a, lat, lng, a.defaultMonth);
+    // A batch names no month: each point gets its cell's latest month with SPEI-1, which the item states.
+    const hit = this.locate(a, lat, lng, undefined);
     // Plain literals of one shape (no spread): this runs 100 times per batch request.
     if (typeof hit === "string") {
-      return { id, lat, lng, found: false, riskScore: null, riskLevel: null, severity: null, spei1: null, reason: hit };
+      return { id, lat, lng, found: false, month: null, riskScore: null, riskLevel: null, severity: null, spei1: null, reason: hit };
     }
     const score = droughtScore(hit.spei1);
     const c = a.confidence?.cell(hit.cell, hit.offset) ?? null;
-    return { id, lat, lng, found: true, riskScore: score, riskLevel: riskLevel(score), severity: droughtLevel(hit.spei1), spei1: round(hit.spei1, 3) as number, ...confidenceOf(a, c) };
+    return { id, lat, lng, found: true, month: a.monthLabels[hit.offset], riskScore: score, riskLevel: riskLevel(score), severity: droughtLevel(hit.spei1), spei1: round(hit.spei1, 3) as number, ...confidenceOf(a, c) };
   }
 }
 
@@ -440,9 +451,35 @@ function gridId(a: DroughtArtifacts, cell: number): string {
   return `TH${String(Math.round(a.grid.resolutionDeg * 100)).padStart(3, "0")}-${a.grid.cellId(cell)}`;
 }
 
-function summaryText(severity: ReturnType<typeof droughtLevel>, spei1: number | null, distanceKm: number, month: string): string {
-  const cond = severity ? `${severity} (${D_LEVEL_NAMES[severity]})` : "No drought";
-  return `${cond} in ${month}: SPEI-1 ${spei1?.toFixed(2)} at the nearest grid point, ${distanceKm.toFixed(1)} km away.`;
+interface SummaryParts {
+  severity: ReturnType<typeof droughtLevel>;
+  spei1: number | null;
+  spei3: number | null;
+  distanceKm: number;
+  month: string;
+  monthReason: MonthReason;
+  /** The current drought run (droughtEvent.current), or null. */
+  run: { onset: string; months: number } | null;
+}
+
+/**
+ * The score answer's one sentence: the D-level of SPEI-1 in the served month (and why that month), and the current
+ * drought event when one is under way (docs/methods/drought-events.md) — so SPEI-1 back above −0.5 inside a run of
+ * SPEI-3 below the threshold never reads as "no drought".
+ */
+function summaryText(p: SummaryParts): string {
+  const when = `in ${p.month} (${p.monthReason === "requested" ? "the requested month" : p.monthReason})`;
+  const where = `at the nearest grid point, ${p.distanceKm.toFixed(1)} km away`;
+  const run = p.run
+    ? `a drought event is under way: SPEI-3 below ${EVENT_THRESHOLD} since ${p.run.onset} (${p.run.months} month${p.run.months === 1 ? "" : "s"}; ${p.spei3?.toFixed(2)} in ${p.month})`
+    : "";
+  if (p.severity) {
+    const cond = `${p.severity} (${D_LEVEL_NAMES[p.severity]}) ${when}: SPEI-1 ${p.spei1?.toFixed(2)} ${where}.`;
+    return run ? `${cond} ${run[0].toUpperCase()}${run.slice(1)}.` : cond;
+  }
+  if (run) return `SPEI-1 ${p.spei1?.toFixed(2)} ${when} is above the drought levels (D0 at -0.5) ${where}, but ${run}.`;
+  if (p.spei3 === null) return `No drought level ${when}: SPEI-1 ${p.spei1?.toFixed(2)} ${where}; SPEI-3 has no value that month, so whether a drought event is under way is not known.`;
+  return `No drought ${when}: SPEI-1 ${p.spei1?.toFixed(2)} ${where}.`;
 }
 
 /** Opens the artifact store at ARTIFACTS_DIR and the service over it; the store follows `current`. */

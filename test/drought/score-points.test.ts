@@ -42,6 +42,7 @@ describe("bulk scorer", () => {
       expect(got.id).toBe(p.id);
       expect(Number(got.lat)).toBe(p.lat);
       expect(got.found).toBe(String(want.found));
+      expect(got.month).toBe(want.month ?? "");
       if (want.found) {
         found++;
         expect([Number(got.riskScore), got.riskLevel, got.severity || null, Number(got.spei1), got.reason]).toEqual([want.riskScore, want.riskLevel, want.severity, want.spei1, ""]);

@@ -13,6 +13,7 @@ import { CONFIDENCE_FILE, ConfidenceGrid } from "../../formats/confidence-grid.t
 import { formatMonth, parseMonth } from "../../lib/months.ts";
 import { privateArtifacts, startRealServer, type RealServer } from "./real-server.ts";
 import { UNKNOWN_FRESHNESS } from "../../server/services/source-status-service.ts";
+import { CELL_LATEST_MONTH_RULE } from "../../lib/drought/cell-latest.ts";
 
 let server: RealServer;
 let grid: DroughtGrid;
@@ -36,6 +37,21 @@ function bruteNearest(lat: number, lng: number): number {
   return best;
 }
 
+/** The latest month with SPEI-1 at a cell, by a plain scan of its record (the default month of a point). */
+function cellLatest(c: number): string {
+  for (let m = grid.nMonths - 1; m >= 0; m--) if (!Number.isNaN(grid.value(c, m, grid.indexNo("spei1")))) return formatMonth(grid.firstMonth + m);
+  throw new Error(`cell ${c} has no SPEI-1`);
+}
+
+/** The onset of the run of SPEI-3 below -1 that month `off` of cell c is in (docs/methods/drought-events.md), or null. */
+function runOnset(c: number, off: number): string | null {
+  const k = grid.indexNo("spei3");
+  if (!(grid.value(c, off, k) < -1)) return null;
+  let m = off;
+  while (m > 0 && grid.value(c, m - 1, k) < -1) m--;
+  return formatMonth(grid.firstMonth + m);
+}
+
 const get = (path: string) => fetch(server.base + path, { headers: { "x-api-key": server.key } });
 const post = (path: string, body: unknown) =>
   fetch(server.base + path, { method: "POST", headers: { "x-api-key": server.key, "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -54,13 +70,16 @@ afterAll(async () => {
 });
 
 describe("GET /api/risk-map/drought", () => {
-  it("answers Chiang Mai with the nearest cell's values of the latest valid month", async () => {
+  it("answers Chiang Mai with the nearest cell's values of the cell's latest month with SPEI-1, later than the national month", async () => {
     const res = await get("/api/risk-map/drought?lat=18.79&lng=98.98");
     expect(res.status).toBe(200);
     expect(res.headers.get("x-data-version")).toBe(version);
     const body = await res.json();
     const c = bruteNearest(18.79, 98.98);
-    const off = grid.monthOffset(parseMonth(latest)!);
+    const month = cellLatest(c);
+    // The station record at Chiang Mai's cell goes on after the national latest valid month (2019-06 against 2018-10).
+    expect(month > latest).toBe(true);
+    const off = grid.monthOffset(parseMonth(month)!);
     const rec = grid.record(c, off);
     const spei1 = rec[grid.indexNo("spei1")];
     expect(body.success).toBe(true);
@@ -72,7 +91,7 @@ describe("GET /api/risk-map/drought", () => {
       country: "THA",
     });
     expect(body.data.location.gridId).toBe(`TH025-${grid.cellId(c)}`);
-    expect(body.data.period).toEqual({ month: latest, climatologyBaseline: "1961-1990" });
+    expect(body.data.period).toEqual({ month, monthReason: CELL_LATEST_MONTH_RULE, climatologyBaseline: "1961-1990" });
     expect(body.data.drought.indices.spei1).toBe(r3(spei1));
     expect(body.data.drought.indices.spei3).toBe(r3(rec[grid.indexNo("spei3")]));
     expect(body.data.drought.indices.spi1).toBe(r3(rec[grid.indexNo("spi1")]));
@@ -85,7 +104,7 @@ describe("GET /api/risk-map/drought", () => {
   it("answers a named month from the record", async () => {
     const body = await (await get("/api/risk-map/drought?lat=15.0&lng=102.0&month=1997-09")).json();
     const c = bruteNearest(15.0, 102.0);
-    expect(body.data.period.month).toBe("1997-09");
+    expect(body.data.period).toMatchObject({ month: "1997-09", monthReason: "requested" });
     expect(body.data.drought.indices.spei1).toBe(r3(grid.value(c, grid.monthOffset(parseMonth("1997-09")!), 0)));
   });
 
@@ -165,20 +184,59 @@ describe("POST /api/risk-map/score (drought)", () => {
     expect(res.status).toBe(200);
     const { data } = await res.json();
     const c = bruteNearest(14.0, 100.6);
-    const off = grid.monthOffset(parseMonth(latest)!);
+    const month = cellLatest(c);
+    const off = grid.monthOffset(parseMonth(month)!);
     const spei1 = grid.value(c, off, 0);
     expect(data.riskType).toBe("drought");
     expect(data.riskScore).toBe(droughtScore(spei1));
     expect(data.details.currentConditions.spei1).toBe(r3(spei1));
-    expect(data.details.currentConditions.month).toBe(latest);
+    expect(data.details.currentConditions).toMatchObject({ month, monthReason: CELL_LATEST_MONTH_RULE });
     expect(data.details.recentMonths.map((m: { month: string }) => m.month)).toEqual(
-      [0, 1, 2].map((i) => formatMonth(parseMonth(latest)! - i)),
+      [0, 1, 2].map((i) => formatMonth(parseMonth(month)! - i)),
     );
     expect(data.details.historical.recordStart).toBe(formatMonth(grid.firstMonth));
     expect(data.summary).toContain(`SPEI-1 ${r3(spei1).toFixed(2)}`);
     const short = await (await post("/api/risk-map/score", { lat: 14.0, lng: 100.6, riskType: "drought" })).json();
     expect(short.data.details.recentMonths).toHaveLength(1);
     expect(short.data.details.historical).toBeUndefined();
+  });
+
+  it("Chiang Mai: the cell's latest month, and the summary names the drought event under way there", async () => {
+    const { data } = await (await post("/api/risk-map/score", { lat: 18.79, lng: 98.98, riskType: "drought" })).json();
+    const c = bruteNearest(18.79, 98.98);
+    const month = cellLatest(c);
+    const onset = runOnset(c, grid.monthOffset(parseMonth(month)!));
+    expect(data.details.currentConditions.month).toBe(month);
+    expect(onset).not.toBeNull();
+    expect(data.details.droughtEvent.current.onset).toBe(onset);
+    expect(data.summary).not.toMatch(/no drought/i);
+    expect(data.summary).toContain(`in ${month} (${CELL_LATEST_MONTH_RULE})`);
+    expect(data.summary.toLowerCase()).toContain(`a drought event is under way: spei-3 below -1 since ${onset}`);
+  });
+
+  it("never says 'No drought' where SPEI-1 is above the drought levels but a run of SPEI-3 below -1 is current", async () => {
+    const k3 = grid.indexNo("spei3");
+    // Cells whose own latest month has SPEI-1 above -0.5 (no D-level) and SPEI-3 below -1 (a run under way).
+    const cells = [];
+    for (let c = 0; c < grid.nCells && cells.length < 5; c++) {
+      const off = grid.monthOffset(parseMonth(cellLatest(c))!);
+      if (grid.value(c, off, 0) > -0.5 && grid.value(c, off, k3) < -1 && bruteNearest(grid.cellLat(c), grid.cellLng(c)) === c) cells.push(c);
+    }
+    expect(cells.length).toBeGreaterThan(0);
+    let answered = 0;
+    for (const c of cells) {
+      const res = await post("/api/risk-map/score", { lat: grid.cellLat(c), lng: grid.cellLng(c), riskType: "drought" });
+      if (res.status === 404) continue; // a cell centre in the sea, outside the covered area
+      answered++;
+      const { data } = await res.json();
+      const off = grid.monthOffset(parseMonth(cellLatest(c))!);
+      expect(data.details.currentConditions.severity).toBeNull();
+      expect(data.details.droughtEvent.current.onset).toBe(runOnset(c, off));
+      expect(data.summary, `cell ${c}`).not.toMatch(/no drought/i);
+      expect(data.summary).toContain(`is above the drought levels (D0 at -0.5)`);
+      expect(data.summary).toContain(`but a drought event is under way: SPEI-3 below -1 since ${runOnset(c, off)}`);
+    }
+    expect(answered).toBeGreaterThan(0);
   });
 
   it("returns a GeoJSON Feature with ?format=geojson", async () => {
@@ -201,14 +259,15 @@ describe("POST /api/risk-map/batch", () => {
     const { data } = await res.json();
     expect(data.count).toBe(100);
     expect(data.results).toHaveLength(100);
-    const off = grid.monthOffset(parseMonth(latest)!);
     data.results.forEach((r: Record<string, unknown>, i: number) => {
       expect(r.id).toBe(locations[i].id);
       if (i % 10 === 9) {
-        expect(r).toMatchObject({ found: false, riskScore: null, severity: null, spei1: null });
+        expect(r).toMatchObject({ found: false, month: null, riskScore: null, severity: null, spei1: null });
       } else {
-        const v = grid.value(bruteNearest(locations[i].lat, locations[i].lng), off, 0);
-        expect(r).toMatchObject({ found: true, spei1: r3(v), riskScore: droughtScore(v), severity: droughtLevel(v) });
+        const c = bruteNearest(locations[i].lat, locations[i].lng);
+        const month = cellLatest(c);
+        const v = grid.value(c, grid.monthOffset(parseMonth(month)!), 0);
+        expect(r).toMatchObject({ found: true, month, spei1: r3(v), riskScore: droughtScore(v), severity: droughtLevel(v) });
       }
     });
   });

@@ -3,8 +3,7 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { openDroughtGridFile } from "../../formats/drought-grid.ts";
-import { readManifest } from "../../formats/manifest.ts";
-import { parseMonth } from "../../lib/months.ts";
+import { formatMonth } from "../../lib/months.ts";
 import { privateArtifacts, startRealServer, type RealServer } from "./real-server.ts";
 
 let server: RealServer;
@@ -46,11 +45,15 @@ function runsOf(values: (number | null)[]) {
 describe("drought events in the score answer", () => {
   it("reports the current run, its size and its rank, as counted from the cell's series", async () => {
     const grid = openDroughtGridFile(join(dir, "drought-grid.bin"));
-    const month = parseMonth(readManifest(dir).latestValidMonth!)!;
-    const off = grid.monthOffset(month);
+    // The score answer's month: the cell's latest month with SPEI-1 (a point's default month).
+    const latestOff = (c: number) => {
+      let m = grid.nMonths - 1;
+      while (m >= 0 && Number.isNaN(grid.value(c, m, grid.indexNo("spei1")))) m--;
+      return m;
+    };
     const k = grid.indexNo("spei3");
-    const inDrought = Array.from({ length: grid.nCells }, (_, c) => c).filter((c) => grid.value(c, off, k) < -1.0 && grid.value(c, off - 1, k) < -1.0);
-    const calm = Array.from({ length: grid.nCells }, (_, c) => c).filter((c) => grid.value(c, off, k) > 0);
+    const inDrought = Array.from({ length: grid.nCells }, (_, c) => c).filter((c) => grid.value(c, latestOff(c), k) < -1.0 && grid.value(c, latestOff(c) - 1, k) < -1.0);
+    const calm = Array.from({ length: grid.nCells }, (_, c) => c).filter((c) => grid.value(c, latestOff(c), k) > 0);
     expect(inDrought.length).toBeGreaterThan(0);
     let checked = 0;
     for (const c of inDrought) {
@@ -59,7 +62,8 @@ describe("drought events in the score answer", () => {
       const ev = await score(lat, lng);
       if (ev === undefined) continue;
       checked++;
-      const h = await (await fetch(server.base + `/api/risk-map/drought/history?lat=${lat}&lng=${lng}&indices=spei3&to=${readManifest(dir).latestValidMonth}`, { headers: { "X-API-Key": server.key } })).json();
+      const off = latestOff(c);
+      const h = await (await fetch(server.base + `/api/risk-map/drought/history?lat=${lat}&lng=${lng}&indices=spei3&to=${formatMonth(grid.firstMonth + off)}`, { headers: { "X-API-Key": server.key } })).json();
       const series = (h.data.series as { indices: { spei3: number | null } }[]).map((m) => m.indices.spei3);
       // The history route rounds to 3 decimals; the grid's own values decide membership here.
       const exact = Array.from({ length: off + 1 }, (_, m) => grid.value(c, m, k)).map((v) => (Number.isNaN(v) ? null : v));

@@ -77,7 +77,7 @@ describe("CSV answers", () => {
     const rows = parse(await r.text(), { columns: true }) as Record<string, string>[];
     const j = (await json("/api/risk-map/drought?lat=18.79&lng=98.98")).body.data;
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ grid_id: j.location.gridId, month: j.period.month, score: String(j.drought.score), spei12: String(j.drought.indices.spei12), severity: j.drought.severity.spei1 ?? "" });
+    expect(rows[0]).toMatchObject({ grid_id: j.location.gridId, month: j.period.month, score: String(j.drought.score), spei12: String(j.drought.indices.spei12 ?? ""), severity: j.drought.severity.spei1 ?? "" });
     const p = parse(await (await get("/api/risk-map/drought/province?name=Bangkok", { Accept: "text/csv" })).text(), { columns: true }) as Record<string, string>[];
     expect(p[0]).toMatchObject({ province: "Bangkok", country: "THA" });
     // JSON stays the default, and an Accept that prefers JSON gets JSON.

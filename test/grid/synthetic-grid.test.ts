@@ -79,7 +79,7 @@ describe("drought service on a grid that leaves part of the covered area without
       expect(south.found).toBe(true);
       expect(service.drought(HAT_YAI[0], HAT_YAI[1]).location.distanceKm).toBeLessThan(published.resolutionDeg * 111);
       expect(service.batchItem("north", CHIANG_MAI[0], CHIANG_MAI[1])).toEqual({
-        id: "north", lat: CHIANG_MAI[0], lng: CHIANG_MAI[1], found: false, riskScore: null, riskLevel: null, severity: null, spei1: null,
+        id: "north", lat: CHIANG_MAI[0], lng: CHIANG_MAI[1], found: false, month: null, riskScore: null, riskLevel: null, severity: null, spei1: null,
         reason: "no drought grid cell near the location",
       });
       expect(() => service.drought(CHIANG_MAI[0], CHIANG_MAI[1])).toThrow(NotFoundError);

@@ -16,7 +16,7 @@ const SCORE_DATA = {
   riskScore: 56,
   riskLevel: "medium",
   summary: "D1 Moderate Drought: SPEI-1 -1.00, nearest grid point 3.2 km",
-  details: { currentConditions: { spei1: -1, spei3: -0.5, spei6: 0.25, spei12: null, severity: "D1", distanceKm: 3.2, month: "2024-06" } },
+  details: { currentConditions: { spei1: -1, spei3: -0.5, spei6: 0.25, spei12: null, severity: "D1", distanceKm: 3.2, month: "2024-06", monthReason: "latest month with a SPEI-1 value at this grid cell" } },
   dataSources: ["test-grid"],
   timestamp: FIXED_TIME,
 };
@@ -87,7 +87,7 @@ describe("GET /api/risk-map/drought", () => {
       success: true,
       data: {
         location: { requestedLat: 13.75, requestedLng: 100.5, gridId: "c0042", gridLat: 13.75, gridLng: 100.5, distanceKm: 1.5, country: "THA" },
-        period: { month: "2024-06", climatologyBaseline: "1991-2020" },
+        period: { month: "2024-06", monthReason: "latest month with a SPEI-1 value at this grid cell", climatologyBaseline: "1991-2020" },
         drought: {
           score: 56,
           level: "medium",
@@ -144,9 +144,9 @@ describe("POST /api/risk-map/batch", () => {
     { id: "paris", lat: 48.85, lng: 2.35 },
   ];
   const results = [
-    { id: "bkk", lat: 13.75, lng: 100.5, found: true, riskScore: 56, riskLevel: "medium", severity: "D1", spei1: -1 },
-    { lat: 18.79, lng: 98.98, found: true, riskScore: 56, riskLevel: "medium", severity: "D1", spei1: -1 },
-    { id: "paris", lat: 48.85, lng: 2.35, found: false, riskScore: null, riskLevel: null, severity: null, spei1: null, reason: "outside the grid" },
+    { id: "bkk", lat: 13.75, lng: 100.5, found: true, month: "2024-06", riskScore: 56, riskLevel: "medium", severity: "D1", spei1: -1 },
+    { lat: 18.79, lng: 98.98, found: true, month: "2024-06", riskScore: 56, riskLevel: "medium", severity: "D1", spei1: -1 },
+    { id: "paris", lat: 48.85, lng: 2.35, found: false, month: null, riskScore: null, riskLevel: null, severity: null, spei1: null, reason: "outside the grid" },
   ];
 
   it("format json (default): envelope with count, riskType, results, timestamp; a location without data does not fail", async () => {
@@ -170,7 +170,7 @@ describe("POST /api/risk-map/batch", () => {
     expect(body.riskType).toBe("drought");
     expect(body.dataVersion).toBe(DATA_VERSION);
     // Feature id = the request's id; every Feature has the same property keys, null where there is no value.
-    const keys = ["id", "lat", "lng", "found", "riskScore", "riskLevel", "severity", "spei1", "confidence", "confidenceLabel", "reason"];
+    const keys = ["id", "lat", "lng", "found", "month", "riskScore", "riskLevel", "severity", "spei1", "confidence", "confidenceLabel", "reason"];
     expect(body.features).toEqual(
       results.map((r) => ({
         type: "Feature",
@@ -188,7 +188,7 @@ describe("POST /api/risk-map/batch", () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.data.count).toBe(100);
-    expect(body.data.results[99]).toEqual({ id: "p99", lat: 10.99, lng: 100, found: true, riskScore: 56, riskLevel: "medium", severity: "D1", spei1: -1 });
+    expect(body.data.results[99]).toEqual({ id: "p99", lat: 10.99, lng: 100, found: true, month: "2024-06", riskScore: 56, riskLevel: "medium", severity: "D1", spei1: -1 });
   });
 });
 

@@ -33,7 +33,7 @@ export class FakeDroughtService implements DroughtService {
       riskLevel: "medium",
       summary: "D1 Moderate Drought: SPEI-1 -1.00, nearest grid point 3.2 km",
       details: {
-        currentConditions: { spei1: -1, spei3: -0.5, spei6: 0.25, spei12: null, severity: "D1", distanceKm: 3.2, month: "2024-06" },
+        currentConditions: { spei1: -1, spei3: -0.5, spei6: 0.25, spei12: null, severity: "D1", distanceKm: 3.2, month: "2024-06", monthReason: "latest month with a SPEI-1 value at this grid cell" },
       },
       dataSources: ["test-grid"],
       timestamp: FIXED_TIME,
@@ -45,7 +45,7 @@ export class FakeDroughtService implements DroughtService {
     if (!inBox(lat, lng)) throw new NotFoundError("No drought data for this location", { lat, lng });
     return {
       location: { requestedLat: lat, requestedLng: lng, gridId: "c0042", gridLat: 13.75, gridLng: 100.5, distanceKm: 1.5, country: "THA" },
-      period: { month: month ?? "2024-06", climatologyBaseline: "1991-2020" },
+      period: { month: month ?? "2024-06", monthReason: month ? "requested" : "latest month with a SPEI-1 value at this grid cell", climatologyBaseline: "1991-2020" },
       drought: {
         score: 56,
         level: "medium",
@@ -72,8 +72,8 @@ export class FakeDroughtService implements DroughtService {
   batchItem(id: string | undefined, lat: number, lng: number): BatchItem {
     const base = id === undefined ? { lat, lng } : { id, lat, lng };
     if (!inBox(lat, lng)) {
-      return { ...base, found: false, riskScore: null, riskLevel: null, severity: null, spei1: null, reason: "outside the grid" };
+      return { ...base, found: false, month: null, riskScore: null, riskLevel: null, severity: null, spei1: null, reason: "outside the grid" };
     }
-    return { ...base, found: true, riskScore: 56, riskLevel: "medium", severity: "D1", spei1: -1 };
+    return { ...base, found: true, month: "2024-06", riskScore: 56, riskLevel: "medium", severity: "D1", spei1: -1 };
   }
 }

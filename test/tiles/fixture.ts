@@ -7,7 +7,7 @@ import { writeProvinceIndex, writeProvincesJson, type ProvinceMeta } from "../..
 import { ProvinceSummariesReader, writeProvinceSummaries } from "../../formats/province-summaries.ts";
 import { INSIDE, writeCoverageMask } from "../../formats/coverage-mask.ts";
 import type { Manifest } from "../../formats/manifest.ts";
-import { monthIndex } from "../../lib/months.ts";
+import { monthIndex, type MonthIndex } from "../../lib/months.ts";
 import type { Province } from "../../pipeline/provinces/boundaries.ts";
 import { flattenRings } from "../../lib/geo/province-rings.ts";
 import { openDroughtArtifacts, type DroughtArtifacts } from "../../server/data/drought-artifacts.ts";
@@ -52,6 +52,24 @@ export function cellValue(c: number, m: number, i: number): number {
   return m === 1 && i === 0 ? SPEI1_FEB[c] : otherValue(c, m, i);
 }
 
+/** drought-grid.bin of the fixture's cells (0.5°, THA, INDICES) for months from `firstMonth`; values cell-major. */
+export function fixtureGridBytes(firstMonth: MonthIndex, nMonths: number, values: Float32Array): Uint8Array {
+  return writeDroughtGrid({
+    firstMonth,
+    nMonths,
+    indexNames: INDICES,
+    baselineStart: monthIndex(1961, 1),
+    baselineEnd: monthIndex(1990, 12),
+    resolutionDeg: 0.5,
+    cellIds: Uint32Array.from(CELLS, (_, c) => 100 + c),
+    cellLats: Float64Array.from(CELLS, (c) => c[0]),
+    cellLngs: Float64Array.from(CELLS, (c) => c[1]),
+    countries: ["THA"],
+    cellCountry: new Uint8Array(CELLS.length),
+    values,
+  });
+}
+
 export interface Fixture {
   dir: string;
   version: string;
@@ -64,23 +82,7 @@ export function writeFixture(dir = mkdtempSync(join(tmpdir(), "tiles-fixture-"))
   const nCells = CELLS.length;
   const values = new Float32Array(nCells * 2 * INDICES.length);
   for (let c = 0; c < nCells; c++) for (let m = 0; m < 2; m++) for (let i = 0; i < INDICES.length; i++) values[(c * 2 + m) * INDICES.length + i] = cellValue(c, m, i);
-  writeFileSync(
-    join(dir, "drought-grid.bin"),
-    writeDroughtGrid({
-      firstMonth: JAN,
-      nMonths: 2,
-      indexNames: INDICES,
-      baselineStart: monthIndex(1961, 1),
-      baselineEnd: monthIndex(1990, 12),
-      resolutionDeg: 0.5,
-      cellIds: Uint32Array.from(CELLS, (_, c) => 100 + c),
-      cellLats: Float64Array.from(CELLS, (c) => c[0]),
-      cellLngs: Float64Array.from(CELLS, (c) => c[1]),
-      countries: ["THA"],
-      cellCountry: new Uint8Array(nCells),
-      values,
-    }),
-  );
+  writeFileSync(join(dir, "drought-grid.bin"), fixtureGridBytes(JAN, 2, values));
   const means = new Float32Array(2 * 2 * INDICES.length);
   for (let p = 0; p < 2; p++) {
     for (let m = 0; m < 2; m++) {
