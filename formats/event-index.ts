@@ -3,6 +3,7 @@
 // event-index.md. The reader makes views over the bytes (no per-record parsing) and answers "events within
 // r km of a point".
 import KDBush from "kdbush";
+import { jsonHeaded, pad8 } from "./json-headed.ts";
 
 const MAGIC = 0x58495645; // "EVIX" little-endian
 const FORMAT_VERSION = 1;
@@ -49,7 +50,6 @@ interface Header {
   meta: Record<string, unknown>;
 }
 
-const pad8 = (n: number) => (n + 7) & ~7;
 
 export function haversineKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
   const r = Math.PI / 180;
@@ -107,17 +107,10 @@ export function writeEventIndex(events: EventInput[], meta: Record<string, unkno
     kdbushBytes: kdBytes.byteLength,
     meta,
   };
-  const json = new TextEncoder().encode(JSON.stringify(header));
-  const headLen = pad8(12 + json.length);
   const sizes = [8 * n, 8 * n, 8 * n, 8 * n, 32 * n, pad8(4 * n), pad8(4 * n), pad8(n)];
-  const total = headLen + sizes.reduce((a, b) => a + b, 0) + kdBytes.byteLength;
-  const out = new Uint8Array(total);
-  const dv = new DataView(out.buffer);
-  dv.setUint32(0, MAGIC, true);
-  dv.setUint32(4, FORMAT_VERSION, true);
-  dv.setUint32(8, json.length, true);
-  out.set(json, 12);
-  let off = headLen;
+  const start = jsonHeaded(MAGIC, FORMAT_VERSION, header, sizes.reduce((a, b) => a + b, 0) + kdBytes.byteLength);
+  const out = start.out;
+  let off = start.off;
   const f64 = (values: ArrayLike<number>, len: number) => {
     new Float64Array(out.buffer, off, len).set(values);
     off += 8 * len;

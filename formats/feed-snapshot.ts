@@ -3,16 +3,17 @@
 import { readFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { EventIndex } from "./event-index.ts";
+import { FootprintIndex } from "./footprint-index.ts";
 
 export type FeedRiskType = "flood" | "wildfire" | "heatwave" | "storm" | "sea_level_rise";
 export const FEED_RISK_TYPES: FeedRiskType[] = ["flood", "wildfire", "heatwave", "storm", "sea_level_rise"];
 
 /**
  * Layout version of snapshot.json. 2: global coverage (country heat table, every PSMSL gauge with a trend, event
- * records, storm track records, coverage surface). The reader refuses any other, so a server never scores from a
+ * records, storm track records, coverage surface). 3: flood snapshots carry footprints.bin (the area each event covered). The reader refuses any other, so a server never scores from a
  * snapshot it misreads; `make snapshots` republishes.
  */
-export const FEED_SNAPSHOT_FORMAT = 2;
+export const FEED_SNAPSHOT_FORMAT = 3;
 
 /**
  * Which points inside `coverage.bbox` a risk type answers: `any` (land and sea), `land` (land and coastal waters),
@@ -126,34 +127,53 @@ export interface WetGridTable {
   cells: WetCell[];
 }
 
-/** One GHCN-Daily station's monthly mean temperature: 1961–1990 baseline per calendar month and latest months. */
-export interface StationHeat {
+/**
+ * One GHCN-Daily station's heatwaves (Perkins & Alexander 2013) over its latest calendar year with 300 days of data, against its
+ * base years (1981–2010; lib/feed-risk/heatwave-days.ts).
+ */
+export interface DailyHeatStation {
   id: string;
   name: string;
   lat: number;
   lng: number;
-  /** 12 arrays (January first) of baseline monthly means, °C, ascending. */
-  baseline: number[][];
-  /** The station's latest months with data, oldest first: [MonthIndex, tmean °C]. */
-  recent: [number, number][];
+  /** The latest year with 300 days of data (YYYY-MM-DD, inclusive) and the days with a maximum temperature in it. */
+  from: string;
+  to: string;
+  daysWithData: number;
+  /** Base years used (≥ 300 days of data each); the base years' mean and SD of heatwave days, mean days ≥ 35 °C. */
+  baseYears: number;
+  baseHeatwaveDaysMean: number;
+  baseHeatwaveDaysSd: number;
+  baseHotDaysMean: number;
+  heatwaves: number;
+  heatwaveDays: number;
+  longestDays: number;
+  hottestPeakC: number | null;
+  hotDays: number;
+  /** Heatwaves of that year: [first day YYYY-MM-DD, days, peak °C]. */
+  events: [string, number, number][];
+  /** Every year with 300 days of data: [year, heatwaves, heatwave days, days ≥ 35 °C]. */
+  byYear: [number, number, number, number][];
 }
 
-export interface StationHeatTable {
+export interface DailyHeatTable {
   source: string;
-  baselineStart: string;
-  baselineEnd: string;
+  baseStart: number;
+  baseEnd: number;
   maxDistanceKm: number;
-  stations: StationHeat[];
+  stations: DailyHeatStation[];
 }
 
 export interface FeedSnapshot {
   version: string;
   meta: SnapshotMeta;
   events?: EventIndex;
+  /** Flood: the footprint of each event of `events`, same order (formats/footprint-index.ts). */
+  footprints?: FootprintIndex;
   heat?: HeatTable;
   gauges?: GaugeStat[];
   climateGrid?: WetGridTable;
-  stationHeat?: StationHeatTable;
+  dailyHeat?: DailyHeatTable;
   records?: EventRecord[];
   /** Why a climate component is missing from this snapshot (e.g. the drought artifact was not published). */
   climateNote?: string;
@@ -164,7 +184,7 @@ export interface SnapshotJson {
   heat?: HeatTable;
   gauges?: GaugeStat[];
   climateGrid?: WetGridTable;
-  stationHeat?: StationHeatTable;
+  dailyHeat?: DailyHeatTable;
   records?: EventRecord[];
   climateNote?: string;
 }
@@ -187,9 +207,14 @@ export function openFeedSnapshot(dir: string, version: string): FeedSnapshot {
   if (["flood", "wildfire", "storm", "sea_level_rise"].includes(json.meta.riskType) && !events) {
     throw new Error(`${json.meta.riskType} snapshot has no events.bin`);
   }
+  const footprintsPath = join(dir, "footprints.bin");
+  const footprints = existsSync(footprintsPath) ? new FootprintIndex(readAligned(footprintsPath)) : undefined;
+  if (json.meta.riskType === "flood" && (!footprints || footprints.n !== events!.n)) {
+    throw new Error(`flood snapshot: footprints.bin ${footprints ? `holds ${footprints.n} footprints for ${events!.n} events` : "is missing"}`);
+  }
   if (json.meta.riskType === "sea_level_rise" && events!.n !== (json.gauges?.length ?? -1)) {
     throw new Error(`sea_level_rise snapshot: events.bin has ${events!.n} gauges, snapshot.json ${json.gauges?.length ?? 0}`);
   }
   if (json.meta.riskType === "heatwave" && !json.heat) throw new Error("heatwave snapshot has no heat table");
-  return { version, meta: json.meta, events, heat: json.heat, gauges: json.gauges, climateGrid: json.climateGrid, stationHeat: json.stationHeat, records: json.records, climateNote: json.climateNote };
+  return { version, meta: json.meta, events, footprints, heat: json.heat, gauges: json.gauges, climateGrid: json.climateGrid, dailyHeat: json.dailyHeat, records: json.records, climateNote: json.climateNote };
 }

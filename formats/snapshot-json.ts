@@ -77,11 +77,29 @@ const feedSnapshot = z.object({
       cells: z.array(z.object({ lat, lng, validMonths: z.int().min(0), latestSpi1: zValue, latestSpi3: zValue })),
     })
     .optional(),
-  stationHeat: z
+  dailyHeat: z
     .object({
       maxDistanceKm: finite.positive(),
       stations: z.array(
-        z.object({ id: z.string(), lat, lng, baseline: z.array(z.array(finite)).length(12), recent: z.array(z.tuple([z.int(), finite])) }),
+        z.object({
+          id: z.string(),
+          lat,
+          lng,
+          from: day,
+          to: day,
+          daysWithData: z.int().min(0).max(366),
+          baseYears: z.int().min(1),
+          baseHeatwaveDaysMean: finite.min(0),
+          baseHeatwaveDaysSd: finite.min(0),
+          baseHotDaysMean: finite.min(0),
+          heatwaves: z.int().min(0),
+          heatwaveDays: z.int().min(0).max(366),
+          longestDays: z.int().min(0).max(366),
+          hottestPeakC: finite.nullable(),
+          hotDays: z.int().min(0).max(366),
+          events: z.array(z.tuple([day, z.int().min(3), finite])),
+          byYear: z.array(z.tuple([z.int(), z.int().min(0), z.int().min(0).max(366), z.int().min(0).max(366)])),
+        }),
       ),
     })
     .optional(),

@@ -8,6 +8,7 @@ import { CoverageMask } from "./coverage-mask.ts";
 import { readDaySeries } from "./day-series.ts";
 import { openDroughtGridFile } from "./drought-grid.ts";
 import { EventIndex } from "./event-index.ts";
+import { FootprintIndex } from "./footprint-index.ts";
 import { readManifest, verifyArtifacts, type Manifest } from "./manifest.ts";
 import { readOutbreakData } from "./outbreak-snapshot.ts";
 import { readPmtilesHeader } from "./pmtiles-header.ts";
@@ -42,6 +43,7 @@ const BY_NAME: Record<string, FileCheck> = {
   [CONFIDENCE_FILE]: (path, name) => void new ConfidenceGrid(readAligned(path), name),
   "tiles-index.json": (path, name, manifest) => void readTilesIndex(text(path), manifest.artifacts, name),
   "events.bin": (path) => void new EventIndex(readAligned(path)),
+  "footprints.bin": (path, name) => void new FootprintIndex(readAligned(path), name),
   "outbreaks.json": (path, name) => void readOutbreakData(text(path), name),
   [EXPORT_FILES.cellsParquet]: (path, name) => void checkParquetExport(readParquetFooter(path), name),
   [EXPORT_FILES.provincesParquet]: (path, name) => void checkParquetExport(readParquetFooter(path), name),

@@ -182,12 +182,13 @@ const contributingEvent = z.object({
 export const eventHazardDetails = z.object({
   radiusKm: z.number(),
   decayKm: z.number(),
-  record: z.object({ start: z.string(), end: z.string(), years: z.number() }),
+  record: z.object({ start: z.string(), end: z.string(), years: z.number(), days: z.number() }),
   eventsInRadius: z.number().describe("event groups within radiusKm over the record"),
-  eventsPerYear: z.number(),
-  weightedAnnualRate: z.number(),
+  eventsPerYear: z.number().nullable().describe("null when the record is shorter than a year (rateNote says so)"),
+  weightedAnnualRate: z.number().nullable(),
   returnPeriodYears: z.number().nullable(),
-  recent: z.object({ timeframe: z.enum(TIMEFRAMES), from: z.string(), to: z.string(), events: z.number(), weighted: z.number() }),
+  rateNote: z.string().optional().describe("why there is no rate: the record is too short"),
+  recent: z.object({ timeframe: z.enum(TIMEFRAMES), from: z.string(), to: z.string(), events: z.number(), weighted: z.number(), note: z.string().optional().describe("the window starts before the data") }),
   baseline: z.string(),
   contributingEvents: z.array(contributingEvent).describe("up to 10, largest weight first"),
   historical: z.object({ eventsPerYear: z.array(z.object({ year: z.number(), events: z.number() })) }).optional(),
@@ -233,43 +234,73 @@ export const floodClimateGrid = z
       latestSpi3: z.number().nullable(),
       wetness: z.number().describe("Σ SPI-3/1.5 over the very wet months of the latest year"),
       wetRef: z.number(),
-      term: z.number().describe("wetness / wetRef, added to the flood score's exponent"),
+      term: z.number().describe("wetness / wetRef: reported, not scored (the levels use footprints only, so they mean the same everywhere)"),
     }),
   ])
-  .describe("SPI wet extremes of the nearest drought-grid cell (docs/methods/feed-risks.md)");
+  .describe("SPI wet extremes of the nearest drought-grid cell (Thailand), reported beside the flood answer and not scored (docs/methods/feed-risks.md)");
 
-export const heatwaveStationRecord = z
+export const floodDetails = z
+  .object({
+    method: z.literal("footprints"),
+    bufferKm: z.number().describe("a point this close outside a polygon counts as covered"),
+    record: z.object({ start: z.string(), end: z.string(), years: z.number() }),
+    footprintsCovering: z.int().describe("events whose footprint covers the point over the record"),
+    eventsPerYear: z.number(),
+    weightedAnnualRate: z.number().describe("λ: Σ event weights / record years"),
+    returnPeriodYears: z.number().nullable().describe("record years / covering events; null when none covers the point"),
+    frequencyScore: z.number().describe("the score of λ alone, on the return-period anchors"),
+    recent: z.object({ timeframe: z.enum(TIMEFRAMES), from: z.string(), to: z.string(), events: z.int(), floor: z.number().describe("the score is at least this while a footprint covers the point in the timeframe") }),
+    levelScale: z.string(),
+    contributingEvents: z
+      .array(z.object({ id: z.string(), name: z.string(), source: z.string(), date: z.string(), endDate: z.string(), footprint: z.string(), distanceKm: z.number().describe("0 inside the footprint"), weight: z.number() }))
+      .describe("up to 10, largest weight first"),
+    climateGrid: floodClimateGrid,
+    historical: z.object({ eventsPerYear: z.array(z.object({ year: z.number(), events: z.number() })) }).optional(),
+  })
+  .describe("flood from event footprints (docs/methods/feed-risks.md#flood)");
+
+const nationalHeat = z
   .union([
     notUsed,
     z.object({
       used: z.literal(true),
-      source: z.string(),
-      station: z.object({ id: z.string(), name: z.string(), distanceKm: z.number() }),
-      baseline: z.object({ start: month, end: month, yearsPerMonth: z.array(z.number()) }),
-      months: z.array(z.object({ month, tmeanC: z.number(), percentile: z.number(), hot: z.boolean() })),
-      hotMonths: z.number(),
-      hotExcess: z.number().describe("Σ (percentile − 90)/10 over the hot months"),
-      hotRef: z.number(),
-      countryScore: z.number().describe("the country-anomaly score before the station term is folded in"),
+      country: z.string(),
+      iso3: z.string().describe("the country's code in the OWID table (ISO 3166-1 alpha-3)"),
+      recentMonths: z.array(z.object({ month, anomalyC: z.number() })),
+      recentMeanAnomalyC: z.number(),
+      zScore: z.number(),
+      score: z.number().describe("the national monthly score: the answer's score only in the fallback"),
+      baseline: z.object({ start: month, end: month, meanAnomalyC: z.number(), sdC: z.number(), reference: z.string() }),
+      hotMonthThresholdC: z.number(),
+      hotMonths: z.array(z.object({ month, anomalyC: z.number() })).describe("latest months at or above the national 90th percentile"),
+      globalAnomalyC: z.record(z.string(), z.number().nullable()),
+      historical: z.object({ byYear: z.array(z.object({ year: z.number(), meanAnomalyC: z.number(), hotMonths: z.number() })) }).optional(),
     }),
   ])
-  .describe("nearest GHCN-Daily station's latest months as percentiles of the same calendar month in 1961–1990");
+  .describe("the national monthly mean temperature anomaly (OWID, ERA5): the score only where no daily station is in reach");
 
-export const heatwaveDetails = z.object({
-  country: z.string(),
-  iso3: z.string().describe("the country's code in the OWID table (ISO 3166-1 alpha-3)"),
-  recentMonths: z.array(z.object({ month, anomalyC: z.number() })),
-  recentMeanAnomalyC: z.number(),
-  zScore: z.number(),
-  baseline: z.object({ start: month, end: month, meanAnomalyC: z.number(), sdC: z.number(), reference: z.string() }),
-  hotMonthThresholdC: z.number(),
-  hotMonthsPerYear: z.number(),
-  returnPeriodYears: z.number().nullable(),
-  contributingEvents: z.array(z.object({ month, anomalyC: z.number() })).describe("latest hot months (≥ 90th percentile)"),
-  globalAnomalyC: z.record(z.string(), z.number().nullable()),
-  historical: z.object({ byYear: z.array(z.object({ year: z.number(), meanAnomalyC: z.number(), hotMonths: z.number() })) }).optional(),
-  stationRecord: heatwaveStationRecord.optional(),
-});
+export const heatwaveDetails = z
+  .object({
+    method: z.enum(["daily", "national-monthly-fallback"]),
+    definition: z.string().optional(),
+    station: z.object({ id: z.string(), name: z.string(), distanceKm: z.number() }).nullable(),
+    stationNote: z.string().optional().describe("why no station answered (fallback)"),
+    period: z.object({ from: z.string(), to: z.string(), daysWithData: z.int() }).optional().describe("the station's latest calendar year with 300 days of data"),
+    base: z.object({ start: z.int(), end: z.int(), years: z.int(), heatwaveDaysMean: z.number(), heatwaveDaysSd: z.number(), hotDaysMean: z.number() }).optional(),
+    heatwaves: z.int().optional().describe("HWN: heatwaves in the period"),
+    heatwaveDays: z.int().optional().describe("HWF: days in heatwaves"),
+    longestDays: z.int().optional().describe("HWD: the longest heatwave"),
+    hottestPeakC: z.number().nullable().optional().describe("HWA: the hottest day of the hottest heatwave, °C"),
+    hotDays: z.int().optional().describe("days with a maximum ≥ 35 °C"),
+    zScore: z.number().optional(),
+    relativeScore: z.number().optional(),
+    absoluteScore: z.number().optional(),
+    contributingEvents: z.array(z.object({ start: z.string(), days: z.int(), peakC: z.number() })).optional().describe("heatwaves of the period that reach into the timeframe, latest first"),
+    recent: z.object({ timeframe: z.enum(TIMEFRAMES), to: z.string(), heatwaves: z.int() }).optional(),
+    historical: z.object({ byYear: z.array(z.object({ year: z.int(), heatwaves: z.int(), heatwaveDays: z.int(), hotDays: z.int() })) }).optional().describe("the station's every year with 300 days of data"),
+    national: nationalHeat,
+  })
+  .describe("heatwaves from daily maximum temperature at the nearest GHCN-Daily station (Perkins & Alexander 2013), else the national monthly fallback (docs/methods/feed-risks.md#heatwave)");
 
 const gaugeTrend = z.object({
   id: z.number(),
@@ -356,8 +387,13 @@ export const scoreData = z.object({
     asOf: timestamp.optional().describe("feed risk types: the time the snapshot's data are current as of"),
     snapshotVersion: z.string().optional().describe("feed risk types: the snapshot version answered from"),
     coverage: coverageDetails.optional(),
-    flood: eventHazardDetails.extend({ climateGrid: floodClimateGrid.optional() }).optional(),
-    wildfire: eventHazardDetails.optional(),
+    confidence: z.number().min(0).max(1).optional().describe("feed risk types: how far to trust the answer (docs/methods/feed-risks.md#confidence)"),
+    confidenceLabel: z.enum(["high", "medium", "low"]).optional(),
+    confidenceBasis: z.string().optional().describe("what the confidence rests on: record length, distance to data, source"),
+    flood: floodDetails.optional(),
+    wildfire: eventHazardDetails
+      .extend({ fireRecord: z.object({ id: z.string(), name: z.string(), start: z.string(), end: z.string(), days: z.number() }).describe("the fire file whose extent holds the point") })
+      .optional(),
     storm: eventHazardDetails.extend({ trackRecord: stormTrackRecord }).optional(),
     heatwave: heatwaveDetails.optional(),
     sea_level_rise: seaLevelDetails.optional(),

@@ -1,12 +1,11 @@
 // One feed-risk answer from an opened snapshot and the place of the point (country, land or sea, distance to the
 // coast: lib/geo): coverage check, score, summary, per-type details and the coverage used. Pure (no I/O); the
 // server wraps it (server/services/feed-risk-service.ts). Outside coverage → NotCoveredError naming the coverage.
-import { formatMonth } from "../months.ts";
-import { riskLevel } from "../drought-scale.ts";
-import type { CountryHeat, EventRecord, FeedSnapshot, GaugeStat } from "../../formats/feed-snapshot.ts";
-import { HOT_REF, VERY_WET_SPI, WET_REF, combineHeat, hotExcess, monthPercentiles, wetTerm } from "./climate-components.ts";
-import { DAY_MS, INTENSITY, eventScore, TIMEFRAME_DAYS, TIMEFRAME_MONTHS, heatScore, scoreEvents, seaLevelScore, type RecordWindow, type TimeframeName } from "./scoring.ts";
-import { haversineKm } from "../../formats/event-index.ts";
+import { confidenceLabel, riskLevel } from "../drought-scale.ts";
+import type { EventRecord, FeedSnapshot, GaugeStat } from "../../formats/feed-snapshot.ts";
+import { DAY_MS, INTENSITY, eventScore, TIMEFRAME_DAYS, scoreEvents, seaLevelScore, type RecordWindow, type TimeframeName } from "./scoring.ts";
+import { assessFlood } from "./flood.ts";
+import { assessHeat } from "./heatwave.ts";
 
 export class NotCoveredError extends Error {
   /** Where the risk type answers (the snapshot's coverage), for the 404's details. */
@@ -51,6 +50,10 @@ export interface CoverageUsed {
 
 export interface Assessment {
   riskScore: number;
+  /** How far to trust the answer (0..1), its label and what it rests on (docs/methods/feed-risks.md#confidence). */
+  confidence?: number;
+  confidenceLabel?: "high" | "medium" | "low";
+  confidenceBasis?: string;
   riskLevel: ReturnType<typeof riskLevel>;
   summary: string;
   /** Per-type details object (goes under details[riskType]). */
@@ -83,9 +86,11 @@ function chooseRecord(s: FeedSnapshot, q: AssessQuery): { window: RecordWindow; 
   const records = s.records ?? [];
   const dataset = records.length ? records.map((r) => `${r.name} ${r.start}..${r.end}`).join(" + ") : meta.dataSources.join(" + ");
   const whole = { start: meta.recordStart.slice(0, 10), end: meta.asOf.slice(0, 10) };
-  if (meta.riskType !== "storm") return { window: { start: Date.parse(meta.recordStart), years: meta.recordYears }, dataset, period: whole };
+  const byBox = records.some((r) => r.bbox);
+  if (meta.riskType === "flood" || !byBox) return { window: { start: Date.parse(meta.recordStart), years: meta.recordYears }, dataset, period: whole };
   const rec = records.find((r) => r.bbox && inBbox(r.bbox, q.lat, q.lng));
-  if (!rec || rec.years === undefined) throw new Error("storm snapshot: no track record answers this point");
+  if (!rec && meta.riskType === "wildfire") throw notCovered(s, "outside the extent of every fire file");
+  if (!rec || rec.years === undefined) throw new Error(`${meta.riskType} snapshot: no record answers this point`);
   const setNo = rec.set === undefined ? -1 : ev.sets.indexOf(rec.set);
   const window: RecordWindow = {
     start: Date.parse(rec.start),
@@ -104,14 +109,18 @@ function assessEvents(s: FeedSnapshot, q: AssessQuery, place: Place): Assessment
     throw notCovered(s, `open sea, ${r1(place.coastDistanceKm)} km from the nearest coast`);
   }
   const p = { radiusKm: meta.params.radiusKm, decayKm: meta.params.decayKm, annualRateRef: meta.params.annualRateRef, recentRef: meta.params.recentRef };
-  const asOf = Date.parse(meta.asOf);
-  const windowDays = TIMEFRAME_DAYS[q.timeframe];
   const chosen = chooseRecord(s, q);
   const recordYears = chosen.window.years;
+  // A rate needs a record of a year or more: a 48-hour or two-month fire file gives no events per year and no return
+  // period; its score is the activity over its whole period, as of its end (docs/methods/feed-risks.md#rates-need-a-record).
+  const rated = recordYears >= MIN_RATE_YEARS;
+  const recordStart = Date.parse(chosen.period.start);
+  const asOf = rated ? Date.parse(meta.asOf) : Date.parse(chosen.period.end) + DAY_MS - 1;
+  const windowDays = rated ? TIMEFRAME_DAYS[q.timeframe] : Math.ceil((asOf - recordStart) / DAY_MS);
   const near = ev.near(q.lat, q.lng, p.radiusKm);
   const h = scoreEvents(ev, near, INTENSITY[type], p, asOf, windowDays, chosen.window);
-  const wet = type === "flood" ? wetComponent(s, q) : undefined;
-  if (wet?.used) h.score = eventScore(h.annualRate, h.recentWeighted, p, wet.term);
+  if (!rated) h.score = eventScore(0, h.recentWeighted, p);
+  const windowStart = asOf - windowDays * DAY_MS;
   const magnitude = (i: number) => (Number.isFinite(ev.magnitude[i]) ? r2(ev.magnitude[i]) : null);
   const describe = (c: { index: number; distanceKm: number; weight: number }) => ({
     id: ev.groups[ev.group[c.index]],
@@ -128,16 +137,25 @@ function assessEvents(s: FeedSnapshot, q: AssessQuery, place: Place): Assessment
   const details: Record<string, unknown> = {
     radiusKm: p.radiusKm,
     decayKm: p.decayKm,
-    record: { start: chosen.period.start, end: chosen.period.end, years: r1(recordYears) },
+    record: { start: chosen.period.start, end: chosen.period.end, years: r2(recordYears), days: r1(recordYears * 365.2425) },
     eventsInRadius: h.eventCount,
-    eventsPerYear: r2(h.eventCount / recordYears),
-    weightedAnnualRate: Math.round(h.annualRate * 1000) / 1000,
-    returnPeriodYears: h.returnPeriodYears === null ? null : r1(h.returnPeriodYears),
-    recent: { timeframe: q.timeframe, from: day(asOf - windowDays * DAY_MS), to: day(asOf), events: h.recentCount, weighted: Math.round(h.recentWeighted * 1000) / 1000 },
+    eventsPerYear: rated ? r2(h.eventCount / recordYears) : null,
+    weightedAnnualRate: rated ? Math.round(h.annualRate * 1000) / 1000 : null,
+    returnPeriodYears: rated && h.returnPeriodYears !== null ? r1(h.returnPeriodYears) : null,
+    ...(rated ? {} : { rateNote: `a record of ${span(recordYears)} is too short for a rate (${MIN_RATE_YEARS} year at least): no events per year, no return period; the score is the activity over the whole record, to its end` }),
+    recent: {
+      timeframe: q.timeframe,
+      from: day(windowStart),
+      to: day(asOf),
+      events: h.recentCount,
+      weighted: Math.round(h.recentWeighted * 1000) / 1000,
+      ...(rated && windowStart < recordStart ? { note: `the window starts before the data (${chosen.period.start}): only ${span((asOf - recordStart) / (365.2425 * DAY_MS))} of it is observed` } : {}),
+    },
     baseline: `${chosen.dataset}; λref ${p.annualRateRef}/yr, recent ref ${p.recentRef}`,
     contributingEvents: h.strongest.map(describe),
   };
-  if (rec) {
+  if (rec && type === "wildfire") details.fireRecord = { id: rec.id, name: rec.name, start: rec.start, end: rec.end, days: r1(recordYears * 365.2425) };
+  else if (rec) {
     details.trackRecord = {
       id: rec.id,
       name: rec.name,
@@ -148,7 +166,6 @@ function assessEvents(s: FeedSnapshot, q: AssessQuery, place: Place): Assessment
       windYears: r1(rec.windYears ?? recordYears),
     };
   }
-  if (wet) details.climateGrid = wet;
   if (q.includeHistorical) {
     const byYear = new Map<number, number>();
     for (const c of h.contributions) {
@@ -172,11 +189,10 @@ function assessEvents(s: FeedSnapshot, q: AssessQuery, place: Place): Assessment
     (h.eventCount === 0
       ? `No ${NOUN[type]} within ${p.radiusKm} km${where || ` in ${chosen.dataset}`}, ${span(recordYears)} searched`
       : `${h.eventCount} ${NOUN[type]} within ${p.radiusKm} km${where} over ${span(recordYears)}` +
-        (h.returnPeriodYears === null ? "" : ` (one every ${span(h.returnPeriodYears)})`)) +
-    `; ${h.recentCount} in the ${q.timeframe} before ${day(asOf)}.${topText}${windText}` +
-    (wet === undefined || (!wet.used && s.climateGrid) ? "" : wet.used
-      ? ` Drought grid (to ${wet.gridMonth}): ${wet.veryWetMonths.latestYear} very wet month(s) (SPI-3 ≥ ${VERY_WET_SPI}) in the latest year, ${wet.veryWetMonths.record} in the record.`
-      : ` Drought grid not used: ${wet.note}.`);
+        (h.returnPeriodYears === null || !rated ? "" : ` (one every ${span(h.returnPeriodYears)})`)) +
+    (rated ? `; ${h.recentCount} in the ${q.timeframe} before ${day(asOf)}.` : ".") +
+    `${topText}${windText}` +
+    (rated ? "" : ` The record (${span(recordYears)}) is too short for a rate.`);
   return {
     riskScore: h.score,
     riskLevel: riskLevel(h.score),
@@ -184,186 +200,7 @@ function assessEvents(s: FeedSnapshot, q: AssessQuery, place: Place): Assessment
     details,
     coverage: { country: place.country, dataset: chosen.dataset, period: chosen.period, area: meta.coverage.description },
     dataSources: meta.dataSources,
-  };
-}
-
-/** Nearest item by great-circle distance (brute force: the tables hold at most a few thousand points). */
-function nearest<T extends { lat: number; lng: number }>(items: T[], lat: number, lng: number): { item: T; distanceKm: number } | undefined {
-  let best: { item: T; distanceKm: number } | undefined;
-  for (const item of items) {
-    const d = haversineKm(lat, lng, item.lat, item.lng);
-    if (!best || d < best.distanceKm) best = { item, distanceKm: d };
-  }
-  return best;
-}
-
-/** Whether a point can be within `km` of any item: the items' box widened by km (cheap gate before `nearest`). */
-const boxes = new WeakMap<object, [number, number, number, number]>();
-function mayBeNear(items: { lat: number; lng: number }[], lat: number, lng: number, km: number): boolean {
-  let b = boxes.get(items);
-  if (!b) {
-    b = [Infinity, Infinity, -Infinity, -Infinity];
-    for (const it of items) {
-      b[0] = Math.min(b[0], it.lng); b[1] = Math.min(b[1], it.lat); b[2] = Math.max(b[2], it.lng); b[3] = Math.max(b[3], it.lat);
-    }
-    boxes.set(items, b);
-  }
-  const dLat = km / 110.5;
-  const dLng = km / (111.0 * Math.max(0.01, Math.cos((Math.min(89, Math.abs(lat) + dLat) * Math.PI) / 180)));
-  return lat >= b[1] - dLat && lat <= b[3] + dLat && lng >= b[0] - dLng && lng <= b[2] + dLng;
-}
-
-type WetComponent =
-  | { used: false; note: string }
-  | {
-      used: true;
-      source: string;
-      version: string;
-      gridMonth: string;
-      recordStart: string;
-      baseline: string;
-      cell: { lat: number; lng: number; distanceKm: number };
-      veryWetThreshold: number;
-      veryWetMonths: { record: number; recordMonths: number; latestYear: number; latestYearMonths: string[] };
-      latestSpi1: number | null;
-      latestSpi3: number | null;
-      wetness: number;
-      wetRef: number;
-      term: number;
-    };
-
-/** The flood score's climate-grid term at a point, or why there is none (the score then uses the feeds alone). */
-function wetComponent(s: FeedSnapshot, q: AssessQuery): WetComponent {
-  const g = s.climateGrid;
-  if (!g) return { used: false, note: s.climateNote ?? "this snapshot has no drought-grid table" };
-  const hit = mayBeNear(g.cells, q.lat, q.lng, g.maxDistanceKm) ? nearest(g.cells, q.lat, q.lng) : undefined;
-  if (!hit || hit.distanceKm > g.maxDistanceKm) {
-    return { used: false, note: `no drought-grid cell with SPI-3 data within ${g.maxDistanceKm} km (grid ${g.version}, Thailand)` };
-  }
-  const c = hit.item;
-  return {
-    used: true,
-    source: g.source,
-    version: g.version,
-    gridMonth: g.gridMonth,
-    recordStart: g.recordStart,
-    baseline: g.baseline,
-    cell: { lat: c.lat, lng: c.lng, distanceKm: r1(hit.distanceKm) },
-    veryWetThreshold: VERY_WET_SPI,
-    veryWetMonths: { record: c.veryWetMonths, recordMonths: c.validMonths, latestYear: c.veryWetLatestYear, latestYearMonths: c.latestYearVeryWet },
-    latestSpi1: c.latestSpi1,
-    latestSpi3: c.latestSpi3,
-    wetness: c.latestYearWetness,
-    wetRef: WET_REF,
-    term: Math.round(1000 * wetTerm(c)) / 1000,
-  };
-}
-
-type StationComponent =
-  | { used: false; note: string }
-  | {
-      used: true;
-      source: string;
-      station: { id: string; name: string; distanceKm: number };
-      baseline: { start: string; end: string; yearsPerMonth: number[] };
-      months: { month: string; tmeanC: number; percentile: number; hot: boolean }[];
-      hotMonths: number;
-      hotExcess: number;
-      hotRef: number;
-      countryScore: number;
-    };
-
-/** Percentiles of the nearest station's latest k months against 1961–1990, or why there are none. */
-function stationComponent(s: FeedSnapshot, q: AssessQuery, k: number, countryScore: number): StationComponent {
-  const t = s.stationHeat;
-  if (!t) return { used: false, note: s.climateNote ?? "this snapshot has no station table" };
-  const hit = mayBeNear(t.stations, q.lat, q.lng, t.maxDistanceKm) ? nearest(t.stations, q.lat, q.lng) : undefined;
-  if (!hit || hit.distanceKm > t.maxDistanceKm) {
-    return { used: false, note: `no GHCN-Daily station with a ${t.baselineStart}..${t.baselineEnd} baseline within ${t.maxDistanceKm} km (station data: Thailand)` };
-  }
-  const st = hit.item;
-  const recent = st.recent.slice(-k);
-  const ps = monthPercentiles(recent.map((r) => r[0]), recent.map((r) => r[1]), { byCalendarMonth: st.baseline });
-  const excess = hotExcess(ps.map((p) => p.percentile));
-  return {
-    used: true,
-    source: t.source,
-    station: { id: st.id, name: st.name, distanceKm: r1(hit.distanceKm) },
-    baseline: { start: t.baselineStart, end: t.baselineEnd, yearsPerMonth: st.baseline.map((a) => a.length) },
-    months: ps.map((p) => ({ month: formatMonth(p.month), tmeanC: r2(p.tmeanC), percentile: r1(p.percentile), hot: p.hot })),
-    hotMonths: ps.filter((p) => p.hot).length,
-    hotExcess: Math.round(1000 * excess) / 1000,
-    hotRef: HOT_REF,
-    countryScore,
-  };
-}
-
-/** The country series of the point, or a NotCoveredError that says why there is none. */
-function countryHeat(s: FeedSnapshot, place: Place): { iso3: string; c: CountryHeat } {
-  const t = s.heat!;
-  if (place.country === null) {
-    throw notCovered(s, place.land ? "no country at this point" : `open sea, ${r1(place.coastDistanceKm)} km from the nearest coast`);
-  }
-  const c = t.countries[place.country];
-  if (!c) throw notCovered(s, `no temperature series for ${place.country}`);
-  return { iso3: place.country, c };
-}
-
-function assessHeat(s: FeedSnapshot, q: AssessQuery, place: Place): Assessment {
-  const t = s.heat!;
-  const { iso3, c } = countryHeat(s, place);
-  const a = Float64Array.from(c.anomalyC, (v) => (v === null ? NaN : v));
-  const k = TIMEFRAME_MONTHS[q.timeframe];
-  const h = heatScore(a, k);
-  const station = stationComponent(s, q, k, h.score);
-  const score = station.used ? combineHeat(h.score, station.hotExcess, station.months.length) : h.score;
-  const month = (i: number) => formatMonth(c.firstMonth + i);
-  const last = a.length - 1;
-  const recentMonths = Array.from({ length: k }, (_, j) => last - k + 1 + j).map((i) => ({ month: month(i), anomalyC: r2(a[i]) }));
-  const hot = [...a.keys()].filter((i) => a[i] >= c.hotThresholdC);
-  const years = a.length / 12;
-  const globalAt = (v: (number | null)[]) => {
-    const x = v[c.firstMonth + last - t.globalFirstMonth];
-    return x === null || x === undefined ? null : r2(x);
-  };
-  const details: Record<string, unknown> = {
-    country: c.name,
-    iso3,
-    recentMonths,
-    recentMeanAnomalyC: r2(h.recentMeanC),
-    zScore: r2(h.z),
-    baseline: { start: month(0), end: month(last), meanAnomalyC: r2(h.baselineMeanC), sdC: r2(h.baselineSdC), reference: "anomalies vs 1991-2020 (ERA5)" },
-    hotMonthThresholdC: r2(c.hotThresholdC),
-    hotMonthsPerYear: r2(hot.length / years),
-    returnPeriodYears: hot.length ? r1(years / hot.length) : null,
-    contributingEvents: hot.slice(-10).reverse().map((i) => ({ month: month(i), anomalyC: r2(a[i]) })),
-    globalAnomalyC: Object.fromEntries(Object.entries(t.global).map(([name, v]) => [name, globalAt(v)])),
-    stationRecord: station,
-  };
-  if (q.includeHistorical) {
-    const byYear: { year: number; meanAnomalyC: number; hotMonths: number }[] = [];
-    for (let i = 0; i + 11 <= last; i += 12) {
-      let sum = 0;
-      let n = 0;
-      for (let j = i; j < i + 12; j++) { sum += a[j]; n += a[j] >= c.hotThresholdC ? 1 : 0; }
-      byYear.push({ year: Math.floor((c.firstMonth + i) / 12), meanAnomalyC: r2(sum / 12), hotMonths: n });
-    }
-    details.historical = { byYear };
-  }
-  const summary =
-    `${c.name} mean temperature anomaly ${r2(h.recentMeanC)} °C over the ${k} month(s) to ${month(last)}, ` +
-    `z = ${r2(h.z)} against ${month(0)}..${month(last)}; ${hot.length} months above ${r2(c.hotThresholdC)} °C (90th percentile) in the record.` +
-    (station.used
-      ? ` Station ${station.station.name} (${station.station.distanceKm} km): ${station.hotMonths} of its latest ${station.months.length} month(s) to ${station.months.at(-1)!.month} above the ${station.baseline.start.slice(0, 4)}–${station.baseline.end.slice(0, 4)} 90th percentile.`
-      : ` Station record not used: ${station.note}.`);
-  const dataset = `${t.source}, ${iso3}` + (station.used ? ` + GHCN-Daily station ${station.station.id}` : "");
-  return {
-    riskScore: score,
-    riskLevel: riskLevel(score),
-    summary,
-    details,
-    coverage: { country: iso3, dataset, period: { start: month(0), end: month(last) }, area: s.meta.coverage.description },
-    dataSources: s.meta.dataSources,
+    ...recordConfidence(recordYears, type === "storm" ? 0.8 : 0.7, type === "storm" ? "IBTrACS best tracks within 300 km" : "satellite fire detections (FIRMS) within 100 km"),
   };
 }
 
@@ -386,6 +223,9 @@ function assessSeaLevel(s: FeedSnapshot, q: AssessQuery, place: Place): Assessme
       details: { ...base, trendMmYr: null, trendSeMmYr: null, gauges: [], baseline: `inland beyond ${inlandKm} km: score 0 without a gauge trend` },
       coverage: coverageOf(`${place.coastSource} (distance to the coast; no gauge needed inland)`, { start: meta.recordStart.slice(0, 4), end: meta.asOf.slice(0, 4) }),
       dataSources: meta.dataSources,
+      confidence: 0.9,
+      confidenceLabel: "high",
+      confidenceBasis: `${r1(coastKm)} km from the coast (${place.coastSource}): beyond ${inlandKm} km no sea-level exposure`,
     };
   }
   // Inverse-distance weights (10 km floor) over the nearest gauges with a trend (events.bin holds them in order).
@@ -427,14 +267,44 @@ function assessSeaLevel(s: FeedSnapshot, q: AssessQuery, place: Place): Assessme
     details,
     coverage: coverageOf(`PSMSL annual RLR gauges ${order.map((x) => `${x.g.id} ${x.g.name}`).join(", ")}`, period),
     dataSources: meta.dataSources,
+    ...seaLevelConfidence(first.g.years, first.d),
   };
 }
 
 export function assess(s: FeedSnapshot, q: AssessQuery, place: Place): Assessment {
   if (!inBbox(s.meta.coverage.bbox, q.lat, q.lng)) throw notCovered(s, "outside the area of the data");
-  if (s.meta.riskType === "heatwave") return assessHeat(s, q, place);
+  if (s.meta.riskType === "heatwave") {
+    if (!onLandOrCoast(place)) throw notCovered(s, `open sea, ${r1(place.coastDistanceKm)} km from the nearest coast`);
+    return assessHeat(s, q, place);
+  }
   if (s.meta.riskType === "sea_level_rise") return assessSeaLevel(s, q, place);
+  if (s.meta.riskType === "flood") {
+    if (!onLandOrCoast(place)) throw notCovered(s, `open sea, ${r1(place.coastDistanceKm)} km from the nearest coast`);
+    return assessFlood(s, q, place);
+  }
   return assessEvents(s, q, place);
+}
+
+/**
+ * Sea-level confidence: the nearest gauge's record (50 years or more counts in full; shorter trends alias decadal
+ * variability) and its distance (local subsidence differs over tens of km: e^(−d/100 km)).
+ */
+function seaLevelConfidence(years: number, distanceKm: number) {
+  const c = Math.round(0.9 * Math.min(1, years / 50) * Math.exp(-distanceKm / 100) * 100) / 100;
+  return { confidence: c, confidenceLabel: confidenceLabel(c), confidenceBasis: `nearest PSMSL gauge ${r1(distanceKm)} km away with ${years} years of annual data` };
+}
+
+/** Records shorter than this give no rate (events per year, return period). */
+export const MIN_RATE_YEARS = 1;
+
+/**
+ * Confidence of a record-based answer (docs/methods/feed-risks.md#confidence): the source's quality `q`, scaled by the
+ * record length (30 years or more is full).
+ */
+export function recordConfidence(years: number, q: number, source: string): { confidence: number; confidenceLabel: "high" | "medium" | "low"; confidenceBasis: string } {
+  // A record of days still measures what happened in it: never below 0.05, never "none".
+  const c = Math.max(0.05, Math.round(Math.min(1, Math.max(0, years) / 30) * q * 100) / 100);
+  return { confidence: c, confidenceLabel: confidenceLabel(c), confidenceBasis: `${source}; record ${span(years)} (30 years or more counts in full)` };
 }
 
 /** A duration in years as words: short records (FIRMS covers 48 hours) in days, not "0 years". */

@@ -38,8 +38,12 @@ export function firmsTime(date: string, time: string): number {
 }
 
 /** One detection; `file`/`line` say where a rejected CSV row was. */
-function fireRow(r: Record<string, string>, sensor: FirmsSensor, rc: RejectCounter, out: FireRecord[], file?: string, line?: number): void {
+function fireRow(r: Record<string, string>, headerSensor: FirmsSensor, rc: RejectCounter, out: FireRecord[], file?: string, line?: number): void {
   rc.rows++;
+  // FIRMS archive downloads write VIIRS rows under the MODIS column names (brightness, bright_t31) and say which
+  // instrument in a column of their own: the row's instrument wins over the header's column set.
+  const instrument = (r.instrument ?? "").trim().toUpperCase();
+  const sensor: FirmsSensor = instrument === "VIIRS" || instrument === "MODIS" ? instrument : headerSensor;
   const reject = (reason: string) => rc.reject(reason, file, line);
   const lat = num(r.latitude);
   const lng = num(r.longitude);
@@ -51,7 +55,9 @@ function fireRow(r: Record<string, string>, sensor: FirmsSensor, rc: RejectCount
   if (!Number.isFinite(time)) { reject("bad acq_date/acq_time"); return; }
   if (!(frp >= 0)) { reject("bad frp"); return; }
   if (!(confidence >= 0 && confidence <= 100)) { reject("bad confidence"); return; }
-  const id = `${sensor}-${r.acq_date}-${r.acq_time}-${lat}-${lng}`;
+  // Two satellites can see the same place in the same minute (Suomi NPP and NOAA-20): the satellite is part of the id.
+  const satellite = (r.satellite ?? "").trim();
+  const id = `${sensor}-${satellite ? `${satellite}-` : ""}${r.acq_date}-${r.acq_time}-${lat}-${lng}`;
   out.push({
     id,
     source: `FIRMS-${sensor}`,
@@ -65,7 +71,7 @@ function fireRow(r: Record<string, string>, sensor: FirmsSensor, rc: RejectCount
     name: `${sensor} fire detection`,
     sensor,
     confidence,
-    brightnessK: num(sensor === "VIIRS" ? r.bright_ti4 : r.brightness),
+    brightnessK: num(sensor === "VIIRS" ? (r.bright_ti4 ?? r.brightness) : r.brightness),
   });
 }
 

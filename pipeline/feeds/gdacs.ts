@@ -5,6 +5,7 @@
 import { num, readCsvRecords } from "./csv.ts";
 import { REASON_NULL_ISLAND, countryChecker, countryNamesToIso3, type CountryChecker } from "./country-check.ts";
 import { RejectCounter, validLatLng, type AdapterResult, type FeedRecord } from "./records.ts";
+import { polygonRings } from "./polygons.ts";
 
 const KIND: Record<string, string> = { FL: "flood", TC: "cyclone", WF: "fire", DR: "drought", EQ: "earthquake", VO: "volcano" };
 const ALERT_SCORE: Record<string, number> = { green: 1, orange: 2, red: 3 };
@@ -190,4 +191,24 @@ export function parseGdacsFloodTable(
     });
   }
   return rc.result(out);
+}
+
+/**
+ * The affected-area polygons of the floods in a GDACS event GeoJSON ("Poly_Affected" features; the "Poly_Global"
+ * area is the whole region GDACS watches, not what was flooded), by event id "FL-<eventid>". Polygon features
+ * carry no eventid of their own: it is read from their report link.
+ */
+export function gdacsFloodAffectedAreas(text: string): Map<string, number[][][]> {
+  const fc = JSON.parse(text) as { type?: string; features?: GeoJsonFeature[] };
+  if (fc.type !== "FeatureCollection" || !Array.isArray(fc.features)) throw new Error("GDACS GeoJSON: not a FeatureCollection");
+  const out = new Map<string, number[][][]>();
+  for (const f of fc.features) {
+    const p = scalarProps(f.properties);
+    if (p.eventtype !== "FL" || p.Class !== "Poly_Affected" || !f.geometry) continue;
+    const id = p.eventid ?? /[?&]eventid=(\d+)/.exec(p.link ?? p.url ?? "")?.[1];
+    if (!id) continue;
+    const rings = polygonRings(f.geometry);
+    if (rings.length) out.set(`FL-${id}`, [...(out.get(`FL-${id}`) ?? []), ...rings]);
+  }
+  return out;
 }

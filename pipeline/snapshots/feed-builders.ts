@@ -6,30 +6,37 @@
 // of the fire files.
 import { gridSourceOf } from "../../lib/drought/grid-sources.ts";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
 import { join } from "node:path";
 import { sha256Bytes, type FileChecksum } from "../../formats/manifest.ts";
 import type { SnapshotInput } from "./publish-snapshot.ts";
 import { EventIndex, writeEventIndex, type EventInput } from "../../formats/event-index.ts";
 import { fetchFeed, type FetchOutcome } from "../feeds/fetch.ts";
-import { countryChecker } from "../feeds/country-check.ts";
+import { countryChecker, countryNamesToIso3 } from "../feeds/country-check.ts";
 import { parseDfoArchive } from "../feeds/dfo.ts";
 import { dfoWorkbookAsCsv } from "../feeds/dfo-workbook.ts";
-import { parseGdacsFloodTable, parseGdacsGeoJson } from "../feeds/gdacs.ts";
+import { gdacsFloodAffectedAreas, parseGdacsFloodTable, parseGdacsGeoJson } from "../feeds/gdacs.ts";
+import { readDfoFootprints, readGfdMappedEvents } from "../feeds/dfo-footprints.ts";
+import { FootprintIndex, writeFootprintIndex, type FootprintInput } from "../../formats/footprint-index.ts";
+import { DFO_DISC_RADIUS_KM, FOOTPRINT_BUFFER_KM, GDACS_POINT_RADIUS_KM, floodEventWeight, footprintSpecificity } from "../../lib/feed-risk/flood.ts";
+import { ringsAreaKm2 } from "../feeds/polygons.ts";
 import { parseFirmsCsv, parseFirmsGeoJson } from "../feeds/firms.ts";
 import { parseIbtracsCsv, type TrackPoint } from "../feeds/ibtracs.ts";
 import { IBTRACS_WP_CSV_FILE, IBTRACS_WP_FILE, IBTRACS_WP_SOURCE, mergeTrackRecords, parseIbtracsWpCsv, readIbtracsParquet } from "../feeds/ibtracs-parquet.ts";
 import { linearTrend, parsePsmslFilelist, parseRlrAnnual } from "../feeds/psmsl.ts";
 import { parseGlobalTemperature, parseOwidTemperature } from "../feeds/temperature.ts";
 import type { AdapterResult, FeedRecord } from "../feeds/records.ts";
-import { FEED_SNAPSHOT_FORMAT, type CountryHeat, type EventRecord, type FeedRiskType, type FeedSnapshot, type GaugeStat, type HeatTable, type SnapshotJson, type SnapshotMeta, type StationHeat, type StationHeatTable, type WetCell, type WetGridTable } from "../../formats/feed-snapshot.ts";
+import { FEED_SNAPSHOT_FORMAT, type CountryHeat, type EventRecord, type FeedRiskType, type FeedSnapshot, type GaugeStat, type HeatTable, type SnapshotJson, type SnapshotMeta, type DailyHeatStation, type DailyHeatTable, type WetCell, type WetGridTable } from "../../formats/feed-snapshot.ts";
 import { assess, NotCoveredError, type Place } from "../../lib/feed-risk/assess.ts";
 import { placeLocator, sharedGeography } from "../../lib/feed-risk/place.ts";
-import { YEAR_MS } from "../../lib/feed-risk/scoring.ts";
-import { wetExtremes, monthlyBaseline } from "../../lib/feed-risk/climate-components.ts";
+import { DAY_MS, YEAR_MS } from "../../lib/feed-risk/scoring.ts";
+import { wetExtremes } from "../../lib/feed-risk/climate-components.ts";
 import { openDroughtGridFile } from "../../formats/drought-grid.ts";
 import { readManifest } from "../../formats/manifest.ts";
 import { formatMonth, parseMonth } from "../../lib/months.ts";
-import { GHCND_SUBDIR, readGhcndStations, readStationIndex } from "../inputs/ghcnd/stations.ts";
+import { GHCND_SUBDIR, readStationIndex } from "../inputs/ghcnd/stations.ts";
+import { parseGhcndCsv } from "../inputs/ghcnd/parse.ts";
+import { calendarDayThresholds, heatwaveStats } from "../../lib/feed-risk/heatwave-days.ts";
 
 export interface BuildContext {
   dataDir: string;
@@ -53,6 +60,11 @@ const DFO_FILE = "feeds/dfo/FloodArchive.csv";
 /** The publisher's workbook, linked into the inputs tree by `make refresh`: read instead of the CSV export when present. */
 export const DFO_WORKBOOK_FILE = "feeds/dfo/FloodArchive.xlsx";
 const GDACS_TABLE_FILE = "feeds/gdacs/latest_gdacs_flood_db.csv";
+/** DFO flood-extent polygons (zipped shapefile) and the Global Flood Database's table of MODIS-mapped events. */
+export const DFO_POLYGONS_FILE = "feeds/flood-footprints/dfo_polys_20191203.zip";
+/** A GDACS flood whose point lies this close to a DFO footprint of overlapping dates is that DFO event. */
+const SAME_EVENT_KM = 50;
+export const GFD_TABLE_FILE = "feeds/flood-footprints/gfd_qcdatabase_2019_08_01.csv.gz";
 const GDACS_GEOJSON_FILE = "feeds/gdacs/gdacs_20260530T1858Z.geojson";
 /** The flood search API's archive (merged by event, nightly), linked into the inputs tree by `make refresh`; absent offline. */
 export const GDACS_FLOOD_SEARCH_FILE = "feeds/gdacs/gdacs_floods.geojson";
@@ -68,7 +80,6 @@ const OWID_TEMPERATURE_FILE = "feeds/temperature/monthly-temperature-anomalies.c
 const GLOBAL_TEMPERATURE_FILE = "feeds/temperature/global-monthly-gistemp-gcag.csv";
 
 export const PARAMS = {
-  flood: { radiusKm: 150, decayKm: 75, annualRateRef: 1.0, recentRef: 1.0 },
   wildfire: { radiusKm: 100, decayKm: 30, annualRateRef: 10, recentRef: 3 },
   storm: { radiusKm: 300, decayKm: 150, annualRateRef: 0.2, recentRef: 0.3 },
   // inlandKm: three e-folding distances (exposure factor < 5 %); beyond it a point answers 0 with its distance.
@@ -173,7 +184,8 @@ function scoreDistribution(snap: FeedSnapshot, points: { lat: number; lng: numbe
 function distribution(json: SnapshotJson, files: Record<string, Uint8Array | string>) {
   // Parse the bytes exactly as the server will read them.
   const bin = files["events.bin"];
-  const snap: FeedSnapshot = { version: "build", meta: json.meta, heat: json.heat, gauges: json.gauges, climateGrid: json.climateGrid, stationHeat: json.stationHeat, records: json.records, events: bin instanceof Uint8Array ? new EventIndex(aligned(bin)) : undefined };
+  const fp = files["footprints.bin"];
+  const snap: FeedSnapshot = { version: "build", footprints: fp instanceof Uint8Array ? new FootprintIndex(aligned(fp)) : undefined, meta: json.meta, heat: json.heat, gauges: json.gauges, climateGrid: json.climateGrid, dailyHeat: json.dailyHeat, records: json.records, events: bin instanceof Uint8Array ? new EventIndex(aligned(bin)) : undefined };
   const locate = placeLocator();
   return {
     thailand: scoreDistribution(snap, thaiGrid(), locate, "1° lat 6..20 × lng 98..105, timeframe 1y"),
@@ -194,12 +206,14 @@ function finish(
   inputs: Inputs,
   adapters: Record<string, AdapterResult<unknown>>,
   more: Record<string, unknown>,
+  extraFiles: Record<string, Uint8Array> = {},
 ): BuiltSnapshot {
   const { adapters: adapterTable, acceptedRows } = adapterQc(adapters);
   const qc = { adapters: adapterTable, ...more };
   const json: SnapshotJson = { meta, ...extra };
   const files: Record<string, Uint8Array | string> = { "snapshot.json": JSON.stringify(json) };
   if (events) files["events.bin"] = writeEventIndex(events, { riskType: meta.riskType, unit: meta.unit });
+  Object.assign(files, extraFiles);
   const report = { riskType: meta.riskType, asOf: meta.asOf, recordStart: meta.recordStart, coverage: meta.coverage, events: events?.length ?? null, fetches: inputs.fetches, ...qc, scoreDistribution: distribution(json, files) };
   files["build-report.json"] = JSON.stringify(report, null, 2);
   return { files, asOf: meta.asOf, sources: meta.dataSources, inputs: inputs.checksums, qc: { ...qc, scoreDistribution: report.scoreDistribution }, report: "build-report.json", acceptedRows };
@@ -244,21 +258,76 @@ export async function buildFlood(ctx: BuildContext): Promise<BuiltSnapshot> {
     ? parseDfoArchive(await dfoWorkbookAsCsv(inp.bytes(DFO_WORKBOOK_FILE)), countryChecker(), DFO_WORKBOOK_FILE)
     : parseDfoArchive(await inp.text(DFO_FILE, "DFO_ARCHIVE"), countryChecker(), DFO_FILE);
   const table = parseGdacsFloodTable(await inp.text(GDACS_TABLE_FILE, "GDACS_FLOOD_TABLE"), countryChecker(), GDACS_TABLE_FILE);
-  const geo = parseGdacsGeoJson(await inp.text(GDACS_GEOJSON_FILE, "GDACS_GEOJSON"));
-  const search = existsSync(join(ctx.dataDir, GDACS_FLOOD_SEARCH_FILE)) ? parseGdacsGeoJson(await inp.text(GDACS_FLOOD_SEARCH_FILE)) : undefined;
+  const geoText = await inp.text(GDACS_GEOJSON_FILE, "GDACS_GEOJSON");
+  const geo = parseGdacsGeoJson(geoText);
+  const searchText = existsSync(join(ctx.dataDir, GDACS_FLOOD_SEARCH_FILE)) ? await inp.text(GDACS_FLOOD_SEARCH_FILE) : undefined;
+  const search = searchText === undefined ? undefined : parseGdacsGeoJson(searchText);
   requireValid("DFO", dfo);
   requireValid("GDACS flood table", table);
   requireValid("GDACS GeoJSON", geo);
   if (search) requireValid("GDACS flood search", search);
+  // Footprints: DFO's drawn polygons and the Global Flood Database's list of MODIS-mapped events, where present.
+  const polygons = existsSync(join(ctx.dataDir, DFO_POLYGONS_FILE)) ? await readDfoFootprints(inp.bytes(DFO_POLYGONS_FILE), DFO_POLYGONS_FILE) : undefined;
+  if (polygons) requireValid("DFO polygons", polygons);
+  const gfd = existsSync(join(ctx.dataDir, GFD_TABLE_FILE)) ? readGfdMappedEvents(inp.bytes(GFD_TABLE_FILE), GFD_TABLE_FILE) : undefined;
+  if (gfd) requireValid("Global Flood Database table", gfd);
+  const polygonOf = new Map((polygons?.records ?? []).map((f) => [f.id, f.rings]));
+  const mappedIds = new Set(gfd?.records ?? []);
+  const affected = gdacsFloodAffectedAreas(geoText);
+  if (searchText !== undefined) for (const [id, rings] of gdacsFloodAffectedAreas(searchText)) if (!affected.has(id)) affected.set(id, rings);
   // The live GeoJSON files repeat floods of the table: one event per GDACS id, the newer record winning (the search
   // archive over the table, the current event list over both).
-  const gdacs = new Map<string, FeedRecord>();
+  const gdacs = new Map<string, FeedRecord & { iso3?: string }>();
   for (const r of table.records) gdacs.set(r.id, r);
-  for (const r of search?.records.filter((r) => r.kind === "flood") ?? []) gdacs.set(r.id, r);
-  for (const r of geo.records.filter((r) => r.kind === "flood")) gdacs.set(r.id, r);
-  const dfoEvents = dfo.records.map((r) => toEvent(r));
-  const gdacsEvents = [...gdacs.values()].map((r) => toEvent(r));
-  const events = [...dfoEvents, ...gdacsEvents];
+  for (const r of search?.records.filter((r) => r.kind === "flood") ?? []) gdacs.set(r.id, { ...r, iso3: gdacs.get(r.id)?.iso3 });
+  for (const r of geo.records.filter((r) => r.kind === "flood")) gdacs.set(r.id, { ...r, iso3: gdacs.get(r.id)?.iso3 });
+  const locate = placeLocator();
+  const events: EventInput[] = [];
+  const footprints: FootprintInput[] = [];
+  const kinds = { dfoPolygon: 0, dfoDisc: 0, gdacsPolygon: 0, gdacsDisc: 0, gdacsSameAsDfo: 0 };
+  // DFO: the drawn polygon of the event, else a disc of the event's area within its country.
+  const dfoSpans: { from: number; to: number }[] = [];
+  for (const r of dfo.records) {
+    const iso3 = countryNamesToIso3(r.country);
+    const rings = polygonOf.get(r.id);
+    const eventWeight = floodEventWeight({ source: "DFO", severity: r.severity, dead: r.dead, displaced: r.displaced });
+    if (rings) {
+      const weight = eventWeight * footprintSpecificity(ringsAreaKm2(rings));
+      footprints.push({ rings, countries: [], weight, mapped: mappedIds.has(r.id) });
+      kinds.dfoPolygon++;
+    } else {
+      const radiusKm = Math.min(DFO_DISC_RADIUS_KM.max, Math.max(DFO_DISC_RADIUS_KM.min, Math.sqrt((Number.isFinite(r.areaKm2) ? r.areaKm2 : 0) / Math.PI)));
+      const weight = eventWeight * footprintSpecificity(Math.PI * radiusKm ** 2);
+      footprints.push({ disc: { lng: r.lng, lat: r.lat, radiusKm }, countries: iso3, weight, mapped: mappedIds.has(r.id) });
+      kinds.dfoDisc++;
+    }
+    events.push(toEvent(r));
+    dfoSpans.push({ from: r.time - 3 * DAY_MS, to: r.endTime + 3 * DAY_MS });
+  }
+  // GDACS: an event DFO also records (a DFO footprint within 50 km of its point, overlapping dates) counts once, as
+  // DFO's footprint.
+  const dfoIndex = new FootprintIndex(aligned(writeFootprintIndex(footprints)));
+  for (const r of [...gdacs.values()].sort((a, b) => a.time - b.time || (a.id < b.id ? -1 : 1))) {
+    // The disc's countries: the one GDACS names and the one its point lies in (GDACS names Bahrain for a point in Dubai).
+    const here = locate(r.lat, r.lng).country;
+    const iso3 = [...new Set([...(r.iso3 && /^[A-Z]{3}$/.test(r.iso3) ? [r.iso3] : []), ...(here ? [here] : [])])];
+    const near = dfoIndex.covering(r.lat, r.lng, SAME_EVENT_KM, iso3[0] ?? null);
+    let same = false;
+    for (let k = 0; k < near.count && !same; k++) same = dfoSpans[near.index[k]].from <= r.endTime && dfoSpans[near.index[k]].to >= r.time;
+    if (same) { kinds.gdacsSameAsDfo++; continue; }
+    const eventWeight = floodEventWeight({ source: "GDACS", severity: r.magnitude });
+    const rings = affected.get(r.id);
+    if (rings) {
+      footprints.push({ rings, countries: [], weight: eventWeight * footprintSpecificity(ringsAreaKm2(rings)) });
+      kinds.gdacsPolygon++;
+    } else {
+      footprints.push({ disc: { lng: r.lng, lat: r.lat, radiusKm: GDACS_POINT_RADIUS_KM }, countries: iso3, weight: eventWeight });
+      kinds.gdacsDisc++;
+    }
+    events.push(toEvent(r));
+  }
+  const dfoEvents = events.filter((e) => e.source === "DFO");
+  const gdacsEvents = events.filter((e) => e.source === "GDACS");
   const records = [recordOf("dfo", "DFO Global Active Archive of Large Flood Events", dfoEvents), recordOf("gdacs", "GDACS flood events", gdacsEvents)];
   const asOf = latest(events);
   const coverage = {
@@ -267,16 +336,19 @@ export async function buildFlood(ctx: BuildContext): Promise<BuiltSnapshot> {
     description: `land worldwide (Natural Earth 1:${sharedGeography().scale}; open sea 404): ${records.map((r) => `${r.name} ${r.start.slice(0, 4)}–${r.end.slice(0, 4)}`).join(", ")}`,
   };
   const meta = eventMeta("flood", events, asOf, coverage, [
-    "Dartmouth Flood Observatory Global Active Archive of Large Flood Events (Brakenridge)",
-    "GDACS flood events (EC JRC / UN OCHA)",
-  ], "DFO magnitude | GDACS alert score", { ...PARAMS.flood });
+    "Dartmouth Flood Observatory Global Active Archive of Large Flood Events and its flood-extent polygons (Brakenridge)",
+    ...(gfd ? ["Global Flood Database v1 (Tellman et al. 2021, Nature 596:80-86): MODIS-mapped DFO events"] : []),
+    "GDACS flood events and affected areas (EC JRC / UN OCHA)",
+  ], "DFO magnitude | GDACS alert score", { bufferKm: FOOTPRINT_BUFFER_KM, gdacsPointRadiusKm: GDACS_POINT_RADIUS_KM, dfoDiscMinKm: DFO_DISC_RADIUS_KM.min, dfoDiscMaxKm: DFO_DISC_RADIUS_KM.max });
   const wet = wetGridTable(ctx, inp);
-  if (wet.table) meta.dataSources.push(`${wet.table.source}, version ${wet.table.version}`);
+  if (wet.table) meta.dataSources.push(`${wet.table.source}, version ${wet.table.version} (reported, not scored)`);
   const extra = wet.table ? { climateGrid: wet.table, records } : { climateNote: wet.note, records };
-  return finish(meta, events, extra, inp, { dfo, gdacsFloodTable: table, gdacsGeoJson: geo, ...(search ? { gdacsFloodSearch: search } : {}) }, {
+  const fpBytes = writeFootprintIndex(footprints, { riskType: "flood" });
+  return finish(meta, events, extra, inp, { dfo, gdacsFloodTable: table, gdacsGeoJson: geo, ...(search ? { gdacsFloodSearch: search } : {}), ...(polygons ? { dfoPolygons: polygons } : {}), ...(gfd ? { gfdTable: gfd } : {}) }, {
     records,
-    climateGrid: wet.table ? { version: wet.table.version, gridMonth: wet.table.gridMonth, cells: wet.table.cells.length } : { skipped: wet.note },
-  });
+    footprints: kinds,
+    climateGrid: wet.table ? { version: wet.table.version, gridMonth: wet.table.gridMonth, cells: wet.table.cells.length, scored: false } : { skipped: wet.note },
+  }, { "footprints.bin": fpBytes });
 }
 
 /** Outward-rounded bounding box of points, whole degrees. */
@@ -294,6 +366,13 @@ const degrees = (b: [number, number, number, number]) => {
   return `${lng(b[0])}–${lng(b[2])}, ${lat(b[1])}–${lat(b[3])}`;
 };
 
+/** FIRMS archive downloads (gzip CSV) in the data directory, each its own record with its own extent. */
+export const FIRMS_ARCHIVES = [
+  { file: "feeds/firms-archive/fire_archive_M6_96619.csv.gz", id: "firms-australia-2019", name: "NASA FIRMS MODIS C6 archive, Australia" },
+  { file: "feeds/firms-archive/fire_archive_SV-C2_740981.csv.gz", id: "firms-rhodes-2023", name: "NASA FIRMS VIIRS archive, Rhodes (Suomi NPP, NOAA-20)" },
+  { file: "feeds/firms-archive/fire_archive_J1V-C2_740979.csv.gz", id: "firms-rhodes-2023", name: "NASA FIRMS VIIRS archive, Rhodes (Suomi NPP, NOAA-20)" },
+] as const;
+
 export async function buildWildfire(ctx: BuildContext): Promise<BuiltSnapshot> {
   const inp = new Inputs(ctx);
   const csv = parseFirmsCsv(await inp.text(FIRMS_CSV_FILE, "FIRMS_CSV"), FIRMS_CSV_FILE);
@@ -305,15 +384,35 @@ export async function buildWildfire(ctx: BuildContext): Promise<BuiltSnapshot> {
   // The CSV holds the same detections as the GeoJSON; one event per detection id.
   const byId = new Map<string, FeedRecord>();
   for (const r of [...(geo?.records ?? []), ...csv.records]) byId.set(r.id, r);
-  const events = [...byId.values()].map((r) => toEvent(r));
+  const nrtSet = "firms-sea-2018";
+  const events = [...byId.values()].map((r) => toEvent(r, nrtSet));
+  const recordSpecs: { id: string; name: string; events: EventInput[] }[] = [{ id: nrtSet, name: "NASA FIRMS MODIS C6 South-East Asia 48 h sample", events: [...events] }];
+  const archives: Record<string, AdapterResult<unknown>> = {};
+  // The archive downloads: each a record of its own, answering inside its own extent.
+  for (const a of FIRMS_ARCHIVES) {
+    if (!existsSync(join(ctx.dataDir, a.file))) continue;
+    const r = parseFirmsCsv(gunzipSync(inp.bytes(a.file)).toString("utf8"), a.file);
+    requireValid(a.file, r);
+    archives[a.file] = r;
+    const evs = r.records.map((x) => toEvent(x, a.id));
+    events.push(...evs);
+    const spec = recordSpecs.find((x) => x.id === a.id);
+    if (spec) spec.events.push(...evs);
+    else recordSpecs.push({ id: a.id, name: a.name, events: evs });
+  }
+  const records: EventRecord[] = recordSpecs.map((x) => {
+    const rec = recordOf(x.id, x.name, x.events);
+    const first = Math.min(...x.events.map((e) => e.time));
+    const last = Math.max(...x.events.map((e) => e.time));
+    // The files carry no product region: a record answers inside the extent of its detections, rounded out to whole degrees.
+    return { ...rec, bbox: extentOf(x.events), set: x.id, years: Math.max(1 / 365.2425, (last - first) / YEAR_MS) };
+  });
   const asOf = latest(events);
-  const record = recordOf("firms", "NASA FIRMS MODIS C6 South-East Asia 48 h sample", events);
-  // The files carry no product region: the coverage is the extent of their detections, rounded out to whole degrees.
   const bbox = extentOf(events);
-  const coverage = { bbox, surface: "any" as const, description: `the extent of the fire files present: ${record.name}, ${record.start}..${record.end}, ${degrees(bbox)}` };
-  const meta = eventMeta("wildfire", events, asOf, coverage, ["NASA FIRMS MODIS C6 active fires, South-East Asia (Giglio et al. 2016)"], "FRP MW", { ...PARAMS.wildfire });
+  const coverage = { bbox, surface: "any" as const, description: `the extents of the fire files present: ${records.map((r) => `${r.name} ${r.start}..${r.end} (${degrees(r.bbox!)})`).join("; ")}` };
+  const meta = eventMeta("wildfire", events, asOf, coverage, ["NASA FIRMS MODIS C6 / VIIRS active fires (Giglio et al. 2016; Schroeder et al. 2014)"], "FRP MW", { ...PARAMS.wildfire });
   const gdacsFires = gdacs.records.filter((r) => r.kind === "fire").length;
-  return finish(meta, events, { records: [record] }, inp, { firmsCsv: csv, ...(geo ? { firmsGeoJson: geo } : {}) }, { records: [record], gdacsWildfiresNotUsed: gdacsFires, note: "GDACS wildfires (2026) fall outside the FIRMS record window and are not mixed in" });
+  return finish(meta, events, { records }, inp, { firmsCsv: csv, ...(geo ? { firmsGeoJson: geo } : {}), ...archives }, { records, gdacsWildfiresNotUsed: gdacsFires, note: "GDACS wildfires (2026) fall outside the FIRMS record windows and are not mixed in" });
 }
 
 /**
@@ -482,37 +581,63 @@ export function wetGridTable(ctx: BuildContext, inp?: Inputs): { table?: WetGrid
   };
 }
 
-export const HEAT_BASELINE = { start: "1961-01", end: "1990-12", minYears: 10, recentMonths: 12, maxDistanceKm: 150 } as const;
+export const HEAT_BASE = { startYear: 1981, endYear: 2010, minYears: 10, minDaysPerYear: 300, maxDistanceKm: 100 } as const;
 
 /**
- * Per GHCN-Daily station: the 1961–1990 monthly mean temperatures per calendar month and the latest 12 months
- * with data. Stations with fewer than 10 baseline years in any calendar month are left out.
+ * Per GHCN-Daily station: Perkins & Alexander heatwaves in its latest calendar year with ≥ 300 days of TMAX,
+ * against the 1981–2010 base years (WMO's previous standard normal, so a warmed climate is not every year's heatwave; ≥ 10 with 300 days each; calendar-day thresholds on every day). Stations that
+ * miss either are left out and counted in the report.
  */
-export async function stationHeatTable(ctx: BuildContext, inp?: Inputs): Promise<StationHeatTable> {
+export async function dailyHeatTable(ctx: BuildContext, inp?: Inputs): Promise<{ table: DailyHeatTable; leftOut: Record<string, string> }> {
   const dir = join(ctx.dataDir, GHCND_SUBDIR);
-  if (inp) {
-    for (const entry of await readStationIndex(dir)) {
-      const bytes = readFileSync(entry.path);
-      inp.checksums[join(GHCND_SUBDIR, entry.path.slice(dir.length + 1))] = { bytes: bytes.length, sha256: sha256Bytes(bytes) };
+  const out: DailyHeatStation[] = [];
+  const leftOut: Record<string, string> = {};
+  const r2 = (v: number) => Math.round(v * 100) / 100;
+  const isoDay = (d: number) => new Date(d * 86_400_000).toISOString().slice(0, 10);
+  for (const entry of await readStationIndex(dir)) {
+    const bytes = readFileSync(entry.path);
+    if (inp) inp.checksums[join(GHCND_SUBDIR, entry.path.slice(dir.length + 1))] = { bytes: bytes.length, sha256: sha256Bytes(bytes) };
+    const st = parseGhcndCsv(bytes.toString("utf8"), entry.path);
+    const th = calendarDayThresholds(st.tmax, st.firstDay, HEAT_BASE.startYear, HEAT_BASE.endYear);
+    if (th.some((v) => Number.isNaN(v))) { leftOut[st.station] = `too few ${HEAT_BASE.startYear}–${HEAT_BASE.endYear} maximum temperatures for the calendar-day thresholds`; continue; }
+    const base: { hwf: number; hot: number }[] = [];
+    const byYear: [number, number, number, number][] = [];
+    const y0 = new Date(st.firstDay * 86_400_000).getUTCFullYear();
+    const y1 = new Date((st.firstDay + st.tmax.length - 1) * 86_400_000).getUTCFullYear();
+    for (let y = y0; y <= y1; y++) {
+      const h = heatwaveStats(st.tmax, st.firstDay, th, Date.UTC(y, 0, 1) / 86_400_000, Date.UTC(y, 11, 31) / 86_400_000);
+      if (h.daysWithData < HEAT_BASE.minDaysPerYear) continue;
+      byYear.push([y, h.heatwaves, h.heatwaveDays, h.hotDays]);
+      if (y >= HEAT_BASE.startYear && y <= HEAT_BASE.endYear) base.push({ hwf: h.heatwaveDays, hot: h.hotDays });
     }
-  }
-  const stations = await readGhcndStations({ dir });
-  const start = parseMonth(HEAT_BASELINE.start)!;
-  const end = parseMonth(HEAT_BASELINE.end)!;
-  const r3 = (v: number) => Math.round(v * 1000) / 1000;
-  const out: StationHeat[] = [];
-  for (const st of stations) {
-    const base = monthlyBaseline(st.tmean, st.firstMonth, start, end);
-    if (base.byCalendarMonth.some((a) => a.length < HEAT_BASELINE.minYears)) continue;
-    const recent: [number, number][] = [];
-    for (let i = st.tmean.length - 1; i >= 0 && recent.length < HEAT_BASELINE.recentMonths; i--) {
-      if (Number.isFinite(st.tmean[i])) recent.unshift([st.firstMonth + i, r3(st.tmean[i])]);
+    if (base.length < HEAT_BASE.minYears) { leftOut[st.station] = `${base.length} complete base years`; continue; }
+    // The latest calendar year with 300 days of data (P&A's metrics are annual); a later, thinner year is left aside.
+    const lastYear = new Date((st.firstDay + st.tmax.length - 1) * 86_400_000).getUTCFullYear();
+    let from = 0;
+    let to = 0;
+    let h: ReturnType<typeof heatwaveStats> | undefined;
+    for (let y = lastYear; y > HEAT_BASE.endYear && !h; y--) {
+      from = Date.UTC(y, 0, 1) / 86_400_000;
+      to = Date.UTC(y, 11, 31) / 86_400_000;
+      const x = heatwaveStats(st.tmax, st.firstDay, th, from, to);
+      if (x.daysWithData >= HEAT_BASE.minDaysPerYear) h = x;
     }
-    if (recent.length === 0) continue;
-    out.push({ id: st.id, name: st.name, lat: st.lat, lng: st.lng, baseline: base.byCalendarMonth.map((a) => a.map(r3)), recent });
+    if (!h) { leftOut[st.station] = `no year after ${HEAT_BASE.endYear} with ${HEAT_BASE.minDaysPerYear} days of maximum temperature`; continue; }
+    const mean = base.reduce((a, b) => a + b.hwf, 0) / base.length;
+    const sd = Math.sqrt(base.reduce((a, b) => a + (b.hwf - mean) ** 2, 0) / Math.max(1, base.length - 1));
+    out.push({
+      id: st.station, name: st.name, lat: st.lat, lng: st.lng, from: isoDay(from), to: isoDay(to), daysWithData: h.daysWithData,
+      baseYears: base.length, baseHeatwaveDaysMean: r2(mean), baseHeatwaveDaysSd: r2(sd), baseHotDaysMean: r2(base.reduce((a, b) => a + b.hot, 0) / base.length),
+      heatwaves: h.heatwaves, heatwaveDays: h.heatwaveDays, longestDays: h.longestDays, hottestPeakC: h.hottestPeakC, hotDays: h.hotDays,
+      events: h.events.map((e) => [isoDay(e.start), e.days, e.peakC]),
+      byYear,
+    });
   }
-  if (out.length === 0) throw new Error("GHCN-Daily: no station with a 1961–1990 temperature baseline");
-  return { source: "NOAA GHCN-Daily station monthly mean temperature (Menne et al. 2012)", baselineStart: HEAT_BASELINE.start, baselineEnd: HEAT_BASELINE.end, maxDistanceKm: HEAT_BASELINE.maxDistanceKm, stations: out };
+  if (out.length === 0) throw new Error("GHCN-Daily: no station with base years and a complete latest year of maximum temperatures");
+  return {
+    table: { source: "NOAA GHCN-Daily station daily maximum temperature (Menne et al. 2012); heatwaves after Perkins & Alexander (2013)", baseStart: HEAT_BASE.startYear, baseEnd: HEAT_BASE.endYear, maxDistanceKm: HEAT_BASE.maxDistanceKm, stations: out },
+    leftOut,
+  };
 }
 
 /** Months a country series needs to enter the table (five years: a 12-month mean needs a distribution). */
@@ -578,19 +703,19 @@ export async function buildHeatwave(ctx: BuildContext): Promise<BuiltSnapshot> {
     coverage: {
       bbox: WORLD,
       surface: "country",
-      description: `the ${codes.length} countries of the OWID monthly temperature table (${formatMonth(first)}..${formatMonth(last)}); station percentiles where GHCN-Daily stations are (Thailand)`,
+      description: `within ${HEAT_BASE.maxDistanceKm} km of a GHCN-Daily station with daily maximum temperatures (heatwave days; Thailand offline); elsewhere, as a low-confidence fallback, the ${codes.length} countries of the OWID monthly temperature table (${formatMonth(first)}..${formatMonth(last)})`,
     },
     dataSources: ["Our World in Data monthly temperature anomalies by country (Copernicus ERA5)", "NASA GISTEMP v4 and NOAA GCAG global monthly anomalies"],
     params: { hotQuantile: 0.9 },
     unit: "°C",
   };
-  const stationHeat = await stationHeatTable(ctx, inp);
-  meta.dataSources.push(stationHeat.source);
-  const stationReport = { stations: stationHeat.stations.length, latestMonth: formatMonth(Math.max(...stationHeat.stations.map((s) => s.recent.at(-1)![0]))) };
+  const daily = await dailyHeatTable(ctx, inp);
+  meta.dataSources.push(daily.table.source);
+  const stationReport = { stations: daily.table.stations.length, latestDay: daily.table.stations.map((s) => s.to).sort().at(-1), leftOut: daily.leftOut };
   // Countries the geography can return that have no series answer 404 naming the table: listed in the report.
   const withoutSeries = sharedGeography().countryCodes.filter((c) => !countries[c]);
   const notInGeography = codes.filter((c) => !sharedGeography().countryCodes.includes(c));
-  return finish(meta, undefined, { heat, stationHeat }, inp, { owid, global: glob }, { countries: codes.length, leftOut, geographyCountriesWithoutSeries: withoutSeries, seriesWithoutGeographyCountry: notInGeography, thailandMonths: countries.THA.anomalyC.length, thailandHotThresholdC: countries.THA.hotThresholdC, stationRecord: stationReport });
+  return finish(meta, undefined, { heat, dailyHeat: daily.table }, inp, { owid, global: glob }, { countries: codes.length, leftOut, geographyCountriesWithoutSeries: withoutSeries, seriesWithoutGeographyCountry: notInGeography, thailandMonths: countries.THA.anomalyC.length, thailandHotThresholdC: countries.THA.hotThresholdC, stationRecord: stationReport });
 }
 
 export const FEED_BUILDERS: Record<FeedRiskType, (ctx: BuildContext) => Promise<BuiltSnapshot>> = {

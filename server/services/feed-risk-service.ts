@@ -51,7 +51,13 @@ export class FeedRiskService {
       riskScore: a.riskScore,
       riskLevel: a.riskLevel,
       summary: a.summary,
-      details: { asOf: snap.meta.asOf, snapshotVersion: snap.version, coverage: a.coverage, [type]: a.details } as ScoreData["details"],
+      details: {
+        asOf: snap.meta.asOf,
+        snapshotVersion: snap.version,
+        coverage: a.coverage,
+        ...(a.confidence === undefined ? {} : { confidence: a.confidence, confidenceLabel: a.confidenceLabel, confidenceBasis: a.confidenceBasis }),
+        [type]: a.details,
+      } as ScoreData["details"],
       dataSources: a.dataSources,
       timestamp: new Date().toISOString(),
     };

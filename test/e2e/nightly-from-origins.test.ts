@@ -23,7 +23,7 @@ import { snapshotRoot } from "../../formats/snapshot-layout.ts";
 import { arcgisPage, mirrorStationList, startReplay, type Replay } from "../sources/origin-replay.ts";
 
 const mirror = dataDir();
-const WITHOUT_ORIGIN = ["boundaries", "ports/ais/ais_sample.csv", "ports/portwatch/portwatch_tanker_daily_by_country.csv"];
+const WITHOUT_ORIGIN = ["boundaries", "ports/ais/ais_sample.csv", "ports/portwatch/portwatch_tanker_daily_by_country.csv", "feeds/firms-archive", "feeds/flood-footprints"];
 const emptyDataDir = mkdtempSync(join(tmpdir(), "nightly-data-"));
 for (const rel of WITHOUT_ORIGIN) {
   mkdirSync(dirname(join(emptyDataDir, rel)), { recursive: true });

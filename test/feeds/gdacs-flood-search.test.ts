@@ -57,10 +57,13 @@ describe("GDACS flood search archive", () => {
     // The mirror's newest GDACS flood is of 2025; the search archive brings November 2026 (Vietnam's on the 15th
     // is the newest event: the snapshot's as-of).
     expect(data.details.asOf).toBe("2026-11-15T00:00:00.000Z");
-    expect(data.details.coverage.dataset).toContain("GDACS flood events 2014-12-10..2026-11-15");
-    expect(data.details.flood.recent).toMatchObject({ from: "2026-10-16", to: "2026-11-15", events: 1 });
-    expect(data.details.flood.contributingEvents[0]).toEqual({
-      id: "FL-1103990", name: "Flood in Thailand", source: "GDACS", date: "2026-11-10", endDate: "2026-11-21", distanceKm: 0, magnitude: 2, unit: "DFO magnitude | GDACS alert score", weight: 2,
+    // GDACS floods within 50 km of a DFO footprint of the same days are DFO's: the GDACS record starts in 2017.
+    expect(data.details.coverage.dataset).toContain("GDACS flood events 2017-01-22..2026-11-15");
+    expect(data.details.flood.recent).toMatchObject({ from: "2026-10-16", to: "2026-11-15", events: 1, floor: 60 });
+    // An orange alert (weight 1) whose affected-area polygon (in the search answer) covers the query point.
+    expect(data.details.flood.contributingEvents.find((e: { id: string }) => e.id === "FL-1103990")).toEqual({
+      id: "FL-1103990", name: "Flood in Thailand", source: "GDACS", date: "2026-11-10", endDate: "2026-11-21", distanceKm: 0, weight: 1, footprint: "polygon",
     });
+    expect(data.riskScore).toBeGreaterThanOrEqual(60);
   }, 120_000);
 });

@@ -2,7 +2,8 @@
 // for every feed risk type in JSON and GeoJSON, schema-valid; 404 outside coverage; hot reload; a corrupted
 // snapshot refused while the previous one keeps serving. (Drought here is the fake service of the server tests.)
 import { riskLevel } from "../../lib/drought-scale.ts";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { parse } from "csv-parse/sync";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -80,25 +81,29 @@ describe("score endpoint for feed risk types", () => {
     }
   });
 
-  it("flood near Khon Kaen: the 2011 Thailand monsoon flood (DFO) contributes", async () => {
-    // The DFO archive places its 2011 Thailand floods at their centroids, the large one in the north-east (17.0N, 102.8E).
-    const body = (await (await score({ lat: 16.9, lng: 102.8, riskType: "flood", timeframe: "1y" })).json()) as { data: { riskScore: number; details: { flood: { contributingEvents: { source: string; date: string }[] } } } };
-    expect(body.data.riskScore).toBeGreaterThan(0);
-    expect(body.data.details.flood.contributingEvents.some((e) => e.source === "DFO" && e.date.startsWith("2011"))).toBe(true);
+  it("flood near Khon Kaen: the 2011 Thailand monsoon flood's DFO footprint covers it", async () => {
+    const body = (await (await score({ lat: 16.43, lng: 102.83, riskType: "flood", timeframe: "1y" })).json()) as { data: { riskScore: number; details: { confidence: number; flood: { contributingEvents: { source: string; date: string; distanceKm: number; footprint: string }[] } } } };
+    expect(body.data.riskScore).toBeGreaterThanOrEqual(30);
+    expect(body.data.details.flood.contributingEvents.some((e) => e.source === "DFO" && e.date.startsWith("2011") && e.distanceKm === 0 && e.footprint.startsWith("polygon"))).toBe(true);
+    expect(body.data.details.confidence).toBeGreaterThan(0);
   });
 
-  it("flood at Bangkok: the 1996 monsoon flood 33 km away leads, no phantom events", async () => {
-    const body = (await (await score({ ...BANGKOK, riskType: "flood" })).json()) as { data: { riskScore: number; details: { flood: { contributingEvents: { id: string; distanceKm: number }[] } } } };
-    const events = body.data.details.flood.contributingEvents;
-    expect(events[0].id).toBe("DFO-1120");
-    expect(events.map((e) => e.id)).not.toContain("FL-1103646");
-    expect(body.data.riskScore).toBeGreaterThan(0);
+  it("flood at Bangkok: high from the footprints that cover it, every one covering (distance 0 or within the buffer)", async () => {
+    const body = (await (await score({ ...BANGKOK, riskType: "flood" })).json()) as { data: { riskScore: number; riskLevel: string; details: { flood: { bufferKm: number; footprintsCovering: number; contributingEvents: { id: string; distanceKm: number }[] } } } };
+    const f = body.data.details.flood;
+    expect(f.footprintsCovering).toBeGreaterThanOrEqual(4);
+    for (const e of f.contributingEvents) expect(e.distanceKm).toBeLessThanOrEqual(f.bufferKm);
+    expect(f.contributingEvents.map((e) => e.id)).not.toContain("FL-1103646");
+    expect(["high", "critical"]).toContain(body.data.riskLevel);
   });
 
-  it("flood at Phuket: the May 2026 GDACS Thailand flood is recent activity", async () => {
-    const body = (await (await score({ lat: 8.4, lng: 98.3, riskType: "flood", timeframe: "30d" })).json()) as { data: { details: { flood: { recent: { events: number }; contributingEvents: { id: string }[] } } } };
+  it("flood at Phuket: the May 2026 GDACS Thailand flood's affected area covers it: recent activity, at least medium", async () => {
+    const body = (await (await score({ lat: 8.4, lng: 98.3, riskType: "flood", timeframe: "30d" })).json()) as { data: { riskScore: number; details: { flood: { recent: { events: number; floor: number }; contributingEvents: { id: string; footprint: string }[] } } } };
     expect(body.data.details.flood.recent.events).toBeGreaterThanOrEqual(1);
-    expect(body.data.details.flood.contributingEvents.map((e) => e.id)).toContain("FL-1103881");
+    const e = body.data.details.flood.contributingEvents.find((x) => x.id === "FL-1103881")!;
+    expect(e.footprint).toBe("polygon");
+    expect(body.data.details.flood.recent.floor).toBe(30);
+    expect(body.data.riskScore).toBeGreaterThanOrEqual(30);
   });
 
   it("storm over north-east Thailand finds NORU (2022), whose track crossed Thailand", async () => {
@@ -107,18 +112,16 @@ describe("score endpoint for feed risk types", () => {
     expect(body.data.riskScore).toBeGreaterThan(0);
   });
 
-  it("flood at Bangkok: the drought grid's wet extremes are reported and folded in", async () => {
+  it("flood at Bangkok: the drought grid's wet extremes are reported, not scored", async () => {
     type Grid = { used: boolean; gridMonth: string; cell: { lat: number; lng: number }; veryWetMonths: { record: number; latestYear: number }; term: number };
-    const body = (await (await score({ ...BANGKOK, riskType: "flood" })).json()) as { data: { riskScore: number; summary: string; details: { flood: { climateGrid: Grid; weightedAnnualRate: number; recent: { weighted: number } } } } };
+    const body = (await (await score({ ...BANGKOK, riskType: "flood" })).json()) as { data: { riskScore: number; details: { flood: { climateGrid: Grid; frequencyScore: number; recent: { floor: number } } } } };
     const g = body.data.details.flood.climateGrid;
     expect(g.used).toBe(true);
     expect(g.gridMonth).toBe("2019-07");
     expect(g.cell).toMatchObject({ lat: 13.875, lng: 100.375 });
     expect(g.veryWetMonths.record).toBeGreaterThan(0);
-    expect(body.data.summary).toContain("Drought grid (to 2019-07)");
     const f = body.data.details.flood;
-    const x = f.weightedAnnualRate / 1.0 + f.recent.weighted / 1.0 + g.term;
-    expect(body.data.riskScore).toBeCloseTo(100 * (1 - Math.exp(-x)), 0);
+    expect(body.data.riskScore).toBe(Math.max(f.frequencyScore, f.recent.floor));
   });
 
   it("flood at sea inside the old Thai box: open sea is now a 404 naming the coverage (was a feeds-only 200)", async () => {
@@ -137,30 +140,33 @@ describe("score endpoint for feed risk types", () => {
     const body = (await res.json()) as { data: { summary: string; details: { coverage: { country: string }; flood: { climateGrid: { used: boolean; note: string } } } } };
     expect(body.data.details.flood.climateGrid.used).toBe(false);
     expect(body.data.details.flood.climateGrid.note).toMatch(/^no drought-grid cell with SPI-3 data within 27\.8 km/);
-    expect(body.data.summary).not.toContain("Drought grid");
     expect(body.data.details.coverage.country).toBe("BGD");
   });
 
-  it("heatwave at Bangkok: the Bangkok Metropolis station's latest months as 1961–1990 percentiles", async () => {
-    type Rec = { used: boolean; station: { id: string; distanceKm: number }; months: { month: string; percentile: number; hot: boolean }[]; hotMonths: number; countryScore: number };
-    const body = (await (await score({ ...BANGKOK, riskType: "heatwave", timeframe: "90d" })).json()) as { data: { riskScore: number; details: { heatwave: { stationRecord: Rec } } } };
-    const r = body.data.details.heatwave.stationRecord;
-    expect(r.used).toBe(true);
-    expect(r.station.id).toBe("TH000048455");
-    expect(r.months.map((m) => m.month)).toEqual(["2019-04", "2019-05", "2019-06"]);
-    expect(r.months.map((m) => m.percentile)).toEqual([100, 100, 100]);
-    expect(r.hotMonths).toBe(3);
-    // Excess 3 over 3 months: station term 1 − e^−1, folded with the country score as a probabilistic OR.
-    expect(body.data.riskScore).toBeCloseTo(100 * (1 - (1 - r.countryScore / 100) * Math.exp(-1)), 0);
-    expect(body.data.riskScore).toBeGreaterThanOrEqual(r.countryScore);
+  it("heatwave at Bangkok: heatwave days from the Bangkok Metropolis station's daily maxima; days ≥ 35 °C as in its file", async () => {
+    type Hw = { method: string; station: { id: string; distanceKm: number }; period: { from: string; to: string; daysWithData: number }; hotDays: number; heatwaveDays: number; relativeScore: number; absoluteScore: number; national: { used: boolean } };
+    const body = (await (await score({ ...BANGKOK, riskType: "heatwave", timeframe: "90d" })).json()) as { data: { riskScore: number; details: { confidence: number; confidenceBasis: string; heatwave: Hw } } };
+    const h = body.data.details.heatwave;
+    expect(h.method).toBe("daily");
+    expect(h.station.id).toBe("TH000048455");
+    // The latest year with 300 days of maximum temperature at the station is 2017.
+    expect(h.period).toMatchObject({ from: "2017-01-01", to: "2017-12-31" });
+    const file = readFileSync(join(dataDir(), "climate", "ghcnd-thailand", "BANGKOK_METROPOLIS_TH_TH000048455_1951-2019.csv"), "utf8");
+    const rows = (parse(file, { columns: true }) as Record<string, string>[]).filter((r) => r.DATE.startsWith("2017") && r.TMAX.trim() !== "");
+    expect(h.period.daysWithData).toBe(rows.length);
+    expect(h.hotDays).toBe(rows.filter((r) => Number(r.TMAX) >= 35).length);
+    expect(body.data.riskScore).toBe(Math.max(h.relativeScore, h.absoluteScore));
+    expect(h.national.used).toBe(true);
+    expect(body.data.details.confidence).toBeGreaterThan(0.5);
+    expect(body.data.details.confidenceBasis).toMatch(/GHCN-Daily station TH000048455/);
   });
 
   it("outside coverage: 404 NOT_FOUND naming the coverage, never a zero", async () => {
     const cases = [
       ["flood", 0, -150, /^land worldwide/],
-      ["heatwave", 1.35, 103.82, /^the 194 countries of the OWID monthly temperature table/],
+      ["heatwave", 1.35, 103.82, /the 194 countries of the OWID monthly temperature table/],
       ["sea_level_rise", 55, 3, /PSMSL tide gauges/],
-      ["wildfire", 48.85, 2.35, /^the extent of the fire files present: .*88°E–153°E, 12°S–31°N$/],
+      ["wildfire", 48.85, 2.35, /^the extents of the fire files present: .*88°E–153°E, 12°S–31°N\).*Rhodes/],
     ] as const;
     for (const [riskType, lat, lng, coverage] of cases) {
       const res = await score({ lat, lng, riskType });
@@ -176,7 +182,7 @@ describe("score endpoint for feed risk types", () => {
 describe("score endpoint beyond Thailand (issue 10): every feed type answers where its data reach", () => {
   type Body = { data: { riskScore: number; riskLevel: string; summary: string; details: Record<string, unknown> & { coverage: { country: string | null; dataset: string; period: { start: string; end: string } } } } };
   const places = [
-    ["flood", 23.81, 90.41, "BGD", "DFO Global Active Archive of Large Flood Events 1985-01-01..2019-09-19 + GDACS flood events 2014-12-10..2026-05-24"],
+    ["flood", 23.81, 90.41, "BGD", "DFO Global Active Archive of Large Flood Events 1985-01-01..2019-09-19 + GDACS flood events 2017-01-22..2026-05-24"],
     ["storm", 14.6, 120.98, "PHL", "IBTrACS West Pacific record 1884-06-24..2025-09-11"],
     ["storm", 25.76, -80.19, "USA", "IBTrACS global recent and active tracks 2022-01-07..2025-09-11"],
     ["sea_level_rise", 51.98, 4.12, "NLD", "PSMSL annual RLR gauges 22 HOEK VAN HOLLAND, 9 MAASSLUIS, 1551 ROOMPOT BUITEN"],
