@@ -16,7 +16,7 @@ DROUGHT_INPUTS := $(shell find $(DATA_DIR)/climate/ghcnd-thailand $(DATA_DIR)/bo
 	$(DATA_DIR)/boundaries/province_name_variants.csv $(DATA_DIR)/boundaries/opengisdata-thailand -type f 2>/dev/null)
 PUBLISHED := $(ARTIFACTS_DIR)/current/manifest.json
 
-.PHONY: all artifacts snapshots nightly refresh serve start build test test-deps check unit bench clean-artifacts keys
+.PHONY: all artifacts snapshots validate nightly refresh serve start build test test-deps check unit bench clean-artifacts keys
 
 all: artifacts
 
@@ -41,6 +41,11 @@ snapshots: $(NODE_MODULES)
 # summary table. Exits non-zero only when nothing could be published.
 refresh: $(NODE_MODULES)
 	@npm run -s pipeline -- refresh
+
+# Science check: landmark events and controls (validation/catalogue/) scored through the service on the published
+# snapshots; prints AUC and levels per hazard and writes docs/validation.md.
+validate: snapshots
+	@npm run -s validate
 
 nightly: $(NODE_MODULES)
 	@npm run -s pipeline -- nightly
