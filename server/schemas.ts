@@ -203,6 +203,7 @@ export const stormTrackRecord = z
     years: z.number().describe("frequency and return period: storm tracks over the whole record"),
     windStart: z.string().describe("the wind-weighted rate counts storms from this day on (wind reported from then)"),
     windYears: z.number(),
+    note: z.string().optional().describe("a record under 10 years: its rates come from the years searched"),
   })
   .describe("the IBTrACS record the answer used: the West Pacific record 1884–2025 north of the equator between 100°E and 180°, the global recent and active tracks elsewhere");
 

@@ -23,7 +23,7 @@ export function markdown(results: HazardValidation[], snapshotVersions: Record<s
     `Measured ${day} by \`npm run validate\` (validation/run.ts) on the published snapshots; catalogues and how they were`,
     "compiled: [validation/catalogue/](../validation/catalogue/README.md). AUC: the chance that an event place scores above",
     "a control place (ties half). Event places are scored now (timeframe 1y): the long-record part of each score is what",
-    "is compared. Floors in the test suite: `test/feeds/world.test.ts` ("validation floors").",
+    'is compared. Floors in the test suite: `test/feeds/world.test.ts` ("validation floors").',
     "",
     "| hazard | snapshot | events scored | controls scored | not covered (404) | AUC | events ≥ medium | controls low/medium/high/critical |",
     "|---|---|---|---|---|---|---|---|",

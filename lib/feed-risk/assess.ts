@@ -164,6 +164,7 @@ function assessEvents(s: FeedSnapshot, q: AssessQuery, place: Place): Assessment
       years: r1(recordYears),
       windStart: rec.windStart ?? rec.start,
       windYears: r1(rec.windYears ?? recordYears),
+      ...(recordYears < SHORT_STORM_RECORD_YEARS ? { note: shortStormRecordNote(recordYears) } : {}),
     };
   }
   if (q.includeHistorical) {
@@ -192,7 +193,8 @@ function assessEvents(s: FeedSnapshot, q: AssessQuery, place: Place): Assessment
         (h.returnPeriodYears === null || !rated ? "" : ` (one every ${span(h.returnPeriodYears)})`)) +
     (rated ? `; ${h.recentCount} in the ${q.timeframe} before ${day(asOf)}.` : ".") +
     `${topText}${windText}` +
-    (rated ? "" : ` The record (${span(recordYears)}) is too short for a rate.`);
+    (rated ? "" : ` The record (${span(recordYears)}) is too short for a rate.`) +
+    (type === "storm" && recordYears < SHORT_STORM_RECORD_YEARS ? ` ${shortStormRecordNote(recordYears)}` : "");
   return {
     riskScore: h.score,
     riskLevel: riskLevel(h.score),
@@ -293,6 +295,11 @@ function seaLevelConfidence(years: number, distanceKm: number) {
   const c = Math.round(0.9 * Math.min(1, years / 50) * Math.exp(-distanceKm / 100) * 100) / 100;
   return { confidence: c, confidenceLabel: confidenceLabel(c), confidenceBasis: `nearest PSMSL gauge ${r1(distanceKm)} km away with ${years} years of annual data` };
 }
+
+/** A storm record shorter than this samples a basin's cyclones too thinly for a return period to mean much. */
+const SHORT_STORM_RECORD_YEARS = 10;
+const shortStormRecordNote = (years: number) =>
+  `Only the recent global record (${span(years)}) reaches this basin here: its rates come from those years alone; the long record (IBTrACS since 1980 for every basin) answers where a refresh brings it, the West Pacific record does now.`;
 
 /** Records shorter than this give no rate (events per year, return period). */
 export const MIN_RATE_YEARS = 1;

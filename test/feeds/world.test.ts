@@ -107,6 +107,18 @@ describe("flood worldwide from footprints (Asia: Dhaka, Sindh)", () => {
 });
 
 describe("storm: the West Pacific record where it covers the point, the global record elsewhere", () => {
+  it("a basin reached only by the recent global record says its rates come from those years; confidence follows the record", () => {
+    const a = answer("storm", 20.27, 85.84); // Puri, Bay of Bengal: the global record 2022–2025
+    const t = (a.details.storm as { trackRecord: { id: string; years: number; note?: string } }).trackRecord;
+    expect(t.id).toBe("global");
+    expect(t.note).toMatch(/^Only the recent global record \(3\.\d years\) reaches this basin here/);
+    expect(a.summary).toContain("its rates come from those years alone");
+    expect(a.details.confidence).toBeLessThan(0.15);
+    const manila = answer("storm", 14.6, 120.98);
+    expect((manila.details.storm as { trackRecord: { note?: string } }).trackRecord.note).toBeUndefined();
+    expect(manila.details.confidence).toBe(0.8);
+  });
+
   const MANILA = { lat: 14.6, lng: 120.98 };
 
   it("Manila (Asia): the WP record 1884–2025; the strongest fix traced to its Parquet row", async () => {
