@@ -99,7 +99,8 @@ export function floodConfidence(recordYears: number, polygonWeight: number, disc
   if (total > 0) {
     const share = polygonWeight / total;
     q = 0.5 + 0.3 * share + (mapped ? 0.1 : 0);
-    basis = `${Math.round(share * 100)} % of the weight from drawn footprints (DFO/GDACS polygons), the rest from discs around event points${mapped ? "; a MODIS-mapped extent (Global Flood Database) among them" : ""}`;
+    const pct = Math.round(share * 100);
+    basis = `${pct === 100 ? "all" : `${pct} %`} of the weight from drawn footprints (DFO/GDACS polygons)${pct < 100 ? ", the rest from discs around event points" : ""}${mapped ? "; a MODIS-mapped extent (Global Flood Database) among them" : ""}`;
   } else {
     q = 0.6;
     basis = "no large-flood footprint covers the point; the archives list large floods only, so a local flood may be missing";

@@ -326,6 +326,8 @@ async function showEvent(feature, lngLat, riskType) {
     [riskType === "storm" ? "highest wind (kt)" : "magnitude", p.magnitude ?? "–"],
     [`${riskType} score here`, score ? fmt(score.riskScore, 1) : why],
     [`${riskType} level`, score ? score.riskLevel : "–"],
+    // How far to trust the level (docs/methods/feed-risks.md#confidence): a level without it would read as certain.
+    [`${riskType} confidence`, score ? `${fmt(score.details.confidence, 2)} (${score.details.confidenceLabel})` : "–"],
   ], { province: "", kind: `${riskType}-event`, event: p.id });
 }
 

@@ -291,6 +291,7 @@ describe("map page in Chromium", () => {
     ).json();
     expect(await page.textContent('#panel td[data-field="flood score here"]')).toBe(api.data.riskScore.toFixed(1));
     expect(await page.textContent('#panel td[data-field="flood level"]')).toBe(api.data.riskLevel);
+    expect(await page.textContent('#panel td[data-field="flood confidence"]')).toBe(`${api.data.details.confidence.toFixed(2)} (${api.data.details.confidenceLabel})`);
   }, 90_000);
 
   it("ports coloured by congestion, with a legend; a click shows the API's congestion answer", async () => {
