@@ -17,6 +17,7 @@ import { parseDfoArchive } from "../feeds/dfo.ts";
 import { dfoWorkbookAsCsv } from "../feeds/dfo-workbook.ts";
 import { gdacsFloodAffectedAreas, parseGdacsFloodTable, parseGdacsGeoJson } from "../feeds/gdacs.ts";
 import { readDfoFootprints, readGfdMappedEvents } from "../feeds/dfo-footprints.ts";
+import { GDACS_GEOMETRY_DIR } from "../feeds/gdacs-geometry.ts";
 import { FootprintIndex, writeFootprintIndex, type FootprintInput } from "../../formats/footprint-index.ts";
 import { DFO_DISC_RADIUS_KM, FOOTPRINT_BUFFER_KM, GDACS_POINT_RADIUS_KM, floodEventWeight, footprintSpecificity } from "../../lib/feed-risk/flood.ts";
 import { ringsAreaKm2 } from "../feeds/polygons.ts";
@@ -33,7 +34,7 @@ import { DAY_MS, YEAR_MS } from "../../lib/feed-risk/scoring.ts";
 import { wetExtremes } from "../../lib/feed-risk/climate-components.ts";
 import { openDroughtGridFile } from "../../formats/drought-grid.ts";
 import { readManifest } from "../../formats/manifest.ts";
-import { formatMonth, parseMonth } from "../../lib/months.ts";
+import { formatMonth } from "../../lib/months.ts";
 import { GHCND_SUBDIR, readStationIndex } from "../inputs/ghcnd/stations.ts";
 import { parseGhcndCsv } from "../inputs/ghcnd/parse.ts";
 import { calendarDayThresholds, heatwaveStats } from "../../lib/feed-risk/heatwave-days.ts";
@@ -274,7 +275,18 @@ export async function buildFlood(ctx: BuildContext): Promise<BuiltSnapshot> {
   const polygonOf = new Map((polygons?.records ?? []).map((f) => [f.id, f.rings]));
   const mappedIds = new Set(gfd?.records ?? []);
   const affected = gdacsFloodAffectedAreas(geoText);
+  const geometryRejected: Record<string, string> = {};
   if (searchText !== undefined) for (const [id, rings] of gdacsFloodAffectedAreas(searchText)) if (!affected.has(id)) affected.set(id, rings);
+  // Each recent flood's geometry from GDACS' API, where a refresh brought it (feeds/gdacs/geometry/FL-<id>.geojson).
+  const geometryDir = join(ctx.dataDir, GDACS_GEOMETRY_DIR);
+  const geometryFiles = existsSync(geometryDir) ? readdirSync(geometryDir).filter((f) => /^FL-\d+\.geojson$/.test(f)) : [];
+  for (const [f, text] of inp.folder(GDACS_GEOMETRY_DIR, geometryFiles)) {
+    try {
+      for (const [id, rings] of gdacsFloodAffectedAreas(text)) if (!affected.has(id)) affected.set(id, rings);
+    } catch (err) {
+      geometryRejected[f] = (err as Error).message;
+    }
+  }
   // The live GeoJSON files repeat floods of the table: one event per GDACS id, the newer record winning (the search
   // archive over the table, the current event list over both).
   const gdacs = new Map<string, FeedRecord & { iso3?: string }>();
@@ -347,6 +359,7 @@ export async function buildFlood(ctx: BuildContext): Promise<BuiltSnapshot> {
   return finish(meta, events, extra, inp, { dfo, gdacsFloodTable: table, gdacsGeoJson: geo, ...(search ? { gdacsFloodSearch: search } : {}), ...(polygons ? { dfoPolygons: polygons } : {}), ...(gfd ? { gfdTable: gfd } : {}) }, {
     records,
     footprints: kinds,
+    gdacsGeometry: { files: geometryFiles.length, rejected: geometryRejected },
     climateGrid: wet.table ? { version: wet.table.version, gridMonth: wet.table.gridMonth, cells: wet.table.cells.length, scored: false } : { skipped: wet.note },
   }, { "footprints.bin": fpBytes });
 }

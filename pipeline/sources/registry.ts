@@ -10,6 +10,7 @@ import { parsePsmslFilelist, parseRlrAnnual } from "../feeds/psmsl.ts";
 import { ghcndDiscover, ghcndResources, NOAA_ACCESS_URL } from "../inputs/ghcnd/refresh.ts";
 import { NOAA_STATION_LIST_URL } from "../inputs/ghcnd/station-list.ts";
 import { GHCND_SUBDIR } from "../inputs/ghcnd/stations.ts";
+import { GDACS_GEOMETRY_DIR, geometryRequests } from "../feeds/gdacs-geometry.ts";
 import { csvColumnMax, geojsonPropertyMax, isoDay, laterDay, psmslYearMax } from "./data-as-of.ts";
 import { deprecated, overrideVariable } from "./settings.ts";
 import type { ContentCheck, ResourceContext, ResourceSpec, SourceEntry } from "./types.ts";
@@ -263,7 +264,7 @@ export const SOURCES: readonly SourceEntry[] = [
     licence: "GDACS (European Commission JRC, UN OCHA): free use with attribution",
     attribution: "GDACS flood events (EC JRC / UN OCHA)",
     dataDirPath: "feeds/gdacs/latest_gdacs_flood_db.csv",
-    liveFormat: "The search API answers GeoJSON, at most 100 events a page; the mirror's latest_gdacs_flood_db.csv is a table derived from it (one row per flood, geometry as text). The GeoJSON is archived by event and linked into the inputs tree as feeds/gdacs/gdacs_floods.geojson, where the flood builder adds its floods to the table's (pipeline/feeds/gdacs.ts reads both layouts).",
+    liveFormat: "The search API answers GeoJSON, at most 100 events a page; the mirror's latest_gdacs_flood_db.csv is a table derived from it (one row per flood, geometry as text). The GeoJSON is archived by event and linked into the inputs tree as feeds/gdacs/gdacs_floods.geojson, where the flood builder adds its floods to the table's (pipeline/feeds/gdacs.ts reads both layouts). The affected-area polygons of the floods of the last 60 days come from the geometry endpoint (polygons/getgeometry, one file per event under feeds/gdacs/geometry/), asked for the events the previous night's archive listed.",
     refresh: "http",
     resources: (ctx) => {
       const to = ctx.now.toISOString().slice(0, 10);
@@ -278,6 +279,14 @@ export const SOURCES: readonly SourceEntry[] = [
           check: { format: "geojson", minRows: 0, asOf: geojsonPropertyMax(["todate", "fromdate"]) },
           merge: { kind: "geojson-groups", key: ["eventtype", "eventid"] },
         },
+        // The affected areas of the floods the previous night's archive listed (the search answers points only).
+        ...geometryRequests(ctx.currentDir && join(ctx.currentDir, "gdacs_floods.geojson"), ctx.origin, ctx.now).map((g) => ({
+          file: g.file,
+          url: g.url,
+          adapterReadsLive: true,
+          dataDirFile: join(GDACS_GEOMETRY_DIR, `${g.id}.geojson`),
+          check: { format: "geojson" as const, minRows: 0 },
+        })),
       ];
     },
   },

@@ -1,7 +1,12 @@
 // The GDACS flood search archive (the live search API's GeoJSON, merged by event nightly): when a refresh linked it
 // into the inputs tree, its floods join the derived table's in the flood snapshot, and a flood newer than the
 // mirror's answers at its place.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { geometryEndpoint, geometryRequests } from "../../pipeline/feeds/gdacs-geometry.ts";
+import { sourceByName } from "../../pipeline/sources/registry.ts";
 import { parseGdacsGeoJson } from "../../pipeline/feeds/gdacs.ts";
 import { buildSnapshots } from "../../pipeline/snapshots/build-snapshots.ts";
 import { GDACS_FLOOD_SEARCH_FILE } from "../../pipeline/snapshots/feed-builders.ts";
@@ -65,5 +70,53 @@ describe("GDACS flood search archive", () => {
       id: "FL-1103990", name: "Flood in Thailand", source: "GDACS", date: "2026-11-10", endDate: "2026-11-21", distanceKm: 0, weight: 1, footprint: "polygon",
     });
     expect(data.riskScore).toBeGreaterThanOrEqual(60);
+  }, 120_000);
+});
+
+describe("GDACS flood geometry (polygons/getgeometry)", () => {
+  let server: RealServer | undefined;
+  afterAll(() => server?.stop());
+
+  it("a refresh asks for the affected area of every flood of the last 60 days the previous archive listed", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "gdacs-geom-"));
+    const old = { ...search.features[2], properties: { ...search.features[2].properties, eventid: 1100001, fromdate: "2026-08-01T00:00:00" } };
+    writeFileSync(join(dir, "gdacs_floods.geojson"), JSON.stringify({ ...search, features: [...search.features, old] }));
+    const reqs = geometryRequests(join(dir, "gdacs_floods.geojson"), "https://www.gdacs.org/gdacsapi/api/events/geteventlist/SEARCH", new Date("2026-11-26T00:00:00Z"));
+    // The GDACS flood table's geometry_url has this form: polygons/getgeometry?eventtype=FL&eventid=…&episodeid=…
+    expect(reqs).toEqual([
+      { id: "FL-1103990", url: "https://www.gdacs.org/gdacsapi/api/polygons/getgeometry?eventtype=FL&eventid=1103990&episodeid=3", file: "geometry/FL-1103990.geojson" },
+      { id: "FL-1103991", url: "https://www.gdacs.org/gdacsapi/api/polygons/getgeometry?eventtype=FL&eventid=1103991&episodeid=1", file: "geometry/FL-1103991.geojson" },
+    ]);
+    expect(geometryEndpoint("http://127.0.0.1:9/o/gdacs_floods")).toBe("http://127.0.0.1:9/o/gdacs_floods/polygons/getgeometry");
+    expect(geometryRequests(join(dir, "missing.geojson"), "https://x", new Date())).toEqual([]);
+    // The registry lists them as downloads linked into the inputs tree under feeds/gdacs/geometry/.
+    const specs = await sourceByName("gdacs_floods")!.resources({ origin: "https://www.gdacs.org/gdacsapi/api/events/geteventlist/SEARCH", dataDir: dir, currentDir: dir, env: {}, now: new Date("2026-11-26T00:00:00Z") });
+    expect(specs.filter((s) => s.file.startsWith("geometry/")).map((s) => s.dataDirFile)).toEqual(["feeds/gdacs/geometry/FL-1103990.geojson", "feeds/gdacs/geometry/FL-1103991.geojson"]);
+  });
+
+  it("a fetched geometry's affected area is the flood's footprint: a point 80 km from the event point is covered", async () => {
+    // The Vietnam flood's point is Hanoi (105.85E 21.03N); its affected area as the geometry endpoint answers it
+    // reaches Nam Dinh, ~80 km south-east, beyond the 50 km disc a point alone would get.
+    const geometry = {
+      type: "FeatureCollection",
+      features: [
+        { type: "Feature", geometry: { type: "Polygon", coordinates: [[[105.6, 20.2], [106.5, 20.2], [106.5, 21.2], [105.6, 21.2], [105.6, 20.2]]] }, properties: { eventtype: "FL", eventid: 1103991, episodeid: 1, Class: "Poly_Affected", polygonlabel: "Affected area" } },
+        { type: "Feature", geometry: { type: "Polygon", coordinates: [[[100, 10], [110, 10], [110, 25], [100, 25], [100, 10]]] }, properties: { eventtype: "FL", eventid: 1103991, Class: "Poly_Global" } },
+      ],
+    };
+    const tree = inputsTreeWith({ [GDACS_FLOOD_SEARCH_FILE]: JSON.stringify(search), "feeds/gdacs/geometry/FL-1103991.geojson": JSON.stringify(geometry) });
+    const art = privateArtifacts(inject("artifactsDir"));
+    const built = await buildSnapshots({ dataDir: tree, artifactsDir: art.dir, only: ["flood"] });
+    expect(built.flood.status).toBe("published");
+    server = await startRealServer(art.dir);
+    const res = await fetch(`${server.base}/api/risk-map/score`, {
+      method: "POST",
+      headers: { "x-api-key": server.key, "content-type": "application/json" },
+      body: JSON.stringify({ lat: 20.43, lng: 106.17, riskType: "flood", timeframe: "30d" }),
+    });
+    const { data } = await res.json();
+    // The only flood of the 30 days before the as-of (2026-11-15) that covers the point is the Vietnam one (green:
+    // floor 30); without its polygon, the 50 km disc around Hanoi would not reach here and recent.events would be 0.
+    expect(data.details.flood.recent).toMatchObject({ events: 1, floor: 30 });
   }, 120_000);
 });
