@@ -268,10 +268,19 @@ describe("map page in Chromium", () => {
     await expect.poll(() => page.getAttribute("body", "data-storm-events"), { timeout: 20_000 }).not.toBeNull();
     await waitForMapIdle();
     const rendered = await page.evaluate(() => {
-      const map = (window as unknown as { droughtMap: { queryRenderedFeatures(o: object): { layer: { id: string }; geometry: { type: string; coordinates: number[] }; properties: Record<string, unknown> }[]; project(c: number[]): { x: number; y: number } } }).droughtMap;
+      const map = (window as unknown as { droughtMap: { queryRenderedFeatures(a: object, b?: object): { layer: { id: string }; geometry: { type: string; coordinates: number[] }; properties: Record<string, unknown> }[]; project(c: number[]): { x: number; y: number } } }).droughtMap;
       const floods = map.queryRenderedFeatures({ layers: ["flood-events"] });
       const storms = map.queryRenderedFeatures({ layers: ["storm-tracks"] });
-      const f = floods.find((x) => x.properties.source === "GDACS") ?? floods[0];
+      // A feature the map's own click query (±4 px, as map.js asks) finds first, away from the canvas edges: a GDACS
+      // point and a larger DFO circle can cover the same pixel, and the click must hit the feature we check.
+      const canvas = document.querySelector("#map canvas")!.getBoundingClientRect();
+      const clickable = floods.filter((x) => {
+        const p = map.project(x.geometry.coordinates);
+        if (p.x < 40 || p.y < 40 || p.x > canvas.width - 40 || p.y > canvas.height - 40) return false;
+        const top = map.queryRenderedFeatures([[p.x - 4, p.y - 4], [p.x + 4, p.y + 4]], { layers: ["flood-events", "storm-tracks"] })[0];
+        return top?.properties.id === x.properties.id;
+      });
+      const f = clickable.find((x) => x.properties.source === "GDACS") ?? clickable[0];
       return { floods: floods.length, storms: storms.length, point: f ? map.project(f.geometry.coordinates) : null, id: f?.properties.id, coords: f?.geometry.coordinates };
     });
     expect(rendered.floods).toBeGreaterThan(10);
