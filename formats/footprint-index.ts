@@ -235,20 +235,38 @@ export class FootprintIndex {
     return out;
   }
 
-  /** 0 inside the polygon (even-odd over all its rings), else the distance to its nearest edge in km (local plane). */
+  /**
+   * 0 inside the polygon (even-odd over all its rings), else the distance to its nearest edge in km (local plane),
+   * Infinity beyond `limitKm`. The crossing test runs first and alone: most candidates of a flooded place contain it,
+   * and the edge distances (four times the work per edge) are needed only for a point outside.
+   */
   private polygonDistanceKm(i: number, lat: number, lng: number, kx: number, limitKm: number): number {
     const xy = this.coords;
+    const r0 = this.ringStart[i];
+    const r1 = this.ringStart[i + 1];
     let inside = false;
-    let best2 = Infinity;
-    for (let r = this.ringStart[i]; r < this.ringStart[i + 1]; r++) {
+    for (let r = r0; r < r1; r++) {
       const a = this.coordStart[r];
       const b = this.coordStart[r + 1];
       for (let k = a, j = b - 1; k < b; j = k++) {
-        const xi = xy[2 * k], yi = xy[2 * k + 1], xj = xy[2 * j], yj = xy[2 * j + 1];
-        if (yi > lat !== yj > lat && lng < ((xj - xi) * (lat - yi)) / (yj - yi) + xi) inside = !inside;
+        const yi = xy[2 * k + 1];
+        const yj = xy[2 * j + 1];
+        if (yi > lat !== yj > lat) {
+          const xi = xy[2 * k];
+          if (lng < ((xy[2 * j] - xi) * (lat - yi)) / (yj - yi) + xi) inside = !inside;
+        }
+      }
+    }
+    if (inside) return 0;
+    if (limitKm <= 0) return Infinity;
+    let best2 = Infinity;
+    for (let r = r0; r < r1; r++) {
+      const a = this.coordStart[r];
+      const b = this.coordStart[r + 1];
+      for (let k = a, j = b - 1; k < b; j = k++) {
         // Squared distance to the edge, in km on the plane tangent at the point.
-        const ax = (xi - lng) * kx, ay = (yi - lat) * KM_PER_DEG_LAT;
-        const bx = (xj - lng) * kx, by = (yj - lat) * KM_PER_DEG_LAT;
+        const ax = (xy[2 * k] - lng) * kx, ay = (xy[2 * k + 1] - lat) * KM_PER_DEG_LAT;
+        const bx = (xy[2 * j] - lng) * kx, by = (xy[2 * j + 1] - lat) * KM_PER_DEG_LAT;
         const ex = bx - ax, ey = by - ay;
         const len2 = ex * ex + ey * ey;
         const t = len2 > 0 ? Math.max(0, Math.min(1, -(ax * ex + ay * ey) / len2)) : 0;
@@ -257,7 +275,6 @@ export class FootprintIndex {
         if (d2 < best2) best2 = d2;
       }
     }
-    if (inside) return 0;
     const d = Math.sqrt(best2);
     return d <= limitKm ? d : Infinity;
   }

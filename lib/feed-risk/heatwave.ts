@@ -17,8 +17,22 @@ function notCovered(s: FeedSnapshot, why: string): NotCoveredError {
   return new NotCoveredError(`${s.meta.riskType}: ${why}; coverage: ${s.meta.coverage.description}`, s.meta.coverage.description);
 }
 
+type National = ReturnType<typeof computeNationalHeat>;
+/** National answers per snapshot, country, timeframe and history flag: the same for every point of a country. */
+const nationalCache = new WeakMap<FeedSnapshot, Map<string, National>>();
+
 /** The national monthly anomaly of the point's country (the fallback, and context beside a station), or why none. */
-function nationalHeat(s: FeedSnapshot, q: AssessQuery, place: Place): { used: false; note: string } | { used: true; iso3: string; c: CountryHeat; details: Record<string, unknown>; score: number; period: { start: string; end: string } } {
+function nationalHeat(s: FeedSnapshot, q: AssessQuery, place: Place): National {
+  if (place.country === null) return computeNationalHeat(s, q, place);
+  let byKey = nationalCache.get(s);
+  if (!byKey) nationalCache.set(s, (byKey = new Map()));
+  const key = `${place.country}|${q.timeframe}|${q.includeHistorical}`;
+  let n = byKey.get(key);
+  if (!n) byKey.set(key, (n = computeNationalHeat(s, q, place)));
+  return n;
+}
+
+function computeNationalHeat(s: FeedSnapshot, q: AssessQuery, place: Place): { used: false; note: string } | { used: true; iso3: string; c: CountryHeat; details: Record<string, unknown>; score: number; period: { start: string; end: string } } {
   const t = s.heat!;
   if (place.country === null) return { used: false, note: place.land ? "no country at this point" : `open sea, ${r1(place.coastDistanceKm)} km from the nearest coast` };
   const c = t.countries[place.country];
