@@ -35,6 +35,20 @@ const search = {
   ],
 };
 
+/** A flood snapshot built from the mirror plus `files`, a real server on it, and its 30-day flood answer at a point. */
+async function floodAnswer(files: Record<string, string>, lat: number, lng: number): Promise<{ server: RealServer; res: Response }> {
+  const art = privateArtifacts(inject("artifactsDir"));
+  const built = await buildSnapshots({ dataDir: inputsTreeWith(files), artifactsDir: art.dir, only: ["flood"] });
+  expect(built.flood.status).toBe("published");
+  const server = await startRealServer(art.dir);
+  const res = await fetch(`${server.base}/api/risk-map/score`, {
+    method: "POST",
+    headers: { "x-api-key": server.key, "content-type": "application/json" },
+    body: JSON.stringify({ lat, lng, riskType: "flood", timeframe: "30d" }),
+  });
+  return { server, res };
+}
+
 describe("GDACS flood search archive", () => {
   let server: RealServer | undefined;
   afterAll(() => server?.stop());
@@ -46,17 +60,8 @@ describe("GDACS flood search archive", () => {
   });
 
   it("its floods join the flood snapshot and answer at their place", async () => {
-    const tree = inputsTreeWith({ [GDACS_FLOOD_SEARCH_FILE]: JSON.stringify(search) });
-
-    const art = privateArtifacts(inject("artifactsDir"));
-    const built = await buildSnapshots({ dataDir: tree, artifactsDir: art.dir, only: ["flood"] });
-    expect(built.flood.status).toBe("published");
-    server = await startRealServer(art.dir);
-    const res = await fetch(`${server.base}/api/risk-map/score`, {
-      method: "POST",
-      headers: { "x-api-key": server.key, "content-type": "application/json" },
-      body: JSON.stringify({ lat: 13.8, lng: 100.55, riskType: "flood", timeframe: "30d" }),
-    });
+    const { server: started, res } = await floodAnswer({ [GDACS_FLOOD_SEARCH_FILE]: JSON.stringify(search) }, 13.8, 100.55);
+    server = started;
     expect(res.status).toBe(200);
     const { data } = await res.json();
     // The mirror's newest GDACS flood is of 2025; the search archive brings November 2026 (Vietnam's on the 15th
@@ -104,16 +109,8 @@ describe("GDACS flood geometry (polygons/getgeometry)", () => {
         { type: "Feature", geometry: { type: "Polygon", coordinates: [[[100, 10], [110, 10], [110, 25], [100, 25], [100, 10]]] }, properties: { eventtype: "FL", eventid: 1103991, Class: "Poly_Global" } },
       ],
     };
-    const tree = inputsTreeWith({ [GDACS_FLOOD_SEARCH_FILE]: JSON.stringify(search), "feeds/gdacs/geometry/FL-1103991.geojson": JSON.stringify(geometry) });
-    const art = privateArtifacts(inject("artifactsDir"));
-    const built = await buildSnapshots({ dataDir: tree, artifactsDir: art.dir, only: ["flood"] });
-    expect(built.flood.status).toBe("published");
-    server = await startRealServer(art.dir);
-    const res = await fetch(`${server.base}/api/risk-map/score`, {
-      method: "POST",
-      headers: { "x-api-key": server.key, "content-type": "application/json" },
-      body: JSON.stringify({ lat: 20.43, lng: 106.17, riskType: "flood", timeframe: "30d" }),
-    });
+    const { server: started, res } = await floodAnswer({ [GDACS_FLOOD_SEARCH_FILE]: JSON.stringify(search), "feeds/gdacs/geometry/FL-1103991.geojson": JSON.stringify(geometry) }, 20.43, 106.17);
+    server = started;
     const { data } = await res.json();
     // The only flood of the 30 days before the as-of (2026-11-15) that covers the point is the Vietnam one (green:
     // floor 30); without its polygon, the 50 km disc around Hanoi would not reach here and recent.events would be 0.
