@@ -73,7 +73,8 @@ function inBbox(b: readonly number[], lat: number, lng: number): boolean {
 
 const onLandOrCoast = (p: Place) => p.land || p.coastDistanceKm <= p.coastalToleranceKm;
 
-function notCovered(s: FeedSnapshot, why: string): NotCoveredError {
+/** The 404 of a risk type: why this point is not covered, and the snapshot's coverage. */
+export function notCovered(s: FeedSnapshot, why: string): NotCoveredError {
   return new NotCoveredError(`${s.meta.riskType}: ${why}; coverage: ${s.meta.coverage.description}`, s.meta.coverage.description);
 }
 

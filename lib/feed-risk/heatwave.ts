@@ -8,14 +8,10 @@ import type { CountryHeat, DailyHeatStation, FeedSnapshot } from "../../formats/
 import { DAY_MS, TIMEFRAME_DAYS, TIMEFRAME_MONTHS, heatScore } from "./scoring.ts";
 import { HEATWAVE_MIN_DAYS, HOT_DAY_C, heatwaveDayScore } from "./heatwave-days.ts";
 import { mayBeNear, nearest } from "./nearest.ts";
-import { NotCoveredError, type AssessQuery, type Assessment, type Place } from "./assess.ts";
+import { notCovered, type AssessQuery, type Assessment, type Place } from "./assess.ts";
 
 const r1 = (x: number) => Math.round(x * 10) / 10;
 const r2 = (x: number) => Math.round(x * 100) / 100;
-
-function notCovered(s: FeedSnapshot, why: string): NotCoveredError {
-  return new NotCoveredError(`${s.meta.riskType}: ${why}; coverage: ${s.meta.coverage.description}`, s.meta.coverage.description);
-}
 
 type National = ReturnType<typeof computeNationalHeat>;
 /** National answers per snapshot, country, timeframe and history flag: the same for every point of a country. */
