@@ -64,13 +64,14 @@ export function floodEventWeight(e: { source: string; severity: number; dead?: n
 /**
  * Specificity of a footprint: how likely a given point inside it was flooded. An outline larger than the 75th
  * percentile of DFO's affected areas (≈ 100,000 km², a large river basin's flooded region) is a regional outline —
- * the Sahel's 2009 polygon spans 4.8 million km² of mostly desert — so its weight falls with the square root of its
- * area beyond that: 400,000 km² → 0.5, 4.8 million km² → 0.14.
+ * the Sahel's 2009 polygon spans 4.8 million km² of mostly desert. The water of one event covers a bounded area
+ * whatever the size of the outline drawn around the places it affected, so the chance that a given point inside
+ * was flooded falls as 1 / area beyond that: 400,000 km² → 0.25, 4.8 million km² → 0.021.
  */
 export const SPECIFIC_AREA_KM2 = 100_000;
 export function footprintSpecificity(areaKm2: number): number {
   if (!(areaKm2 > SPECIFIC_AREA_KM2)) return 1;
-  return Math.sqrt(SPECIFIC_AREA_KM2 / areaKm2);
+  return SPECIFIC_AREA_KM2 / areaKm2;
 }
 
 /** Floor of the score while a footprint covers the point in the timeframe: a flood there now is at least this. */
