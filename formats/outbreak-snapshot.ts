@@ -7,8 +7,11 @@ import { ADMIN_LEVELS, SURVEILLED_DISEASES, type CaseSeries } from "../lib/outbr
 /** Snapshot name: the folder under ARTIFACTS_DIR/snapshots/ and the manifest kind. */
 export const OUTBREAK_SNAPSHOT = "outbreaks";
 export const OUTBREAK_FORMAT = "outbreaks";
-/** 2: series of every country (country, level, subtype, maskedPeriods), news of every country (iso3). */
-export const OUTBREAK_FORMAT_VERSION = 2;
+/**
+ * 2: series of every country (country, level, subtype, maskedPeriods), news of every country (iso3).
+ * 3: populations (countries by year, provinces) and WHO's estimated malaria incidence, for burden rates.
+ */
+export const OUTBREAK_FORMAT_VERSION = 3;
 export const OUTBREAK_DATA_FILE = "outbreaks.json";
 export const OUTBREAK_INDEX_FILE = "province-index.bin";
 
@@ -18,7 +21,13 @@ export interface OutbreakProvince {
   /** Centroid of the province's largest polygon ring, degrees. */
   lat: number;
   lng: number;
+  /** Population of the province and its year (rates per 100,000 of a province series). */
+  population: number;
+  populationYear: number;
 }
+
+/** (year, value) pairs per ISO alpha-3, sorted by year. */
+export type YearlyByCountry = Record<string, [number, number][]>;
 
 export interface OutbreakData {
   /** Thailand's 77 provinces (the only admin-1 areas with series). */
@@ -27,6 +36,13 @@ export interface OutbreakData {
   news: NewsItem[];
   /** Newest publication date of the news dataset (YYYY-MM-DD). */
   newsAsOf: string;
+  /** Country populations by year, and their source. */
+  populations: YearlyByCountry;
+  populationSource: string;
+  provincePopulationSource: string;
+  /** WHO's estimated malaria cases per 1,000 population at risk, by country and year, and its source. */
+  malariaIncidence: YearlyByCountry;
+  malariaIncidenceSource: string;
 }
 
 export function writeOutbreakData(d: OutbreakData): string {
@@ -35,6 +51,11 @@ export function writeOutbreakData(d: OutbreakData): string {
     version: OUTBREAK_FORMAT_VERSION,
     provinces: d.provinces,
     newsAsOf: d.newsAsOf,
+    populationSource: d.populationSource,
+    provincePopulationSource: d.provincePopulationSource,
+    malariaIncidenceSource: d.malariaIncidenceSource,
+    populations: d.populations,
+    malariaIncidence: d.malariaIncidence,
     series: d.series.map((s) => ({ ...s, values: Array.from(s.values, (v) => (Number.isNaN(v) ? null : v)) })),
     news: d.news,
   });
@@ -67,7 +88,13 @@ export function readOutbreakData(text: string, source = OUTBREAK_DATA_FILE): Out
       throw new Error(`${source}: province ${i} lacks code, nameEn, lat or lng`);
     }
     if (Math.abs(p.lat) > 90 || Math.abs(p.lng) > 180) throw new Error(`${source}: province ${i} (${p.code}) centroid ${p.lat}, ${p.lng} is off the globe`);
+    if (!(Number.isInteger(p.population) && p.population > 0) || !Number.isInteger(p.populationYear)) throw new Error(`${source}: province ${i} (${p.code}) lacks a positive whole population and its year`);
   });
+  for (const k of ["populationSource", "provincePopulationSource", "malariaIncidenceSource"]) {
+    if (typeof doc[k] !== "string") throw new Error(`${source}: ${k} is required`);
+  }
+  const populations = yearly(doc.populations, `${source}: populations`, (v) => Number.isInteger(v) && v > 0, "a positive whole number");
+  const malariaIncidence = yearly(doc.malariaIncidence, `${source}: malariaIncidence`, (v) => v >= 0 && v <= 1000, "within 0..1,000 per 1,000");
   const series = (doc.series as Record<string, unknown>[]).map((s, i): CaseSeries => {
     const what = `${source}: series ${i} (${String(s?.disease)} ${String(s?.area)})`;
     if (!DISEASES.has(s?.disease as string)) throw new Error(`${what}: unknown disease`);
@@ -108,5 +135,31 @@ export function readOutbreakData(text: string, source = OUTBREAK_DATA_FILE): Out
       throw new Error(`${source}: news item ${i} lacks id, date (YYYY-MM-DD), iso3 or link`);
     }
   });
-  return { provinces, series, news, newsAsOf: doc.newsAsOf };
+  return {
+    provinces,
+    series,
+    news,
+    newsAsOf: doc.newsAsOf,
+    populations,
+    malariaIncidence,
+    populationSource: doc.populationSource as string,
+    provincePopulationSource: doc.provincePopulationSource as string,
+    malariaIncidenceSource: doc.malariaIncidenceSource as string,
+  };
+}
+
+/** Checks a { ISO3: [[year, value], …] } table: codes, whole years in order, values that pass `ok`. */
+function yearly(v: unknown, what: string, ok: (x: number) => boolean, okText: string): YearlyByCountry {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) throw new Error(`${what}: expected an object of country codes`);
+  for (const [code, list] of Object.entries(v as Record<string, unknown>)) {
+    if (!ISO3.test(code) || !Array.isArray(list)) throw new Error(`${what}: "${code}" is not an ISO alpha-3 code with a list`);
+    let last = -Infinity;
+    for (const pair of list) {
+      if (!Array.isArray(pair) || pair.length !== 2 || !Number.isInteger(pair[0]) || typeof pair[1] !== "number" || !Number.isFinite(pair[1])) throw new Error(`${what}: ${code}: entries must be [year, value]`);
+      if (pair[0] <= last) throw new Error(`${what}: ${code}: years must increase`);
+      if (!ok(pair[1])) throw new Error(`${what}: ${code} ${pair[0]}: ${pair[1]} is not ${okText}`);
+      last = pair[0];
+    }
+  }
+  return v as YearlyByCountry;
 }

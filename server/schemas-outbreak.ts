@@ -46,6 +46,27 @@ const seriesCoverage = z.object({
 
 const newsItem = z.object({ id: z.string(), date: isoDate, disease: z.string(), title: z.string(), link: z.string(), source: z.string() });
 
+const burden = z
+  .object({
+    rate: z.number().describe("the rate on the disease's scale, three significant digits"),
+    unit: z.string().describe("dengue and cholera: reported cases per 100,000 a year; malaria: cases per 1,000 population at risk a year; COVID-19: confirmed cases per 100,000 in 14 days"),
+    score: z.number().min(0).max(100),
+    cases: z.number().nullable().describe("cases the rate is made of; null for WHO's modelled malaria estimate"),
+    period: dateRange,
+    population: z.number().nullable(),
+    populationYear: z.int().nullable(),
+    basis: z.string().describe("what the rate rests on: the series and population, or the WHO estimate"),
+    reference: z.string().describe("where the scale's bands come from"),
+  })
+  .nullable()
+  .describe("Burden: the score's basis (docs/methods/outbreaks.md#burden); null with the reason in burdenNote");
+
+const confidenceFields = {
+  confidence: z.number().min(0).max(1).describe("0–1: the basis (province series 0.9, national 0.75, WHO estimate 0.8, news only 0.2) × the data's age (full to a year, a tenth less each year after) × 0.5 where imported cases cannot be told apart × 0.7 without a rate"),
+  confidenceLabel: z.enum(["high", "medium", "low"]).describe("high ≥ 0.6, medium ≥ 0.3, else low"),
+  confidenceBasis: z.string(),
+};
+
 const diseaseResult = z.object({
   diseaseType: z.enum(DISEASE_TYPES),
   surveillance: z.enum(["series", "news_only"]),
@@ -62,6 +83,17 @@ const diseaseResult = z.object({
   caseEstimate: z.int().nullable(),
   channel,
   coverage: seriesCoverage.nullable().describe("The count series this disease's answer used; null for news only"),
+  scoreBasis: z.enum(["burden", "endemic channel", "news"]).describe("burden: the rate on a scale that means the same in every country; endemic channel: no population rate (influenza); news: WHO Disease Outbreak News only"),
+  burden,
+  burdenNote: z.string().nullable().describe("why burden is null"),
+  statusFromNews: z
+    .object({ id: z.string(), date: isoDate })
+    .nullable()
+    .describe("the WHO Disease Outbreak News item within the timeframe (counted back from the news as-of) that raised the status to watch"),
+  seriesAgeYears: z.number().nullable().describe("years from the series' last report to the news as-of date; null for news only"),
+  importedCaveat: z.string().nullable().describe("set where the record shows no established local transmission: reported cases cannot be told from travel-acquired ones"),
+  basis: z.string().describe("what the answer rests on: admin-1 or national series (and why), estimate or news"),
+  ...confidenceFields,
 });
 
 const coverage = z
@@ -101,6 +133,8 @@ export const outbreakData = z.object({
     intelligence: z.string(),
     keyFindings: z.array(z.string()),
     surveillance: z.enum(["series", "news_only"]),
+    basis: z.string().describe("the lead disease's basis (see diseases[].basis)"),
+    ...confidenceFields,
     clusterRadiusKm: z.number(),
     coverage,
     missing: z.array(z.string()).describe("Fields that are null and why"),

@@ -5,6 +5,7 @@
 // high = a damaging flood expected at least once in 10 years, medium = within 50 years). Pure functions.
 import type { FeedSnapshot } from "../../formats/feed-snapshot.ts";
 import { riskLevel, confidenceLabel } from "../drought-scale.ts";
+import { anchoredScore, type Anchors } from "../anchored-score.ts";
 import { DAY_MS, TIMEFRAME_DAYS } from "./scoring.ts";
 import type { AssessQuery, Assessment, Place } from "./assess.ts";
 import { VERY_WET_SPI, WET_REF, wetTerm } from "./climate-components.ts";
@@ -22,7 +23,7 @@ export const DFO_DISC_RADIUS_KM = { min: 25, max: 300 } as const;
  * 50 years is the medium threshold (30), one in 10 years high (60), one in 2 years critical (80); 2 a year → 100.
  * Between anchors the score is linear in log λ; below the first, linear in λ.
  */
-export const FLOOD_FREQUENCY_ANCHORS: ReadonlyArray<readonly [rate: number, score: number]> = [
+export const FLOOD_FREQUENCY_ANCHORS: Anchors = [
   [1 / 50, 30],
   [1 / 10, 60],
   [1 / 2, 80],
@@ -31,19 +32,7 @@ export const FLOOD_FREQUENCY_ANCHORS: ReadonlyArray<readonly [rate: number, scor
 
 /** Score 0..100 from λ, increasing, one decimal. */
 export function floodFrequencyScore(rate: number): number {
-  if (!(rate > 0)) return 0;
-  const a = FLOOD_FREQUENCY_ANCHORS;
-  let s: number;
-  if (rate <= a[0][0]) s = (a[0][1] * rate) / a[0][0];
-  else if (rate >= a[a.length - 1][0]) s = a[a.length - 1][1];
-  else {
-    let i = 1;
-    while (rate > a[i][0]) i++;
-    const [r0, s0] = a[i - 1];
-    const [r1, s1] = a[i];
-    s = s0 + ((Math.log(rate) - Math.log(r0)) / (Math.log(r1) - Math.log(r0))) * (s1 - s0);
-  }
-  return Math.round(s * 10) / 10;
+  return anchoredScore(rate, FLOOD_FREQUENCY_ANCHORS);
 }
 
 /**

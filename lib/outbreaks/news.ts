@@ -14,3 +14,15 @@ export interface NewsItem {
   iso3: string;
   link: string;
 }
+
+const DAY_MS = 86_400_000;
+
+/** Items (newest first) dated within the `days` days up to `asOf` (YYYY-MM-DD). */
+export function newsWithin(items: readonly NewsItem[], asOf: string, days: number): NewsItem[] {
+  const to = Date.parse(asOf);
+  const from = to - days * DAY_MS;
+  return items.filter((n) => {
+    const t = Date.parse(n.date);
+    return t > from && t <= to;
+  });
+}

@@ -84,19 +84,44 @@ export function parseGhoIndicator(text: string, source: string, iso3: string, re
   return parseGhoIndicatorByCountry(text, source, rejected).get(iso3) ?? [];
 }
 
-/** The malaria input a build reads (relative to the data directory): the OData download when a refresh linked it. */
+/** The input a build reads for one GHO indicator (relative to the data directory): the OData download when a refresh linked it. */
+export function ghoInput(dir: string, code: string): string {
+  const json = join(MALARIA_DIR, `${code}.json`);
+  return existsSync(join(dir, json)) ? json : join(MALARIA_DIR, `${code}.csv`);
+}
+
+/** The malaria case input a build reads (relative to the data directory). */
 export function malariaInput(dir: string): string {
-  const json = join(MALARIA_DIR, MALARIA_CASES_JSON);
-  return existsSync(join(dir, json)) ? json : join(MALARIA_DIR, MALARIA_CASES_FILE);
+  return ghoInput(dir, MALARIA_CONF_CASES);
+}
+
+/** (year, value) per country of one GHO indicator in the data directory (JSON download or CSV export). */
+function readGhoByCountry(dir: string, code: string, rejected: CsvRejection[]): { path: string; byCountry: Map<string, [number, number][]> } {
+  const path = join(dir, ghoInput(dir, code));
+  const text = readFileSync(path, "utf8");
+  return { path, byCountry: path.endsWith(".json") ? parseGhoJsonByCountry(text, path, rejected) : parseGhoIndicatorByCountry(text, path, rejected) };
 }
 
 /** Yearly confirmed-case series of every country in the input, sorted by code. */
 export function readMalaria(dir: string, rejected: CsvRejection[] = []): CaseSeries[] {
-  const path = join(dir, malariaInput(dir));
-  const text = readFileSync(path, "utf8");
-  const byCountry = path.endsWith(".json") ? parseGhoJsonByCountry(text, path, rejected) : parseGhoIndicatorByCountry(text, path, rejected);
+  const { path, byCountry } = readGhoByCountry(dir, MALARIA_CONF_CASES, rejected);
   return [...byCountry.keys()].sort().map((iso3): CaseSeries => {
     const { start, values } = denseSeries(byCountry.get(iso3)!, `${path} ${iso3}`);
     return { disease: "malaria", area: iso3, country: iso3, level: "national", resolution: "year", start, values, baseline: "seasonal", source: MALARIA_SOURCE };
   });
+}
+
+/** The GHO indicator of WHO's estimated malaria incidence per 1,000 population at risk (World Malaria Report). */
+export const MALARIA_EST_INCIDENCE = "MALARIA_EST_INCIDENCE";
+export const MALARIA_INCIDENCE_SOURCE = "WHO Global Health Observatory, MALARIA_EST_INCIDENCE (estimated incidence per 1,000 population at risk, World Malaria Report)";
+
+/** (year, estimated cases per 1,000 at risk) per country; values outside 0..1,000 are rejected. */
+export function readMalariaIncidence(dir: string, rejected: CsvRejection[] = []): Map<string, [number, number][]> {
+  const { path, byCountry } = readGhoByCountry(dir, MALARIA_EST_INCIDENCE, rejected);
+  for (const [iso3, list] of byCountry) {
+    const ok = list.filter(([y, v]) => v >= 0 && v <= 1000 && y >= 1900);
+    if (ok.length < list.length) rejected.push({ file: path, line: 0, reason: `${iso3}: ${list.length - ok.length} estimate(s) outside 0..1,000 per 1,000` });
+    byCountry.set(iso3, ok);
+  }
+  return byCountry;
 }

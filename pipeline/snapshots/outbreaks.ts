@@ -22,7 +22,8 @@ import { flattenRings } from "../../lib/geo/province-rings.ts";
 import { lastReported, periodDates } from "../../lib/outbreaks/endemic-channel.ts";
 import { OPENDENGUE_SOURCE, openDengueInputs, readOpenDengue } from "../health/opendengue.ts";
 import { CHOLERA_SOURCE, choleraInput, readCholera } from "../health/who-cholera.ts";
-import { MALARIA_SOURCE, malariaInput, readMalaria } from "../health/who-gho-malaria.ts";
+import { MALARIA_EST_INCIDENCE, MALARIA_INCIDENCE_SOURCE, MALARIA_SOURCE, ghoInput, malariaInput, readMalaria, readMalariaIncidence } from "../health/who-gho-malaria.ts";
+import { POPULATION_FILE, POPULATION_SOURCE, PROVINCE_POPULATION_FILE, PROVINCE_POPULATION_SOURCE, PROVINCE_POPULATION_YEAR, readCountryPopulation, readProvincePopulation } from "../health/population.ts";
 import { COVID_SOURCE, loadCovid } from "../health/owid-covid.ts";
 import { FLUNET_SOURCE, flunetInputs, servedInfluenza, type InfluenzaSeries } from "../health/flunet.ts";
 import { DON_SOURCE, readDonNews } from "../health/who-don.ts";
@@ -104,7 +105,18 @@ export async function collectOutbreakData(dataDir: string, env: NodeJS.ProcessEn
   const cholera = readCholera(dataDir, rejected);
   const influenza = servedInfluenza(dataDir).map(influenzaCaseSeries);
   const series = [...dengue.provinces.series, ...dengue.national.series, ...malaria, ...cholera.series, ...covid.series, ...influenza];
-  const outProvinces: OutbreakProvince[] = provinces.map((p) => ({ code: p.code, nameEn: p.nameEn, ...provinceCentroid(p) }));
+  const populations = readCountryPopulation(dataDir, rejected);
+  const provincePopulation = readProvincePopulation(dataDir);
+  const noPopulation = provinces.filter((p) => !provincePopulation.has(p.code)).map((p) => p.code);
+  if (noPopulation.length > 0) throw new Error(`${PROVINCE_POPULATION_FILE}: no population for ${noPopulation.join(", ")}`);
+  const malariaIncidence = readMalariaIncidence(dataDir, rejected);
+  const outProvinces: OutbreakProvince[] = provinces.map((p) => ({
+    code: p.code,
+    nameEn: p.nameEn,
+    ...provinceCentroid(p),
+    population: provincePopulation.get(p.code)!,
+    populationYear: PROVINCE_POPULATION_YEAR,
+  }));
   const seriesEnds = Object.fromEntries(
     series.filter((s) => s.area === "THA" || s.area === "TH-10").map((s) => [`${s.disease} ${s.area}`, periodDates(s.resolution, lastReported(s), lastReported(s)).to]),
   );
@@ -132,6 +144,13 @@ export async function collectOutbreakData(dataDir: string, env: NodeJS.ProcessEn
       influenza: countries("influenza"),
       newsCountries: new Set(news.items.map((n) => n.iso3)).size,
     },
+    population: {
+      countries: populations.size,
+      years: `${Math.min(...[...populations.values()].map((l) => l[0][0]))}..${Math.max(...[...populations.values()].map((l) => l.at(-1)![0]))}`,
+      dengueCountriesWithout: countries("dengue").filter((c) => !populations.has(c)),
+      provinces: provincePopulation.size,
+    },
+    malariaIncidence: { countries: malariaIncidence.size, latestYear: Math.max(...[...malariaIncidence.values()].flatMap((l) => l.map((p) => p[0]))) },
     news: { items: news.items.length, itemsAboutThailand: news.items.filter((n) => n.iso3 === "THA").length, asOf: news.asOf },
     fetches: { [covid.file]: { from: covid.fetch.from, attempts: covid.fetch.attempts, url: covid.fetch.url ?? null, error: covid.fetch.error ?? null } },
     seriesEnds,
@@ -144,6 +163,8 @@ export async function collectOutbreakData(dataDir: string, env: NodeJS.ProcessEn
     opendengueNational: dengue.qc.nationalRows,
     donItems: news.items.length,
     malariaYears: malaria.reduce((n, s) => n + reported(s), 0),
+    malariaIncidenceYears: [...malariaIncidence.values()].reduce((n, l) => n + l.length, 0),
+    populationRows: [...populations.values()].reduce((n, l) => n + l.length, 0),
     choleraYears: cholera.series.reduce((n, s) => n + reported(s), 0),
     covidDays: covid.series.reduce((n, s) => n + reported(s), 0),
     influenzaMonths: influenza.reduce((n, s) => n + reported(s), 0),
@@ -151,6 +172,9 @@ export async function collectOutbreakData(dataDir: string, env: NodeJS.ProcessEn
   const inputs = [
     ...Object.values(openDengueInputs(dataDir)),
     malariaInput(dataDir),
+    ghoInput(dataDir, MALARIA_EST_INCIDENCE),
+    POPULATION_FILE,
+    PROVINCE_POPULATION_FILE,
     choleraInput(dataDir),
     covid.file,
     ...flunetInputs(dataDir),
@@ -158,10 +182,21 @@ export async function collectOutbreakData(dataDir: string, env: NodeJS.ProcessEn
     PROVINCES_FILE,
   ];
   const downloaded = covid.fetch.from === "url" ? { [covid.file]: covid.fetch.text } : {};
-  return { data: { provinces: outProvinces, series, news: news.items, newsAsOf: news.asOf }, provinces, inputs, downloaded, report, acceptedRows };
+  const data: OutbreakData = {
+    provinces: outProvinces,
+    series,
+    news: news.items,
+    newsAsOf: news.asOf,
+    populations: Object.fromEntries(populations),
+    populationSource: POPULATION_SOURCE,
+    provincePopulationSource: PROVINCE_POPULATION_SOURCE,
+    malariaIncidence: Object.fromEntries(malariaIncidence),
+    malariaIncidenceSource: MALARIA_INCIDENCE_SOURCE,
+  };
+  return { data, provinces, inputs, downloaded, report, acceptedRows };
 }
 
-export const OUTBREAK_SOURCES = [OPENDENGUE_SOURCE, MALARIA_SOURCE, CHOLERA_SOURCE, COVID_SOURCE, FLUNET_SOURCE, DON_SOURCE];
+export const OUTBREAK_SOURCES = [OPENDENGUE_SOURCE, MALARIA_SOURCE, MALARIA_INCIDENCE_SOURCE, CHOLERA_SOURCE, COVID_SOURCE, FLUNET_SOURCE, DON_SOURCE, POPULATION_SOURCE, PROVINCE_POPULATION_SOURCE];
 
 function checksum(bytes: Uint8Array): FileChecksum {
   return { bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") };

@@ -3,7 +3,7 @@
 // DATA_DIR, and the files a refresh fetches with their content checks and merge rules. SOURCE_URL_<NAME>
 // replaces an origin (mirrors, tests); the table in docs/methods/sources.md is this file in prose.
 import { COVID_WORLD_FILE } from "../health/owid-covid.ts";
-import { MALARIA_CONF_CASES } from "../health/who-gho-malaria.ts";
+import { MALARIA_CONF_CASES, MALARIA_EST_INCIDENCE } from "../health/who-gho-malaria.ts";
 import { basename, join } from "node:path";
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { parsePsmslFilelist, parseRlrAnnual } from "../feeds/psmsl.ts";
@@ -562,13 +562,13 @@ export const SOURCES: readonly SourceEntry[] = [
     attribution: "World Health Organization, Global Health Observatory",
     nonCommercial: WHO_TERMS,
     dataDirPath: "health/who-gho-malaria",
-    liveFormat: "The OData API answers JSON ({ value: [ { SpatialDim, TimeDim, NumericValue, Value, … } ] }); the mirror holds the portal's CSV export (SpatialDimensionValueCode, TimeDim, NumericValue, Value, …). pipeline/health/who-gho-malaria.ts reads both (the OData MALARIA_CONF_CASES.json when a refresh brought it).",
+    liveFormat: "The OData API answers JSON ({ value: [ { SpatialDim, TimeDim, NumericValue, Value, … } ] }); the mirror holds the portal's CSV export (SpatialDimensionValueCode, TimeDim, NumericValue, Value, …). pipeline/health/who-gho-malaria.ts reads both (the OData MALARIA_CONF_CASES.json and MALARIA_EST_INCIDENCE.json when a refresh brought them).",
     refresh: "http",
     resources: (ctx) => {
       const files = mirrorFiles(ctx.dataDir, "health/who-gho-malaria", /^MALARIA_.*\.csv$/);
-      // The indicators the data directory holds, and always the one the outbreak builder reads (an empty data
+      // The indicators the data directory holds, and always the two the outbreak builder reads (an empty data
       // directory holds none).
-      const codes = [...new Set([MALARIA_CONF_CASES, ...files.map((f) => f.replace(/\.csv$/, ""))])].sort();
+      const codes = [...new Set([MALARIA_CONF_CASES, MALARIA_EST_INCIDENCE, ...files.map((f) => f.replace(/\.csv$/, ""))])].sort();
       return [
         ...files.map((f) => carried(join("health/who-gho-malaria", f), { format: "csv", columns: ["SpatialDimensionValueCode", "TimeDim", "NumericValue", "Value"], asOf: csvColumnMax("TimeDim") })),
         ...codes.map((code) => download(joinUrl(ctx.origin, code), `${code}.json`, ghoCheck(), { dataDirFile: `health/who-gho-malaria/${code}.json` })),

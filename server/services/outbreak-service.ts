@@ -13,7 +13,10 @@ import { OUTBREAK_DATA_FILE, OUTBREAK_INDEX_FILE, OUTBREAK_SNAPSHOT, readOutbrea
 import { ProvinceIndexReader } from "../../formats/province-index.ts";
 import { assess, lastReported, periodDates, riskLevelOf, windowPeriods, type Assessment, type OutbreakStatus, type Timeframe } from "../../lib/outbreaks/endemic-channel.ts";
 import { SURVEILLED_DISEASES, type AdminLevel, type CaseSeries, type SurveilledDisease } from "../../lib/outbreaks/series.ts";
-import { DON_SOURCE, type NewsItem } from "../../lib/outbreaks/news.ts";
+import { DON_SOURCE, newsWithin, type NewsItem } from "../../lib/outbreaks/news.ts";
+import { DISEASES } from "../../lib/outbreaks/diseases/index.ts";
+import { seriesBurden, type SeriesBurden } from "../../lib/outbreaks/series-burden.ts";
+import { outbreakConfidence } from "../../lib/outbreaks/confidence.ts";
 import { distanceKm } from "../../lib/geo/great-circle.ts";
 import type { Geography } from "../../lib/geo/geography.ts";
 import { sharedGeography, shoreCountry } from "../../lib/feed-risk/place.ts";
@@ -31,7 +34,11 @@ export const NEWS_YEAR_DAYS = 365;
 const NEWS_SHOWN = 3;
 const ABOVE_THRESHOLD: ReadonlySet<OutbreakStatus> = new Set(["warning", "alert"]);
 const STATUS_RANK: Record<OutbreakStatus, number> = { news_only: 0, insufficient_history: 0, normal: 1, watch: 2, warning: 3, alert: 4 };
-const DISEASE_NAMES: Record<SurveilledDisease, string> = { dengue: "Dengue", influenza: "Influenza", covid: "COVID-19", cholera: "Cholera", malaria: "Malaria" };
+const DISEASE_NAMES = Object.fromEntries(Object.values(DISEASES).map((d) => [d.disease, d.name])) as Record<SurveilledDisease, string>;
+const YEAR_MS = 365.25 * 86_400_000;
+const r1 = (x: number) => Math.round(x * 10) / 10;
+/** Statuses a WHO DON item within the timeframe raises to "watch". */
+const RAISED_BY_NEWS: ReadonlySet<OutbreakStatus> = new Set(["normal", "insufficient_history"]);
 /** Order of the diseases in a general answer. */
 const GENERAL_ORDER: readonly SurveilledDisease[] = ["dengue", "malaria", "cholera", "covid", "influenza"];
 
@@ -54,6 +61,8 @@ export interface OutbreakSnapshot {
   provinceCache: Map<string, (Assessment | undefined)[]>;
   /** Location-independent parts (national series, news only) per "disease country timeframe". */
   partCache: Map<string, Part>;
+  /** Burden of each series ("dengue TH-10"), computed on first use per version. */
+  burdens: Map<string, SeriesBurden>;
 }
 
 export function openOutbreakSnapshot(dir: string, _manifest?: Manifest): OutbreakSnapshot {
@@ -75,7 +84,19 @@ export function openOutbreakSnapshot(dir: string, _manifest?: Manifest): Outbrea
     coverage.set(d, { sources: [...new Set(national.map((s) => s.source))], countries: national.map((s) => s.country).sort() });
   }
   const provinceIndex = new Map(data.provinces.map((p, i) => [p.code, i]));
-  return { data, index, series, provinceIndex, newsByCountry, coverage, assessments: new Map(), provinceCache: new Map(), partCache: new Map() };
+  return { data, index, series, provinceIndex, newsByCountry, coverage, assessments: new Map(), provinceCache: new Map(), partCache: new Map(), burdens: new Map() };
+}
+
+/**
+ * Whether WHO DON news raises a series' status to "watch": an item about the disease in the country within the
+ * timeframe before the news as-of — or within a year when the series stopped more than a year before it (it says
+ * nothing of now). Only "normal" and "insufficient_history" are raised.
+ */
+function newsRaise(status: OutbreakStatus, items: readonly NewsItem[], seriesAsOf: string, newsAsOf: string, timeframe: Timeframe) {
+  const ageYears = Math.max(0, (Date.parse(newsAsOf) - Date.parse(seriesAsOf)) / YEAR_MS);
+  const newsDays = ageYears > 1 ? NEWS_YEAR_DAYS : Number(timeframe.slice(0, -1));
+  const raisedBy: NewsItem | undefined = RAISED_BY_NEWS.has(status) ? newsWithin(items, newsAsOf, newsDays)[0] : undefined;
+  return { ageYears, newsDays, raisedBy };
 }
 
 export interface OutbreakService {
@@ -235,7 +256,10 @@ export class SnapshotOutbreakService implements OutbreakService {
       });
     }
     const scored = parts.filter((x) => x.result.surveillance === "series");
-    const pool = scored.length > 0 ? scored : parts;
+    // The lead is chosen among the scores that compare places (burden); a channel-only score (influenza) leads only
+    // where no disease has a rate, news only where there is no series at all.
+    const burdened = scored.filter((x) => x.result.scoreBasis === "burden");
+    const pool = burdened.length > 0 ? burdened : scored.length > 0 ? scored : parts;
     // general: the worst disease leads (highest score, then status rank); counts add up over diseases.
     const lead = pool.reduce((a, b) =>
       b.result.riskScore > a.result.riskScore || (b.result.riskScore === a.result.riskScore && STATUS_RANK[b.result.outbreakStatus] > STATUS_RANK[a.result.outbreakStatus]) ? b : a,
@@ -255,7 +279,7 @@ export class SnapshotOutbreakService implements OutbreakService {
       for (const x of parts) for (const m of x.missing) missing.push(`${x.result.diseaseType} ${m}`);
     } else missing.push(...lead.missing);
     // general: the newest as-of among the surveillance series (each disease's own date is in details.diseases).
-    const asOf = pool.map((x) => x.result.asOf).sort().at(-1) as string;
+    const asOf = (scored.length > 0 ? scored : parts).map((x) => x.result.asOf).sort().at(-1) as string;
     const province = place.province >= 0 ? snap.data.provinces[place.province] : undefined;
     const where = province ? province.nameEn : place.countryName;
     const summary = general
@@ -294,6 +318,10 @@ export class SnapshotOutbreakService implements OutbreakService {
         intelligence: parts.map((x) => x.intelligence).join(" "),
         keyFindings: general ? parts.map((x) => x.findings[0]) : lead.findings,
         surveillance: general ? (scored.length > 0 ? "series" : "news_only") : r.surveillance,
+        basis: r.basis,
+        confidence: r.confidence,
+        confidenceLabel: r.confidenceLabel,
+        confidenceBasis: r.confidenceBasis,
         clusterRadiusKm: CLUSTER_RADIUS_KM,
         coverage: {
           country: place.country,
@@ -343,12 +371,17 @@ export class SnapshotOutbreakService implements OutbreakService {
     }
     const provinces: OutbreakStatusData["provinces"] = [];
     if (snap.data.provinces.some((pr) => snap.series.has(`${d} ${pr.code}`))) {
+      const countryNews = (snap.newsByCountry.get("THA") ?? []).filter((n) => n.disease === d);
       this.provinceAssessments(snap, d, q.timeframe).forEach((a, i) => {
         const pr = snap.data.provinces[i];
         const s = snap.series.get(`${d} ${pr.code}`);
         if (a === undefined || s === undefined) return;
         const last = lastReported(s);
-        provinces.push({ code: pr.code, name: pr.nameEn, outbreakStatus: a.status, riskScore: a.score, riskLevel: riskLevelOf(a.score), asOf: periodDates(s.resolution, last, last).to, source: s.source });
+        // As the query answers for a point in the province: the burden's score, the status raised by national news.
+        const score = this.burdenOf(snap, s, last, pr.nameEn).burden?.score ?? a.score;
+        const asOf = periodDates(s.resolution, last, last).to;
+        const status = newsRaise(a.status, countryNews, asOf, snap.data.newsAsOf, q.timeframe).raisedBy ? "watch" : a.status;
+        provinces.push({ code: pr.code, name: pr.nameEn, outbreakStatus: status, riskScore: score, riskLevel: riskLevelOf(score), asOf, source: s.source });
       });
     }
     return { diseaseType: d, timeframe: q.timeframe, newsAsOf: snap.data.newsAsOf, countries, provinces };
@@ -407,6 +440,14 @@ export class SnapshotOutbreakService implements OutbreakService {
     return part;
   }
 
+  /** The series' burden, once per version (it does not depend on the timeframe). */
+  private burdenOf(snap: OutbreakSnapshot, s: CaseSeries, end: number, areaName: string): SeriesBurden {
+    const key = `${s.disease} ${s.area}`;
+    let b = snap.burdens.get(key);
+    if (b === undefined) snap.burdens.set(key, (b = seriesBurden(snap.data, s, end, areaName, s.level === "admin-1" ? snap.provinceIndex.get(s.area) : undefined)));
+    return b;
+  }
+
   private seriesCoverage(s: CaseSeries, areaName: string): SeriesCoverage {
     const first = s.values.findIndex((v) => !Number.isNaN(v));
     return {
@@ -427,7 +468,25 @@ export class SnapshotOutbreakService implements OutbreakService {
     const p = place.province;
     const areaName = admin1 ? snap.data.provinces[snap.provinceIndex.get(s.area) ?? p].nameEn : place.countryName;
     const a = admin1 ? this.provinceAssessments(snap, disease, q.timeframe)[p]! : this.assessed(snap, s, q.timeframe);
-    const asOf = periodDates(s.resolution, lastReported(s), lastReported(s)).to;
+    const end = lastReported(s);
+    const asOf = periodDates(s.resolution, end, end).to;
+    const sb = this.burdenOf(snap, s, end, areaName);
+    const b = sb.burden;
+    const items = (snap.newsByCountry.get(place.country) ?? []).filter((n) => n.disease === disease);
+    const { ageYears, newsDays, raisedBy } = newsRaise(a.status, items, asOf, snap.data.newsAsOf, q.timeframe);
+    const status: OutbreakStatus = raisedBy ? "watch" : a.status;
+    const score = b ? b.score : a.score;
+    const burdenAgeYears = b ? Math.max(0, (Date.parse(snap.data.newsAsOf) - Date.parse(b.period.to)) / YEAR_MS) : ageYears;
+    const basis = admin1
+      ? `admin-1: the ${s.source.split(" (")[0]} series of ${areaName} (${s.area}), the province holding the point`
+      : `national: the ${s.source.split(" (")[0]} series of ${areaName}; ${place.province >= 0 ? `no ${DISEASE_NAMES[disease]} series for the province holding the point` : "no admin-1 series the service can place a point in (province boundaries: Thailand only)"}`;
+    const conf = outbreakConfidence({
+      basis: admin1 ? "admin-1" : b !== null && b.cases === null ? "estimate" : "national",
+      ageYears: burdenAgeYears,
+      sporadic: sb.sporadic,
+      noRate: b === null,
+      what: b !== null && b.cases === null ? "WHO's modelled estimate for the country" : `${admin1 ? "a province's" : "the country's"} ${s.source.split(" (")[0]} series`,
+    });
     const label = windowLabel(a, s);
     const name = DISEASE_NAMES[disease];
     const what = s.subtype ?? name;
@@ -435,11 +494,16 @@ export class SnapshotOutbreakService implements OutbreakService {
     const coverage = [this.seriesCoverage(s, areaName)];
     const findings: string[] = [];
     const missing: string[] = [];
-    findings.push(
-      Number.isNaN(a.current)
-        ? `${name} in ${areaName}: no reported count for ${label} in ${s.source}.`
-        : `${name} in ${areaName}: ${fmt(a.current)} ${unit} in ${label} (data as of ${asOf}), status ${a.status}: ${channelText(a, s)}.`,
-    );
+    const burdenText = b
+      ? `${DISEASE_NAMES[disease]} in ${areaName}: ${b.rate} ${b.unit} (${b.period.from.slice(0, 7)}..${b.period.to.slice(0, 7)}${b.cases !== null ? `, ${fmt(b.cases)} cases, population ${fmt(b.population!)} in ${b.populationYear}` : ", WHO estimate"}): score ${score}, ${riskLevelOf(score)}.`
+      : `${DISEASE_NAMES[disease]} in ${areaName}: no rate per population (${sb.note}); the score ${score} is the endemic channel's.`;
+    const ageText = ageYears >= 2 ? ` The series ends ${asOf}, ${Math.floor(ageYears)} years before the newest news (${snap.data.newsAsOf}).` : "";
+    const newsText = raisedBy ? ` WHO Disease Outbreak News ${raisedBy.id} (${raisedBy.date}) on ${DISEASE_NAMES[disease]} in ${place.countryName} within the ${newsDays === NEWS_YEAR_DAYS ? `${NEWS_YEAR_DAYS} days (the series ended over a year before)` : q.timeframe} before ${snap.data.newsAsOf} raises the status from ${a.status} to watch.` : "";
+    const countText = Number.isNaN(a.current)
+      ? `No reported count for ${label} in ${s.source}.`
+      : `${fmt(a.current)} ${unit} in ${label} (data as of ${asOf}), status ${a.status}: ${channelText(a, s)}.`;
+    findings.push(`${burdenText} ${countText}${ageText}${newsText}`);
+    if (sb.sporadicNote) findings.push(`${sb.sporadicNote}.`);
     if (!Number.isNaN(a.previous)) {
       findings.push(`Trend ${a.trend}: ${fmt(a.current)} ${unit} in ${a.window.from}..${a.window.to} against ${fmt(a.previous)} in ${a.previousWindow.from}..${a.previousWindow.to}.`);
     }
@@ -491,13 +555,14 @@ export class SnapshotOutbreakService implements OutbreakService {
       }
       findings.push(clusterText);
     }
-    const items = (snap.newsByCountry.get(place.country) ?? []).filter((n) => n.disease === disease);
     const news = newsOut(items);
     for (const n of news) findings.push(newsFinding(n));
     if (news.length === 0) findings.push(`No WHO Disease Outbreak News item about ${name} in ${place.countryName} up to ${snap.data.newsAsOf}.`);
+    const burdenSources = b === null ? [] : b.cases === null ? [snap.data.malariaIncidenceSource] : [admin1 ? snap.data.provincePopulationSource : snap.data.populationSource];
     const intelligence =
+      `${burdenText}${ageText}${newsText} ` +
       `${name}: ${s.source} reports ${Number.isNaN(a.current) ? "no count" : fmt(a.current)} ${unit} in ${areaName} for ${label} (as of ${asOf}); ` +
-      `${channelText(a, s)}, so the status is ${a.status} (score ${a.score}). ` +
+      `${channelText(a, s)}, so the channel says ${a.status} (channel score ${a.score}). ` +
       (Number.isNaN(a.previous) ? "" : `The window before had ${fmt(a.previous)}, so the trend is ${a.trend}. `) +
       clusterText +
       (news.length > 0 ? ` Latest WHO outbreak news: ${news.map((n) => `${n.id} (${n.date})`).join(", ")}.` : "");
@@ -511,8 +576,8 @@ export class SnapshotOutbreakService implements OutbreakService {
         previousWindow: a.previousWindow,
         casesInWindow: Number.isNaN(a.current) ? null : a.current,
         casesPreviousWindow: Number.isNaN(a.previous) ? null : a.previous,
-        outbreakStatus: a.status,
-        riskScore: a.score,
+        outbreakStatus: status,
+        riskScore: score,
         trend: a.trend,
         activeClusters,
         caseEstimate,
@@ -531,10 +596,18 @@ export class SnapshotOutbreakService implements OutbreakService {
                 }),
               },
         coverage: coverage[0],
+        scoreBasis: b ? "burden" : "endemic channel",
+        burden: b,
+        burdenNote: sb.note,
+        statusFromNews: raisedBy ? { id: raisedBy.id, date: raisedBy.date } : null,
+        seriesAgeYears: r1(ageYears),
+        importedCaveat: sb.sporadicNote,
+        basis,
+        ...conf,
       },
       findings,
       intelligence,
-      sources: [s.source, ...(news.length > 0 ? [DON_SOURCE] : [])],
+      sources: [s.source, ...burdenSources, ...(news.length > 0 ? [DON_SOURCE] : [])],
       news,
       series: coverage,
       missing,
@@ -575,6 +648,14 @@ export class SnapshotOutbreakService implements OutbreakService {
         caseEstimate: null,
         channel: null,
         coverage: null,
+        scoreBasis: "news",
+        burden: null,
+        burdenNote: reason,
+        statusFromNews: null,
+        seriesAgeYears: null,
+        importedCaveat: null,
+        basis: `news only: ${reason}`,
+        ...outbreakConfidence({ basis: "news", ageYears: newest === undefined ? 0 : age / 365.25, sporadic: false, noRate: false, what: "WHO Disease Outbreak News items only, no count series" }),
       },
       findings: [first, ...news.map(newsFinding)],
       intelligence: `${first} News-only score ${score}: 60 when the newest item is at most ${NEWS_RECENT_DAYS} days old, 30 within ${NEWS_YEAR_DAYS} days, else 0.`,

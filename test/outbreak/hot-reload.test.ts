@@ -27,10 +27,15 @@ function snapshot(lastDecember: number): OutbreakData {
   const values = new Float64Array(72).fill(5);
   [10, 20, 30, 40, 50, lastDecember].forEach((v, y) => (values[y * 12 + 11] = v));
   return {
-    provinces: provinces.map((p) => ({ code: p.code, nameEn: p.nameEn, ...provinceCentroid(p) })),
+    provinces: provinces.map((p) => ({ code: p.code, nameEn: p.nameEn, ...provinceCentroid(p), population: 1_000_000, populationYear: 2019 })),
     series: [{ disease: "dengue", area: "TH-10", country: "THA", level: "admin-1", resolution: "month", start: monthIndex(2017, 1), values, baseline: "seasonal", source: "test series" }],
     news: [],
     newsAsOf: "2023-01-15",
+    populations: { THA: [[2022, 70_000_000]] },
+    populationSource: "test population",
+    provincePopulationSource: "test province population",
+    malariaIncidence: {},
+    malariaIncidenceSource: "test malaria estimates",
   };
 }
 
@@ -71,7 +76,13 @@ describe("outbreak snapshot lifecycle", () => {
     expect(back.series[0].values[3]).toBeNaN();
     expect(back.series[0].values[71]).toBe(45);
     expect(back.provinces).toHaveLength(77);
-    expect(() => readOutbreakData('{"format":"outbreaks","version":1}', "x.json")).toThrow('x.json: expected format "outbreaks" version 2');
+    expect(() => readOutbreakData('{"format":"outbreaks","version":1}', "x.json")).toThrow('x.json: expected format "outbreaks" version 3');
+    const badPopulation = JSON.parse(writeOutbreakData(d));
+    badPopulation.populations.THA = [[2022, -5]];
+    expect(() => readOutbreakData(JSON.stringify(badPopulation), "x.json")).toThrow("x.json: populations: THA 2022: -5 is not a positive whole number");
+    const badIncidence = JSON.parse(writeOutbreakData(d));
+    badIncidence.malariaIncidence = { NGA: [[2022, 1300]] };
+    expect(() => readOutbreakData(JSON.stringify(badIncidence), "x.json")).toThrow("x.json: malariaIncidence: NGA 2022: 1300 is not within 0..1,000 per 1,000");
     const bad = JSON.parse(writeOutbreakData(d));
     bad.series[0].resolution = "week";
     expect(() => readOutbreakData(JSON.stringify(bad), "x.json")).toThrow('x.json: series 0 (dengue TH-10): unknown resolution "week"');
@@ -88,7 +99,8 @@ describe("outbreak snapshot lifecycle", () => {
 
   it("serves the first version, hot-reloads a second, refuses a corrupted third", async () => {
     const first = service.query(bangkok);
-    expect([first.outbreakStatus, first.riskScore, first.caseEstimate]).toEqual(["warning", 76.7, 45]);
+    // Score: 2022's 11 × 5 + 45 = 100 cases per 1,000,000 → 10 per 100,000 → 10 + 20·log(10)/log(100) = 20.
+    expect([first.outbreakStatus, first.riskScore, first.caseEstimate]).toEqual(["warning", 20, 45]);
     const v1 = service.dataVersion();
 
     const second = await publish(snapshot(47), new Date("2026-01-02T00:00:00Z"));
@@ -96,7 +108,7 @@ describe("outbreak snapshot lifecycle", () => {
     expect(service.dataVersion()).toBe(second.version);
     expect(service.dataVersion()).not.toBe(v1);
     const after = service.query(bangkok);
-    expect([after.outbreakStatus, after.riskScore]).toEqual(["alert", 80.4]);
+    expect([after.outbreakStatus, after.riskScore]).toEqual(["alert", 20.1]); // 102 cases → 10.2 per 100,000: 10 + 20·log(10.2)/log(100) = 20.09
 
     const third = await publish(snapshot(10), new Date("2026-01-03T00:00:00Z"));
     writeFileSync(join(third.dir, OUTBREAK_DATA_FILE), writeOutbreakData(snapshot(11)));

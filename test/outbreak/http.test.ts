@@ -53,9 +53,20 @@ describe("POST /api/outbreak-radar/query on the real data", () => {
     expect(d.province).toEqual({ code: "TH-10", name: "Bangkok" });
     expect(d.timeframe).toBe("30d");
     expect(d.asOf).toBe("2022-12-31");
+    // Status: the endemic channel (873 above p90 638.2: unusual for Bangkok). Score: the burden, 2022's 5,532 cases
+    // (Spatial_extract_SEARO_V1_3.csv, Bangkok's 12 month rows) per 100,000 of Bangkok's 5,666,264 (2019) = 97.6,
+    // on the dengue anchors 1 → 10, 100 → 30: 10 + 20·log(97.63)/log(100) = 29.9.
     expect(d.outbreakStatus).toBe("alert");
-    expect(d.riskScore).toBe(87.4); // 80 + 20 * (873 - 638.2) / 638.2
-    expect(d.riskLevel).toBe("critical");
+    const b = d.details.diseases[0].burden!;
+    expect([b.cases, b.population, b.populationYear, b.period]).toEqual([5532, 5_666_264, 2019, { from: "2022-01-01", to: "2022-12-31" }]);
+    expect(b.rate).toBe(Number(((5532 / 5_666_264) * 1e5).toPrecision(3)));
+    expect(d.riskScore).toBe(Math.round((10 + (20 * Math.log((5532 / 5_666_264) * 1e5)) / Math.log(100)) * 10) / 10);
+    expect(d.riskScore).toBe(29.9);
+    expect(d.riskLevel).toBe("low");
+    expect(d.details.diseases[0].scoreBasis).toBe("burden");
+    expect(d.details.basis).toMatch(/^admin-1: the OpenDengue V1\.3 series of Bangkok \(TH-10\)/);
+    // admin-1 0.9 × age (2022-12-31 → news as-of 2026-05-13: 3.37 years → 1 − 2.37/10).
+    expect(d.details.confidence).toBe(Math.round(0.9 * (1 - ((Date.parse("2026-05-13") - Date.parse("2022-12-31")) / (365.25 * 86_400_000) - 1) / 10) * 100) / 100);
     expect(d.trend).toBe("decreasing"); // 873 against 1246 in November
     expect(d.details.diseases[0].channel).toEqual({
       median: 335, p75: 448, p90: 638.2, baselineWindows: 5, baseline: "seasonal",
@@ -92,7 +103,7 @@ describe("POST /api/outbreak-radar/query on the real data", () => {
     expect(r.channel?.p90).toBeCloseTo(2943.8, 9);
     expect(body.data.outbreakStatus).toBe("alert");
     expect(body.data.trend).toBe("increasing");
-    expect(body.data.riskScore).toBe(82);
+    expect(body.data.riskScore).toBe(29.9); // the burden does not depend on the timeframe
     expect(r.window).toEqual({ from: "2022-10-01", to: "2022-12-31" });
   });
 
@@ -104,7 +115,10 @@ describe("POST /api/outbreak-radar/query on the real data", () => {
   it("malaria: country series, 2021 (3,279) against 2016–2020", async () => {
     const { body } = await query({ ...BANGKOK, diseaseType: "malaria" });
     const d = body.data;
-    expect([d.asOf, d.outbreakStatus, d.trend, d.caseEstimate, d.activeClusters, d.riskScore]).toEqual(["2021-12-31", "normal", "decreasing", 3279, 0, 14.6]);
+    expect([d.asOf, d.outbreakStatus, d.trend, d.caseEstimate, d.activeClusters, d.riskScore]).toEqual(["2021-12-31", "normal", "decreasing", 3279, 0, 15.4]);
+    // Score from WHO's estimate for Thailand 2022, 0.46034 per 1,000 at risk: 5 + 25·log(0.46034/0.01)/log(100/0.01).
+    expect(d.details.diseases[0].burden).toMatchObject({ rate: 0.46, cases: null, period: { from: "2022-01-01", to: "2022-12-31" } });
+    expect(d.riskScore).toBe(Math.round((5 + (25 * Math.log(0.46034 / 0.01)) / Math.log(100 / 0.01)) * 10) / 10);
     expect(d.details.diseases[0].channel).toMatchObject({ median: 6750, p75: 11440, p90: 15256, baselineWindows: 5, baseline: "seasonal" });
     expect(d.details.diseases[0].area).toEqual({ code: "THA", name: "Thailand", level: "national" });
     expect(d.details.coverage.adminLevel).toBe("national");
@@ -123,7 +137,9 @@ describe("POST /api/outbreak-radar/query on the real data", () => {
   it("covid: the 30 days to 2021-07-30 against the 8 windows before", async () => {
     const { body } = await query({ ...BANGKOK, diseaseType: "covid", timeframe: "30d" });
     const d = body.data;
-    expect([d.asOf, d.outbreakStatus, d.trend, d.riskScore, d.caseEstimate]).toEqual(["2021-07-30", "alert", "increasing", 100, 319074]);
+    expect([d.asOf, d.outbreakStatus, d.trend, d.riskScore, d.caseEstimate]).toEqual(["2021-07-30", "alert", "increasing", 70, 319074]);
+    // 14-day notification rate: 196,468 cases 2021-07-17..30 per 100,000 of Thailand's 2021 population.
+    expect(d.details.diseases[0].burden).toMatchObject({ unit: "confirmed cases per 100,000 in 14 days", cases: 196468, period: { from: "2021-07-17", to: "2021-07-30" }, populationYear: 2021 });
     expect(d.details.diseases[0].window).toEqual({ from: "2021-07-01", to: "2021-07-30" });
     expect(d.details.diseases[0].channel?.baseline).toBe("recent");
   });
@@ -160,7 +176,8 @@ describe("POST /api/outbreak-radar/query on the real data", () => {
     const { body } = await query({ ...BANGKOK, diseaseType: "general" });
     const d = body.data;
     expect(d.details.diseases.map((x: { diseaseType: string }) => x.diseaseType)).toEqual(["dengue", "malaria", "cholera", "covid", "influenza"]);
-    expect([d.riskScore, d.outbreakStatus, d.trend]).toEqual([100, "alert", "increasing"]); // covid leads
+    expect([d.riskScore, d.outbreakStatus, d.trend]).toEqual([70, "alert", "increasing"]); // covid's burden leads; influenza (88.2, channel only) does not compete
+    expect(d.details.diseases.find((x) => x.diseaseType === "influenza")).toMatchObject({ riskScore: 88.2, scoreBasis: "endemic channel", burden: null });
     expect(d.activeClusters).toBe(8 + 0 + 0 + 1 + 1);
     expect(d.caseEstimate).toBe(1788 + 3279 + 52 + 319074 + 102);
     expect(d.asOf).toBe("2024-03-31");
@@ -177,7 +194,7 @@ describe("worldwide, on the real data", () => {
     expect([d.country, d.province]).toEqual([{ code: "VNM", name: "Vietnam" }, null]);
     // National_extract_V1_3.csv: 2024 months sum to 108,433; Year rows 2022 367,729 (line 28454), 2021 68,268,
     // 2020 137,470, 2019 320,702, 2018 131,447 (lines 28453..28450); 2023 has six months only and is skipped.
-    expect([d.asOf, d.caseEstimate, d.outbreakStatus, d.riskScore, d.riskLevel, d.activeClusters, d.trend]).toEqual(["2024-12-31", 108433, "normal", 23.7, "low", 0, "unknown"]);
+    expect([d.asOf, d.caseEstimate, d.outbreakStatus, d.riskScore, d.riskLevel, d.activeClusters, d.trend]).toEqual(["2024-12-31", 108433, "normal", 31.9, "medium", 0, "unknown"]);
     expect(d.details.diseases[0].channel).toMatchObject({ median: 137470, p75: 320702, p90: 348918.2, baselineWindows: 5 });
     expect(d.details.diseases[0].window).toEqual({ from: "2024-01-01", to: "2024-12-31" });
     expect(d.details.coverage).toMatchObject({ country: "VNM", countryName: "Vietnam", adminLevel: "national", province: null, notCovered: [] });
@@ -189,7 +206,7 @@ describe("worldwide, on the real data", () => {
     ]);
     expect(d.details.news.map((n) => n.id)).toEqual(["DON2870", "DON0235"]);
     expect(d.summary).toBe(
-      "Dengue in Vietnam: 108,433 cases in 2024 (data as of 2024-12-31), status normal: endemic channel from the same period in 5 previous years (2022, 2021, 2020, 2019, 2018): median 137,470, 75th percentile 320,702, 90th percentile 348,918.",
+      "Dengue in Vietnam: 107 reported cases per 100,000 a year (2024-01..2024-12, 108,433 cases, population 100,987,686 in 2024): score 31.9, medium. 108,433 cases in 2024 (data as of 2024-12-31), status normal: endemic channel from the same period in 5 previous years (2022, 2021, 2020, 2019, 2018): median 137,470, 75th percentile 320,702, 90th percentile 348,918.",
     );
   });
 
@@ -197,7 +214,7 @@ describe("worldwide, on the real data", () => {
     const { body } = await query({ lat: -6.2, lng: 106.85, diseaseType: "dengue" });
     const d = body.data;
     // lines 12035..12095: Octobers 2019 4,376, 2020 2,419, 2021 6,092, 2022 10,135, 2023 8,339, 2024 1,019
-    expect([d.country.code, d.asOf, d.caseEstimate, d.outbreakStatus, d.riskScore]).toEqual(["IDN", "2024-10-31", 1019, "normal", 5]);
+    expect([d.country.code, d.asOf, d.caseEstimate, d.outbreakStatus, d.riskScore]).toEqual(["IDN", "2024-10-31", 1019, "normal", 29.1]);
     expect(d.details.diseases[0].channel).toMatchObject({ median: 6092, p75: 8339, p90: 9416.6 });
     expect(d.details.coverage.series[0]).toMatchObject({ resolution: "month", period: { from: "2007-01-01", to: "2024-10-31" } });
   });
@@ -213,16 +230,19 @@ describe("worldwide, on the real data", () => {
     const { body } = await query({ lat: 6.45, lng: 3.4, diseaseType: "malaria" });
     const d = body.data;
     // MALARIA_CONF_CASES.csv NGA: 2016 13,598,282, 2017 13,087,878, 2018 14,548,024, 2019 19,806,915, 2020 18,325,240
-    expect([d.country.code, d.asOf, d.caseEstimate, d.outbreakStatus, d.riskScore, d.trend]).toEqual(["NGA", "2021-12-31", 21325186, "alert", 82.2, "stable"]);
+    expect([d.country.code, d.asOf, d.caseEstimate, d.outbreakStatus, d.riskScore, d.trend]).toEqual(["NGA", "2021-12-31", 21325186, "alert", 66.8, "stable"]);
+    // MALARIA_EST_INCIDENCE.csv: Nigeria 2022, 305.30434 per 1,000 at risk (WHO strata: moderate 250–450 → 60..80).
+    expect(d.riskScore).toBe(Math.round((60 + (20 * Math.log(305.30434 / 250)) / Math.log(450 / 250)) * 10) / 10);
+    expect(d.riskScore).toBeGreaterThanOrEqual(60);
     expect(d.details.diseases[0].channel).toMatchObject({ median: 14548024, p75: 18325240, p90: 19214245 });
     expect(d.details.coverage.series[0].period).toEqual({ from: "2008-01-01", to: "2021-12-31" });
-    expect(d.dataSources).toEqual(["WHO Global Health Observatory, MALARIA_CONF_CASES (confirmed malaria cases)"]);
+    expect(d.dataSources).toEqual(["WHO Global Health Observatory, MALARIA_CONF_CASES (confirmed malaria cases)", "WHO Global Health Observatory, MALARIA_EST_INCIDENCE (estimated incidence per 1,000 population at risk, World Malaria Report)"]);
   });
 
   it("cholera in Kinshasa: DR Congo 2016 (28,093, line 581) above its 75th percentile", async () => {
     const { body } = await query({ lat: -4.32, lng: 15.31, diseaseType: "cholera" });
     const d = body.data;
-    expect([d.country.code, d.asOf, d.caseEstimate, d.outbreakStatus, d.riskScore, d.activeClusters]).toEqual(["COD", "2016-12-31", 28093, "warning", 65.7, 1]);
+    expect([d.country.code, d.asOf, d.caseEstimate, d.outbreakStatus, d.riskScore, d.activeClusters]).toEqual(["COD", "2016-12-31", 28093, "warning", 45.7, 1]);
     expect(d.details.diseases[0].channel).toMatchObject({ median: 22203, p75: 26944, baselineWindows: 5 });
   });
 
@@ -244,7 +264,14 @@ describe("worldwide, on the real data", () => {
       ["influenza", "news_only", null],
     ]);
     // OpenDengue FRANCE Year rows 2019 9, 2020 13, 2021 3, 2022 60, 2023 44 (lines 9602..9606): p90 53.6 → 80 + 20 · 31.4 / 53.6
-    expect([d.riskScore, d.outbreakStatus, d.caseEstimate, d.activeClusters]).toEqual([91.7, "alert", 85 + 1, 1 + 0]);
+    expect([d.riskScore, d.outbreakStatus, d.caseEstimate, d.activeClusters]).toEqual([1.2, "alert", 85 + 1, 1 + 0]);
+    // 85 cases / 68,551,653 (France 2024) = 0.124 per 100,000: under 1, so "low" whatever the channel says; and
+    // France's median yearly rate is under 1 per 100,000, so imported cases cannot be told apart.
+    const dengue = d.details.diseases[0];
+    expect(dengue.burden).toMatchObject({ rate: Number(((85 / 68_551_653) * 1e5).toPrecision(3)), population: 68_551_653, populationYear: 2024 });
+    expect(d.riskLevel).toBe("low");
+    expect(dengue.importedCaveat).toMatch(/cannot tell local from travel-acquired \(imported\) cases/);
+    expect(dengue.confidence).toBeLessThan(0.4);
     expect(d.details.coverage.notCovered.map((n) => n.split(":")[0])).toEqual(["malaria", "covid"]);
     expect(d.details.missing).toEqual([
       "influenza caseEstimate: no Influenza count series for France; WHO Disease Outbreak News only",
@@ -296,10 +323,10 @@ describe("GET /api/outbreak-radar/status (the map's outbreak layer)", () => {
         outbreakStatus: q.outbreakStatus, riskScore: q.riskScore, riskLevel: q.riskLevel, asOf: q.asOf, source: q.dataSources[0],
       });
     }
-    expect(byCode.get("VNM")).toMatchObject({ outbreakStatus: "normal", riskScore: 23.7, asOf: "2024-12-31" });
+    expect(byCode.get("VNM")).toMatchObject({ outbreakStatus: "normal", riskScore: 31.9, asOf: "2024-12-31" });
     expect(d.provinces).toHaveLength(77);
     expect(d.provinces.find((p: { code: string }) => p.code === "TH-10")).toEqual({
-      code: "TH-10", name: "Bangkok", outbreakStatus: "alert", riskScore: 87.4, riskLevel: "critical", asOf: "2022-12-31", source: expect.stringContaining("OpenDengue"),
+      code: "TH-10", name: "Bangkok", outbreakStatus: "alert", riskScore: 29.9, riskLevel: "low", asOf: "2022-12-31", source: expect.stringContaining("OpenDengue"),
     });
   });
 
@@ -423,4 +450,62 @@ describe("errors", () => {
     const again = await buildOutbreakSnapshot({ dataDir: dataDir(), artifactsDir: artifacts, env: {} });
     expect(again).toEqual({ status: "unchanged", asOf: "2026-05-13" });
   }, 20_000);
+});
+
+describe("burden per 100,000 compares places; the channel says what is unusual (issue 22)", () => {
+  const at = async (lat: number, lng: number, diseaseType: string, timeframe = "30d") => (await query({ lat, lng, diseaseType, timeframe })).body.data;
+
+  it("dengue: Colombo (Sri Lanka, 274 per 100,000) and Kuala Lumpur above Paris, Rome and Houston (under 1 per 100,000: low)", async () => {
+    const colombo = await at(6.93, 79.85, "dengue");
+    const kl = await at(3.14, 101.69, "dengue");
+    const low = await Promise.all([at(48.86, 2.35, "dengue"), at(41.9, 12.5, "dengue"), at(29.76, -95.37, "dengue")]);
+    for (const d of low) {
+      expect(d.details.diseases[0].burden!.rate, d.country.code).toBeLessThan(1);
+      expect(d.riskLevel, d.country.code).toBe("low");
+      expect(d.details.diseases[0].importedCaveat, d.country.code).not.toBeNull();
+    }
+    // Sri Lanka: the 12 months to 2024-08 over its 2024 population (21,916,000).
+    const b = colombo.details.diseases[0].burden!;
+    expect([b.period, b.population, b.populationYear]).toEqual([{ from: "2023-09-01", to: "2024-08-31" }, 21_916_000, 2024]);
+    expect(b.rate).toBe(Number(((b.cases! / 21_916_000) * 1e5).toPrecision(3)));
+    expect(colombo.riskLevel).toBe("medium"); // 100–300 per 100,000: Brazil MoH "medium"
+    expect(kl.riskLevel).toBe("high"); // > 300
+    for (const d of low) expect(colombo.riskScore).toBeGreaterThan(d.riskScore);
+    expect(colombo.details.diseases[0].importedCaveat).toBeNull();
+  });
+
+  it("malaria: Lagos and Kinshasa ≥ 60 from WHO's estimates; Colombo low (Sri Lanka: 0 per 1,000 at risk)", async () => {
+    const [lagos, kinshasa, colombo] = await Promise.all([at(6.45, 3.39, "malaria"), at(-4.32, 15.31, "malaria"), at(6.93, 79.85, "malaria")]);
+    expect(lagos.riskScore).toBeGreaterThanOrEqual(60);
+    expect(kinshasa.riskScore).toBeGreaterThanOrEqual(60);
+    expect(kinshasa.details.diseases[0].burden).toMatchObject({ rate: 310, unit: "cases per 1,000 population at risk a year", cases: null });
+    expect([colombo.riskScore, colombo.riskLevel]).toEqual([0, "low"]);
+    expect(colombo.details.basis).toMatch(/^national: /);
+    expect(colombo.details.confidence).toBeGreaterThan(0);
+  });
+
+  it("cholera: Haiti's series ends in 2016; WHO DON2928 (2025-08-29) within the last year raises normal to watch and is cited", async () => {
+    const d = await at(18.54, -72.34, "cholera", "90d");
+    const r = d.details.diseases[0];
+    expect(r.channel).not.toBeNull();
+    expect(d.outbreakStatus).toBe("watch");
+    expect(r.statusFromNews).toEqual({ id: "DON2928", date: "2025-08-29" });
+    expect(d.summary).toContain("The series ends 2016-12-31, 9 years before the newest news (2026-05-13).");
+    expect(d.summary).toContain("WHO Disease Outbreak News DON2928 (2025-08-29) on Cholera in Haiti within the 365 days (the series ended over a year before) before 2026-05-13 raises the status from normal to watch.");
+    // 2016 data, 9.4 years before the news: the confidence says so.
+    expect(r.seriesAgeYears).toBe(9.4);
+    expect(d.details.confidenceLabel).toBe("low");
+  });
+
+  it("a current series is raised only by news within the timeframe: Bangkok influenza has DON2938 of 2025-12-10, outside 90 days of 2026-05-13", async () => {
+    const d = await at(13.75, 100.5, "influenza", "90d");
+    expect(d.details.diseases[0].statusFromNews).toBeNull();
+  });
+
+  it("news only: a confidence of at most 0.2 and the reason there is no rate", async () => {
+    const d = await at(52.52, 13.4, "influenza");
+    expect(d.outbreakStatus).toBe("news_only");
+    expect(d.details.confidence).toBeLessThanOrEqual(0.2);
+    expect(d.details.diseases[0].burdenNote).toMatch(/no Influenza count series for Germany/);
+  });
 });
