@@ -33,6 +33,11 @@ export interface OutbreakData {
   /** Thailand's 77 provinces (the only admin-1 areas with series). */
   provinces: OutbreakProvince[];
   series: CaseSeries[];
+  /**
+   * National series at the other resolution where a country has both (OpenDengue monthly and yearly): the status uses
+   * `series`, the burden whichever of the two gives the later 12 months.
+   */
+  alternateSeries: CaseSeries[];
   news: NewsItem[];
   /** Newest publication date of the news dataset (YYYY-MM-DD). */
   newsAsOf: string;
@@ -56,9 +61,14 @@ export function writeOutbreakData(d: OutbreakData): string {
     malariaIncidenceSource: d.malariaIncidenceSource,
     populations: d.populations,
     malariaIncidence: d.malariaIncidence,
-    series: d.series.map((s) => ({ ...s, values: Array.from(s.values, (v) => (Number.isNaN(v) ? null : v)) })),
+    series: d.series.map(seriesJson),
+    alternateSeries: d.alternateSeries.map(seriesJson),
     news: d.news,
   });
+}
+
+function seriesJson(s: CaseSeries) {
+  return { ...s, values: Array.from(s.values, (v) => (Number.isNaN(v) ? null : v)) };
 }
 
 const RESOLUTIONS = new Set(["month", "year", "day"]);
@@ -79,8 +89,8 @@ export function readOutbreakData(text: string, source = OUTBREAK_DATA_FILE): Out
   if (doc?.format !== OUTBREAK_FORMAT || doc.version !== OUTBREAK_FORMAT_VERSION) {
     throw new Error(`${source}: expected format "${OUTBREAK_FORMAT}" version ${OUTBREAK_FORMAT_VERSION}`);
   }
-  if (!Array.isArray(doc.provinces) || !Array.isArray(doc.series) || !Array.isArray(doc.news) || typeof doc.newsAsOf !== "string") {
-    throw new Error(`${source}: provinces, series, news and newsAsOf are required`);
+  if (!Array.isArray(doc.provinces) || !Array.isArray(doc.series) || !Array.isArray(doc.alternateSeries) || !Array.isArray(doc.news) || typeof doc.newsAsOf !== "string") {
+    throw new Error(`${source}: provinces, series, alternateSeries, news and newsAsOf are required`);
   }
   const provinces = doc.provinces as OutbreakProvince[];
   provinces.forEach((p, i) => {
@@ -95,40 +105,9 @@ export function readOutbreakData(text: string, source = OUTBREAK_DATA_FILE): Out
   }
   const populations = yearly(doc.populations, `${source}: populations`, (v) => Number.isInteger(v) && v > 0, "a positive whole number");
   const malariaIncidence = yearly(doc.malariaIncidence, `${source}: malariaIncidence`, (v) => v >= 0 && v <= 1000, "within 0..1,000 per 1,000");
-  const series = (doc.series as Record<string, unknown>[]).map((s, i): CaseSeries => {
-    const what = `${source}: series ${i} (${String(s?.disease)} ${String(s?.area)})`;
-    if (!DISEASES.has(s?.disease as string)) throw new Error(`${what}: unknown disease`);
-    if (!RESOLUTIONS.has(s.resolution as string)) throw new Error(`${what}: unknown resolution "${String(s.resolution)}"`);
-    if (!BASELINES.has(s.baseline as string)) throw new Error(`${what}: unknown baseline "${String(s.baseline)}"`);
-    if (!LEVELS.has(s.level as string)) throw new Error(`${what}: unknown level "${String(s.level)}"`);
-    if (typeof s.area !== "string" || typeof s.source !== "string" || !Number.isInteger(s.start)) throw new Error(`${what}: area, source and integer start are required`);
-    if (typeof s.country !== "string" || !ISO3.test(s.country)) throw new Error(`${what}: country must be an ISO alpha-3 code`);
-    if (s.subtype !== undefined && typeof s.subtype !== "string") throw new Error(`${what}: subtype must be a string`);
-    if (s.maskedPeriods !== undefined && !(Array.isArray(s.maskedPeriods) && s.maskedPeriods.every(Number.isInteger))) {
-      throw new Error(`${what}: maskedPeriods must be integer periods`);
-    }
-    if (!Array.isArray(s.values)) throw new Error(`${what}: values must be an array`);
-    const values = new Float64Array(s.values.length);
-    s.values.forEach((v: unknown, j: number) => {
-      // Negative values are kept: OWID publishes corrections as negative daily counts, so window sums match the totals.
-      if (v !== null && (typeof v !== "number" || !Number.isFinite(v))) throw new Error(`${what}: value ${j} is not a number or null`);
-      values[j] = v === null ? NaN : v;
-    });
-    const out: CaseSeries = {
-      disease: s.disease as CaseSeries["disease"],
-      area: s.area,
-      country: s.country,
-      level: s.level as CaseSeries["level"],
-      resolution: s.resolution as CaseSeries["resolution"],
-      start: s.start as number,
-      values,
-      baseline: s.baseline as CaseSeries["baseline"],
-      source: s.source,
-    };
-    if (s.subtype !== undefined) out.subtype = s.subtype as string;
-    if (s.maskedPeriods !== undefined) out.maskedPeriods = s.maskedPeriods as number[];
-    return out;
-  });
+  const series = (doc.series as Record<string, unknown>[]).map((s, i) => readSeries(s, `${source}: series ${i} (${String(s?.disease)} ${String(s?.area)})`));
+  const alternateSeries = (doc.alternateSeries as Record<string, unknown>[]).map((s, i) => readSeries(s, `${source}: alternate series ${i} (${String(s?.disease)} ${String(s?.area)})`));
+
   const news = doc.news as NewsItem[];
   news.forEach((n, i) => {
     if (typeof n?.id !== "string" || typeof n.date !== "string" || !DATE.test(n.date) || typeof n.iso3 !== "string" || typeof n.link !== "string") {
@@ -138,6 +117,7 @@ export function readOutbreakData(text: string, source = OUTBREAK_DATA_FILE): Out
   return {
     provinces,
     series,
+    alternateSeries,
     news,
     newsAsOf: doc.newsAsOf,
     populations,
@@ -146,6 +126,41 @@ export function readOutbreakData(text: string, source = OUTBREAK_DATA_FILE): Out
     provincePopulationSource: doc.provincePopulationSource as string,
     malariaIncidenceSource: doc.malariaIncidenceSource as string,
   };
+}
+
+/** One series of the data file; every error names it (`what`). */
+function readSeries(s: Record<string, unknown>, what: string): CaseSeries {
+  if (!DISEASES.has(s?.disease as string)) throw new Error(`${what}: unknown disease`);
+  if (!RESOLUTIONS.has(s.resolution as string)) throw new Error(`${what}: unknown resolution "${String(s.resolution)}"`);
+  if (!BASELINES.has(s.baseline as string)) throw new Error(`${what}: unknown baseline "${String(s.baseline)}"`);
+  if (!LEVELS.has(s.level as string)) throw new Error(`${what}: unknown level "${String(s.level)}"`);
+  if (typeof s.area !== "string" || typeof s.source !== "string" || !Number.isInteger(s.start)) throw new Error(`${what}: area, source and integer start are required`);
+  if (typeof s.country !== "string" || !ISO3.test(s.country)) throw new Error(`${what}: country must be an ISO alpha-3 code`);
+  if (s.subtype !== undefined && typeof s.subtype !== "string") throw new Error(`${what}: subtype must be a string`);
+  if (s.maskedPeriods !== undefined && !(Array.isArray(s.maskedPeriods) && s.maskedPeriods.every(Number.isInteger))) {
+    throw new Error(`${what}: maskedPeriods must be integer periods`);
+  }
+  if (!Array.isArray(s.values)) throw new Error(`${what}: values must be an array`);
+  const values = new Float64Array(s.values.length);
+  s.values.forEach((v: unknown, j: number) => {
+    // Negative values are kept: OWID publishes corrections as negative daily counts, so window sums match the totals.
+    if (v !== null && (typeof v !== "number" || !Number.isFinite(v))) throw new Error(`${what}: value ${j} is not a number or null`);
+    values[j] = v === null ? NaN : v;
+  });
+  const out: CaseSeries = {
+    disease: s.disease as CaseSeries["disease"],
+    area: s.area,
+    country: s.country,
+    level: s.level as CaseSeries["level"],
+    resolution: s.resolution as CaseSeries["resolution"],
+    start: s.start as number,
+    values,
+    baseline: s.baseline as CaseSeries["baseline"],
+    source: s.source,
+  };
+  if (s.subtype !== undefined) out.subtype = s.subtype as string;
+  if (s.maskedPeriods !== undefined) out.maskedPeriods = s.maskedPeriods as number[];
+  return out;
 }
 
 /** Checks a { ISO3: [[year, value], …] } table: codes, whole years in order, values that pass `ok`. */

@@ -8,6 +8,9 @@ import { log } from "../lib/log.ts";
 import { openFeedRiskService } from "../server/services/feed-risk-service.ts";
 import type { FeedRiskType } from "../formats/feed-snapshot.ts";
 import { readCatalogue, validateHazard, type HazardValidation } from "./score-catalogue.ts";
+import { openOutbreakService } from "../server/services/outbreak-service.ts";
+import { dataDir } from "../lib/config.ts";
+import { outbreakMarkdown, validateOutbreaks, type OutbreakValidation } from "./outbreaks.ts";
 
 /** Hazards whose score can be compared with past events. Heatwave scores the latest months only (no as-of query). */
 export const VALIDATED: FeedRiskType[] = ["flood", "storm", "sea_level_rise", "wildfire"];
@@ -16,7 +19,7 @@ const CATALOGUE_DIR = join(import.meta.dirname, "catalogue");
 const pct = (x: number | null) => (x === null ? "–" : `${Math.round(x * 100)} %`);
 const f2 = (x: number | null) => (x === null ? "–" : x.toFixed(2));
 
-export function markdown(results: HazardValidation[], snapshotVersions: Record<string, string | undefined>, day: string): string {
+export function markdown(results: HazardValidation[], snapshotVersions: Record<string, string | undefined>, day: string, outbreaks?: { v: OutbreakValidation; snapshot: string }): string {
   const out: string[] = [
     "# Validation: scores against landmark events and controls",
     "",
@@ -53,6 +56,7 @@ export function markdown(results: HazardValidation[], snapshotVersions: Record<s
       for (const m of misses) out.push(`| ${m.kind} | ${m.place} | ${m.country} | ${m.score} | ${m.level} | ${m.event.replace(/\|/g, "/")} |`);
     }
   }
+  if (outbreaks) out.push(...outbreakMarkdown(outbreaks.v, outbreaks.snapshot));
   return out.join("\n") + "\n";
 }
 
@@ -64,8 +68,13 @@ async function main(): Promise<void> {
     process.stdout.write(`${r.hazard.padEnd(15)} events ${String(r.events).padStart(3)}  controls ${String(r.controls).padStart(3)}  404 ${String(r.notCovered).padStart(3)}  AUC ${f2(r.auc)}  events ≥ medium ${pct(r.eventsMediumOrAbove)}  controls ${c.low}/${c.medium}/${c.high}/${c.critical}\n`);
   }
   const versions = Object.fromEntries(VALIDATED.map((h) => [h, service.snapshotVersion(h)]));
+  const outbreak = await openOutbreakService(artifactsDir(), log);
+  const ov = validateOutbreaks(outbreak.service, dataDir());
+  outbreak.store.stop();
+  process.stdout.write(`dengue          countries ${ov.dengue.countries}  Spearman ${ov.dengue.spearman?.toFixed(2)}  under 1/100k not low ${ov.dengue.underOneNotLow.length}  over 1000/100k below high ${ov.dengue.overThousandBelowHigh.length}\n`);
+  for (const l of ov.landmarks) process.stdout.write(`  ${l.ok === null ? "n/a   " : l.ok ? "ok    " : "MISSED"} ${l.disease} ${l.place}: ${l.score} ${l.level} (expected ${l.expect})\n`);
   const path = join(import.meta.dirname, "..", "docs", "validation.md");
-  writeFileSync(path, markdown(results, versions, new Date().toISOString().slice(0, 10)));
+  writeFileSync(path, markdown(results, versions, new Date().toISOString().slice(0, 10), { v: ov, snapshot: outbreak.service.dataVersion() }));
   process.stdout.write(`wrote ${path}\n`);
   process.exit(0);
 }

@@ -177,6 +177,30 @@ export function weeksToMonths(weeks: ReadonlyArray<{ start: string; cases: numbe
   return out;
 }
 
+/** A year of weeks counts for the burden when at least this many of its weeks are reported (three quarters of 52). */
+export const MIN_WEEKS_FOR_YEAR = 39;
+export const WEEK_YEARS_SOURCE = "OpenDengue V1.3 weeks, years of ≥ 39 reported weeks scaled to 52 (Clarke et al. 2024, Sci Data 11:296, CC BY 4.0)";
+
+/**
+ * Years of Week rows (a week belongs to the year of its middle day) with at least MIN_WEEKS_FOR_YEAR weeks reported,
+ * as their sum scaled to 52 weeks. For the burden only: a year like the Marshall Islands' 2024 (40 weeks reported,
+ * months incomplete) says more about now than its last whole year (2019).
+ */
+export function weeksToYears(weeks: ReadonlyArray<{ start: string; cases: number }>): Map<number, number> {
+  const acc = new Map<number, { sum: number; n: number }>();
+  for (const w of weeks) {
+    if (Number.isNaN(w.cases)) continue;
+    const y = Number(formatDay(dayIndex(w.start) + 3).slice(0, 4));
+    const a = acc.get(y) ?? { sum: 0, n: 0 };
+    a.sum += w.cases;
+    a.n++;
+    acc.set(y, a);
+  }
+  const out = new Map<number, number>();
+  for (const [y, a] of acc) if (a.n >= MIN_WEEKS_FOR_YEAR && a.n <= 53) out.set(y, Math.round((a.sum * 52) / a.n));
+  return out;
+}
+
 export interface NationalChoice {
   /** Resolution served, and why. */
   chosen: Resolution;
@@ -188,6 +212,8 @@ export interface NationalChoice {
 export interface NationalDengue {
   /** One series per country (ISO3), sorted by code. */
   series: CaseSeries[];
+  /** The other resolution's series where a country has both: the burden may reach a later year with it. */
+  alternates: CaseSeries[];
   choices: Record<string, NationalChoice>;
   /** Rows whose dates are not one week, month or year (file:line not kept: row content instead). */
   faults: string[];
@@ -237,6 +263,7 @@ export function nationalDengueSeries(rows: readonly DengueRow[]): NationalDengue
   }
   let duplicates = 0;
   const series: CaseSeries[] = [];
+  const alternates: CaseSeries[] = [];
   const choices: Record<string, NationalChoice> = {};
   for (const iso3 of [...byCountry.keys()].sort()) {
     const list = byCountry.get(iso3)!;
@@ -300,9 +327,18 @@ export function nationalDengueSeries(rows: readonly DengueRow[]): NationalDengue
             ? `reaches ${endDate(best)}, the ${other.resolution}ly series ${endDate(other)}`
             : `ends with the ${other.resolution}ly series on ${endDate(best)}; months resolve the seasons`;
     series.push(best);
+    if (other !== undefined) alternates.push(other);
+    // Years of weeks after the yearly series' last year: a third candidate, for the burden only (the service takes
+    // whichever candidate gives a rate for the latest period; months with a missing week are not whole months).
+    const lastYear = yearly === undefined ? -Infinity : yearly.start + lastReportedIndex(yearly.values);
+    const weekYears = [...weeksToYears(list.filter((r) => r.tRes === "Week"))].filter(([y]) => y > lastYear);
+    if (weekYears.length > 0) {
+      const { start, values } = denseSeries(weekYears, `OpenDengue ${iso3} week-years`);
+      alternates.push({ disease: "dengue", area: iso3, country: iso3, level: "national", resolution: "year", start, values, baseline: "seasonal", source: WEEK_YEARS_SOURCE });
+    }
     choices[iso3] = { chosen: best.resolution, reason, month: describe(monthly), year: describe(yearly) };
   }
-  return { series, choices, faults, duplicates };
+  return { series, alternates, choices, faults, duplicates };
 }
 
 export interface OpenDengue {

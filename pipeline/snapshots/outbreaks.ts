@@ -185,6 +185,7 @@ export async function collectOutbreakData(dataDir: string, env: NodeJS.ProcessEn
   const data: OutbreakData = {
     provinces: outProvinces,
     series,
+    alternateSeries: dengue.national.alternates,
     news: news.items,
     newsAsOf: news.asOf,
     populations: Object.fromEntries(populations),

@@ -49,6 +49,8 @@ export interface OutbreakSnapshot {
   index: ProvinceIndexReader;
   /** "dengue TH-10", "malaria NGA" → series. */
   series: Map<string, CaseSeries>;
+  /** "dengue VNM" → the country's series at the other resolution, and years made of weeks (burden only). */
+  alternates: Map<string, CaseSeries[]>;
   /** Province code → index into data.provinces. */
   provinceIndex: Map<string, number>;
   /** ISO alpha-3 → DON items about that country, newest first. */
@@ -72,6 +74,11 @@ export function openOutbreakSnapshot(dir: string, _manifest?: Manifest): Outbrea
     throw new Error(`${dir}: province index has ${index.nProvinces} provinces, ${OUTBREAK_DATA_FILE} ${data.provinces.length}`);
   }
   const series = new Map(data.series.map((s) => [`${s.disease} ${s.area}`, s]));
+  const alternates = new Map<string, CaseSeries[]>();
+  for (const s of data.alternateSeries) {
+    const key = `${s.disease} ${s.area}`;
+    alternates.set(key, [...(alternates.get(key) ?? []), s]);
+  }
   const newsByCountry = new Map<string, NewsItem[]>();
   for (const n of data.news) {
     let list = newsByCountry.get(n.iso3);
@@ -84,7 +91,7 @@ export function openOutbreakSnapshot(dir: string, _manifest?: Manifest): Outbrea
     coverage.set(d, { sources: [...new Set(national.map((s) => s.source))], countries: national.map((s) => s.country).sort() });
   }
   const provinceIndex = new Map(data.provinces.map((p, i) => [p.code, i]));
-  return { data, index, series, provinceIndex, newsByCountry, coverage, assessments: new Map(), provinceCache: new Map(), partCache: new Map(), burdens: new Map() };
+  return { data, index, series, alternates, provinceIndex, newsByCountry, coverage, assessments: new Map(), provinceCache: new Map(), partCache: new Map(), burdens: new Map() };
 }
 
 /**
@@ -440,11 +447,22 @@ export class SnapshotOutbreakService implements OutbreakService {
     return part;
   }
 
-  /** The series' burden, once per version (it does not depend on the timeframe). */
+  /**
+   * The series' burden, once per version (it does not depend on the timeframe): from the series, or from the
+   * country's series at the other resolution where that gives a rate for a later period (Seychelles: its months to
+   * 2025-03 are too few for 12, its year 2024 is whole).
+   */
   private burdenOf(snap: OutbreakSnapshot, s: CaseSeries, end: number, areaName: string): SeriesBurden {
     const key = `${s.disease} ${s.area}`;
     let b = snap.burdens.get(key);
-    if (b === undefined) snap.burdens.set(key, (b = seriesBurden(snap.data, s, end, areaName, s.level === "admin-1" ? snap.provinceIndex.get(s.area) : undefined)));
+    if (b === undefined) {
+      b = seriesBurden(snap.data, s, end, areaName, s.level === "admin-1" ? snap.provinceIndex.get(s.area) : undefined);
+      for (const alt of snap.alternates.get(key) ?? []) {
+        const a = seriesBurden(snap.data, alt, lastReported(alt), areaName);
+        if (a.burden !== null && (b.burden === null || a.burden.period.to > b.burden.period.to)) b = a;
+      }
+      snap.burdens.set(key, b);
+    }
     return b;
   }
 

@@ -59,3 +59,14 @@ describe("burden", () => {
     expect(outbreakConfidence({ basis: "national", ageYears: 0, sporadic: true, noRate: false, what: "x" })).toMatchObject({ confidence: 0.38, confidenceLabel: "medium" });
   });
 });
+
+describe("OpenDengue weeks to years (burden only)", () => {
+  it("a year with ≥ 39 reported weeks (by the week's middle day) is its sum scaled to 52; fewer weeks, no year", async () => {
+    const { weeksToYears } = await import("../../pipeline/health/opendengue.ts");
+    // 40 Sunday-to-Saturday weeks from 2024-01-07, 1 case each; 2023-12-31's week has its middle day in 2024 too.
+    const weeks = Array.from({ length: 40 }, (_, i) => ({ start: new Date(Date.UTC(2024, 0, 7) + i * 7 * 86_400_000).toISOString().slice(0, 10), cases: 1 }));
+    expect([...weeksToYears(weeks)]).toEqual([[2024, 52]]);
+    expect([...weeksToYears([{ start: "2023-12-31", cases: 13 }, ...weeks])]).toEqual([[2024, Math.round((53 * 52) / 41)]]);
+    expect([...weeksToYears(weeks.slice(0, 38))]).toEqual([]);
+  });
+});

@@ -29,6 +29,7 @@ function snapshot(lastDecember: number): OutbreakData {
   return {
     provinces: provinces.map((p) => ({ code: p.code, nameEn: p.nameEn, ...provinceCentroid(p), population: 1_000_000, populationYear: 2019 })),
     series: [{ disease: "dengue", area: "TH-10", country: "THA", level: "admin-1", resolution: "month", start: monthIndex(2017, 1), values, baseline: "seasonal", source: "test series" }],
+    alternateSeries: [],
     news: [],
     newsAsOf: "2023-01-15",
     populations: { THA: [[2022, 70_000_000]] },

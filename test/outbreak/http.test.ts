@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataDir } from "../../lib/config.ts";
 import { buildOutbreakSnapshot } from "../../pipeline/snapshots/outbreaks.ts";
 import { buildSnapshots } from "../../pipeline/snapshots/build-snapshots.ts";
-import { openOutbreakService } from "../../server/services/outbreak-service.ts";
+import { openOutbreakService, type SnapshotOutbreakService } from "../../server/services/outbreak-service.ts";
+import { spearman, validateOutbreaks } from "../../validation/outbreaks.ts";
 import type { ArtifactStore } from "../../server/data/artifact-store.ts";
 import { postJson, silent } from "../server/helpers.ts";
 import { startOutbreakServer } from "./helpers.ts";
@@ -21,6 +22,7 @@ let artifacts: string;
 let server: Awaited<ReturnType<typeof startOutbreakServer>>;
 let bare: Awaited<ReturnType<typeof startOutbreakServer>>;
 let store: ArtifactStore<unknown>;
+let outbreakService: SnapshotOutbreakService;
 
 beforeAll(async () => {
   artifacts = mkdtempSync(join(tmpdir(), "outbreak-art-"));
@@ -29,6 +31,7 @@ beforeAll(async () => {
   expect(built.outbreaks.status).toBe("published");
   const opened = await openOutbreakService(artifacts, silent);
   store = opened.store as ArtifactStore<unknown>;
+  outbreakService = opened.service;
   server = await startOutbreakServer(opened.service);
   bare = await startOutbreakServer(undefined);
 }, 40_000);
@@ -194,7 +197,9 @@ describe("worldwide, on the real data", () => {
     expect([d.country, d.province]).toEqual([{ code: "VNM", name: "Vietnam" }, null]);
     // National_extract_V1_3.csv: 2024 months sum to 108,433; Year rows 2022 367,729 (line 28454), 2021 68,268,
     // 2020 137,470, 2019 320,702, 2018 131,447 (lines 28453..28450); 2023 has six months only and is skipped.
-    expect([d.asOf, d.caseEstimate, d.outbreakStatus, d.riskScore, d.riskLevel, d.activeClusters, d.trend]).toEqual(["2024-12-31", 108433, "normal", 31.9, "medium", 0, "unknown"]);
+    expect([d.asOf, d.caseEstimate, d.outbreakStatus, d.riskScore, d.riskLevel, d.activeClusters, d.trend]).toEqual(["2024-12-31", 108433, "normal", 32.9, "medium", 0, "unknown"]);
+    // The status is the yearly series' (2024 against 2018–2022); the burden the monthly series' later 12 months.
+    expect(d.details.diseases[0].burden).toMatchObject({ cases: 112410, period: { from: "2024-04-01", to: "2025-03-31" }, population: 100_987_686, populationYear: 2024 });
     expect(d.details.diseases[0].channel).toMatchObject({ median: 137470, p75: 320702, p90: 348918.2, baselineWindows: 5 });
     expect(d.details.diseases[0].window).toEqual({ from: "2024-01-01", to: "2024-12-31" });
     expect(d.details.coverage).toMatchObject({ country: "VNM", countryName: "Vietnam", adminLevel: "national", province: null, notCovered: [] });
@@ -206,7 +211,7 @@ describe("worldwide, on the real data", () => {
     ]);
     expect(d.details.news.map((n) => n.id)).toEqual(["DON2870", "DON0235"]);
     expect(d.summary).toBe(
-      "Dengue in Vietnam: 107 reported cases per 100,000 a year (2024-01..2024-12, 108,433 cases, population 100,987,686 in 2024): score 31.9, medium. 108,433 cases in 2024 (data as of 2024-12-31), status normal: endemic channel from the same period in 5 previous years (2022, 2021, 2020, 2019, 2018): median 137,470, 75th percentile 320,702, 90th percentile 348,918.",
+      "Dengue in Vietnam: 111 reported cases per 100,000 a year (2024-04..2025-03, 112,410 cases, population 100,987,686 in 2024): score 32.9, medium. 108,433 cases in 2024 (data as of 2024-12-31), status normal: endemic channel from the same period in 5 previous years (2022, 2021, 2020, 2019, 2018): median 137,470, 75th percentile 320,702, 90th percentile 348,918.",
     );
   });
 
@@ -323,7 +328,7 @@ describe("GET /api/outbreak-radar/status (the map's outbreak layer)", () => {
         outbreakStatus: q.outbreakStatus, riskScore: q.riskScore, riskLevel: q.riskLevel, asOf: q.asOf, source: q.dataSources[0],
       });
     }
-    expect(byCode.get("VNM")).toMatchObject({ outbreakStatus: "normal", riskScore: 31.9, asOf: "2024-12-31" });
+    expect(byCode.get("VNM")).toMatchObject({ outbreakStatus: "normal", riskScore: 32.9, asOf: "2024-12-31" });
     expect(d.provinces).toHaveLength(77);
     expect(d.provinces.find((p: { code: string }) => p.code === "TH-10")).toEqual({
       code: "TH-10", name: "Bangkok", outbreakStatus: "alert", riskScore: 29.9, riskLevel: "low", asOf: "2022-12-31", source: expect.stringContaining("OpenDengue"),
@@ -507,5 +512,24 @@ describe("burden per 100,000 compares places; the channel says what is unusual (
     expect(d.outbreakStatus).toBe("news_only");
     expect(d.details.confidence).toBeLessThanOrEqual(0.2);
     expect(d.details.diseases[0].burdenNote).toMatch(/no Influenza count series for Germany/);
+  });
+});
+
+describe("validation floors: dengue burden against OpenDengue's 2023–24 cases per 100,000 (docs/validation.md)", () => {
+  it("Spearman ≥ 0.8 over every country with 2023–24 data; under 1 per 100,000 low, over 1,000 high or critical; landmark places as expected", () => {
+    const v = validateOutbreaks(outbreakService, dataDir());
+    expect(v.dengue.countries).toBeGreaterThanOrEqual(100);
+    expect(v.dengue.spearman!).toBeGreaterThanOrEqual(0.8);
+    expect(v.dengue.underOneNotLow.map((r) => r.country)).toEqual([]);
+    expect(v.dengue.overThousandBelowHigh.map((r) => r.country)).toEqual([]);
+    expect(v.landmarks.filter((l) => l.ok === false).map((l) => l.place)).toEqual([]);
+    expect(v.landmarks.filter((l) => l.ok === true).length).toBeGreaterThanOrEqual(8);
+  });
+
+  it("Spearman with ties averaged", () => {
+    expect(spearman([1, 2, 3, 4], [10, 20, 30, 40])).toBe(1);
+    expect(spearman([1, 2, 3, 4], [4, 3, 2, 1])).toBe(-1);
+    expect(spearman([1, 1, 2], [5, 5, 9])).toBeCloseTo(1, 12);
+    expect(spearman([1, 2], [1, 2])).toBeNull();
   });
 });
