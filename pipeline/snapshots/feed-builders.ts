@@ -22,6 +22,7 @@ import { FootprintIndex, writeFootprintIndex, type FootprintInput } from "../../
 import { DFO_DISC_RADIUS_KM, FOOTPRINT_BUFFER_KM, GDACS_POINT_RADIUS_KM, floodEventWeight, footprintSpecificity } from "../../lib/feed-risk/flood.ts";
 import { ringsAreaKm2 } from "../feeds/polygons.ts";
 import { parseFirmsCsv, parseFirmsGeoJson } from "../feeds/firms.ts";
+import { FIRMS_GLOBAL_DIR, FIRMS_GLOBAL_FILES } from "../feeds/firms-global.ts";
 import { parseIbtracsCsv, type TrackPoint } from "../feeds/ibtracs.ts";
 import { IBTRACS_WP_CSV_FILE, IBTRACS_WP_FILE, IBTRACS_WP_SOURCE, mergeTrackRecords, parseIbtracsWpCsv, readIbtracsParquet } from "../feeds/ibtracs-parquet.ts";
 import { linearTrend, parsePsmslFilelist, parseRlrAnnual } from "../feeds/psmsl.ts";
@@ -399,7 +400,7 @@ export async function buildWildfire(ctx: BuildContext): Promise<BuiltSnapshot> {
   for (const r of [...(geo?.records ?? []), ...csv.records]) byId.set(r.id, r);
   const nrtSet = "firms-sea-2018";
   const events = [...byId.values()].map((r) => toEvent(r, nrtSet));
-  const recordSpecs: { id: string; name: string; events: EventInput[] }[] = [{ id: nrtSet, name: "NASA FIRMS MODIS C6 South-East Asia 48 h sample", events: [...events] }];
+  const recordSpecs: { id: string; name: string; events: EventInput[]; bbox?: [number, number, number, number] }[] = [{ id: nrtSet, name: "NASA FIRMS MODIS C6 South-East Asia 48 h sample", events: [...events] }];
   const archives: Record<string, AdapterResult<unknown>> = {};
   // The archive downloads: each a record of its own, answering inside its own extent.
   for (const a of FIRMS_ARCHIVES) {
@@ -413,16 +414,33 @@ export async function buildWildfire(ctx: BuildContext): Promise<BuiltSnapshot> {
     if (spec) spec.events.push(...evs);
     else recordSpecs.push({ id: a.id, name: a.name, events: evs });
   }
+  // The global near-real-time archives (source firms_global), where a refresh linked them in: one worldwide record,
+  // listed first so it answers every point (the fixed files answer only without it).
+  const global = FIRMS_GLOBAL_FILES.map((f) => join(FIRMS_GLOBAL_DIR, f.file)).filter((f) => existsSync(join(ctx.dataDir, f)));
+  const globalSet = "firms-global-nrt";
+  const globalEvents: EventInput[] = [];
+  for (const file of global) {
+    const r = parseFirmsCsv(await inp.text(file), file);
+    requireValid(file, r);
+    archives[file] = r;
+    for (const x of r.records) globalEvents.push(toEvent(x, globalSet));
+  }
+  if (globalEvents.length > 0) {
+    for (const e of globalEvents) events.push(e);
+    recordSpecs.unshift({ id: globalSet, name: "NASA FIRMS global near-real-time fires (MODIS C6.1, VIIRS S-NPP and NOAA-20)", events: globalEvents, bbox: WORLD });
+  }
   const records: EventRecord[] = recordSpecs.map((x) => {
     const rec = recordOf(x.id, x.name, x.events);
-    const first = Math.min(...x.events.map((e) => e.time));
-    const last = Math.max(...x.events.map((e) => e.time));
+    // A loop, not Math.min(...): a global record holds millions of detections.
+    let first = Infinity;
+    for (const e of x.events) first = Math.min(first, e.time);
+    const last = latest(x.events);
     // The files carry no product region: a record answers inside the extent of its detections, rounded out to whole degrees.
-    return { ...rec, bbox: extentOf(x.events), set: x.id, years: Math.max(1 / 365.2425, (last - first) / YEAR_MS) };
+    return { ...rec, bbox: x.bbox ?? extentOf(x.events), set: x.id, years: Math.max(1 / 365.2425, (last - first) / YEAR_MS) };
   });
   const asOf = latest(events);
-  const bbox = extentOf(events);
-  const coverage = { bbox, surface: "any" as const, description: `the extents of the fire files present: ${records.map((r) => `${r.name} ${r.start}..${r.end} (${degrees(r.bbox!)})`).join("; ")}` };
+  const bbox = globalEvents.length > 0 ? WORLD : extentOf(events);
+  const coverage = { bbox, surface: "any" as const, description: `${globalEvents.length > 0 ? "everywhere (the global record first); " : ""}the extents of the fire files present: ${records.map((r) => `${r.name} ${r.start}..${r.end} (${degrees(r.bbox!)})`).join("; ")}` };
   const meta = eventMeta("wildfire", events, asOf, coverage, ["NASA FIRMS MODIS C6 / VIIRS active fires (Giglio et al. 2016; Schroeder et al. 2014)"], "FRP MW", { ...PARAMS.wildfire });
   const gdacsFires = gdacs.records.filter((r) => r.kind === "fire").length;
   return finish(meta, events, { records }, inp, { firmsCsv: csv, ...(geo ? { firmsGeoJson: geo } : {}), ...archives }, { records, gdacsWildfiresNotUsed: gdacsFires, note: "GDACS wildfires (2026) fall outside the FIRMS record windows and are not mixed in" });

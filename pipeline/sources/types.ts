@@ -54,6 +54,9 @@ export interface MergeSpec {
   onHeaderChange?: "remap" | "replace";
   /** Rows sorted by key after the merge (date-keyed series). */
   sort?: boolean;
+  /** A rolling archive: after the merge, rows whose `column` (YYYY-MM-DD) is more than `days` days before the
+   *  latest date in that column are dropped (FIRMS' global files, whose history would otherwise grow without end). */
+  keepDays?: { column: string; days: number };
 }
 
 /** One file a refresh fetches (or carries over) into the source's raw-cache version. */
