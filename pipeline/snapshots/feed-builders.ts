@@ -3,7 +3,7 @@
 // and world locations. A builder throws when a feed fails to validate; build-snapshots.ts then keeps the previous
 // snapshot. Coverage is where the inputs reach (docs/methods/feed-risks.md): flood on land worldwide, storm
 // everywhere, sea level near the coast, heatwave in every country of the temperature table, wildfire in the extent
-// of the fire files.
+// of the fire files (everywhere once a refresh brought FIRMS' global near-real-time archive).
 import { gridSourceOf } from "../../lib/drought/grid-sources.ts";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
