@@ -3,7 +3,7 @@
 // and world locations. A builder throws when a feed fails to validate; build-snapshots.ts then keeps the previous
 // snapshot. Coverage is where the inputs reach (docs/methods/feed-risks.md): flood on land worldwide, storm
 // everywhere, sea level near the coast, heatwave in every country of the temperature table, wildfire in the extent
-// of the fire files.
+// of the fire files (everywhere once a refresh brought FIRMS' global near-real-time archive).
 import { gridSourceOf } from "../../lib/drought/grid-sources.ts";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
@@ -22,6 +22,7 @@ import { FootprintIndex, writeFootprintIndex, type FootprintInput } from "../../
 import { DFO_DISC_RADIUS_KM, FOOTPRINT_BUFFER_KM, GDACS_POINT_RADIUS_KM, floodEventWeight, footprintSpecificity } from "../../lib/feed-risk/flood.ts";
 import { ringsAreaKm2 } from "../feeds/polygons.ts";
 import { parseFirmsCsv, parseFirmsGeoJson } from "../feeds/firms.ts";
+import { FIRMS_GLOBAL_DIR, FIRMS_GLOBAL_FILES } from "../feeds/firms-global.ts";
 import { parseIbtracsCsv, type TrackPoint } from "../feeds/ibtracs.ts";
 import { IBTRACS_WP_CSV_FILE, IBTRACS_WP_FILE, IBTRACS_WP_SOURCE, mergeTrackRecords, parseIbtracsWpCsv, readIbtracsParquet } from "../feeds/ibtracs-parquet.ts";
 import { linearTrend, parsePsmslFilelist, parseRlrAnnual } from "../feeds/psmsl.ts";
@@ -35,8 +36,9 @@ import { wetExtremes } from "../../lib/feed-risk/climate-components.ts";
 import { openDroughtGridFile } from "../../formats/drought-grid.ts";
 import { readManifest } from "../../formats/manifest.ts";
 import { formatMonth } from "../../lib/months.ts";
-import { GHCND_SUBDIR, readStationIndex } from "../inputs/ghcnd/stations.ts";
-import { parseGhcndCsv } from "../inputs/ghcnd/parse.ts";
+import { GHCND_SUBDIR, STATION_INDEX_FILE, readStationIndex } from "../inputs/ghcnd/stations.ts";
+import { TEMP_LIMIT_C, epochDay, parseGhcndCsv, type DailySeries } from "../inputs/ghcnd/parse.ts";
+import { HEAT_BY_YEAR_DIR, HEAT_STATIONS_DIR } from "../inputs/ghcnd/heat-network.ts";
 import { calendarDayThresholds, heatwaveStats } from "../../lib/feed-risk/heatwave-days.ts";
 
 export interface BuildContext {
@@ -399,7 +401,7 @@ export async function buildWildfire(ctx: BuildContext): Promise<BuiltSnapshot> {
   for (const r of [...(geo?.records ?? []), ...csv.records]) byId.set(r.id, r);
   const nrtSet = "firms-sea-2018";
   const events = [...byId.values()].map((r) => toEvent(r, nrtSet));
-  const recordSpecs: { id: string; name: string; events: EventInput[] }[] = [{ id: nrtSet, name: "NASA FIRMS MODIS C6 South-East Asia 48 h sample", events: [...events] }];
+  const recordSpecs: { id: string; name: string; events: EventInput[]; bbox?: [number, number, number, number] }[] = [{ id: nrtSet, name: "NASA FIRMS MODIS C6 South-East Asia 48 h sample", events: [...events] }];
   const archives: Record<string, AdapterResult<unknown>> = {};
   // The archive downloads: each a record of its own, answering inside its own extent.
   for (const a of FIRMS_ARCHIVES) {
@@ -413,16 +415,33 @@ export async function buildWildfire(ctx: BuildContext): Promise<BuiltSnapshot> {
     if (spec) spec.events.push(...evs);
     else recordSpecs.push({ id: a.id, name: a.name, events: evs });
   }
+  // The global near-real-time archives (source firms_global), where a refresh linked them in: one worldwide record,
+  // listed first so it answers every point (the fixed files answer only without it).
+  const global = FIRMS_GLOBAL_FILES.map((f) => join(FIRMS_GLOBAL_DIR, f.file)).filter((f) => existsSync(join(ctx.dataDir, f)));
+  const globalSet = "firms-global-nrt";
+  const globalEvents: EventInput[] = [];
+  for (const file of global) {
+    const r = parseFirmsCsv(await inp.text(file), file);
+    requireValid(file, r);
+    archives[file] = r;
+    for (const x of r.records) globalEvents.push(toEvent(x, globalSet));
+  }
+  if (globalEvents.length > 0) {
+    for (const e of globalEvents) events.push(e);
+    recordSpecs.unshift({ id: globalSet, name: "NASA FIRMS global near-real-time fires (MODIS C6.1, VIIRS S-NPP and NOAA-20)", events: globalEvents, bbox: WORLD });
+  }
   const records: EventRecord[] = recordSpecs.map((x) => {
     const rec = recordOf(x.id, x.name, x.events);
-    const first = Math.min(...x.events.map((e) => e.time));
-    const last = Math.max(...x.events.map((e) => e.time));
+    // A loop, not Math.min(...): a global record holds millions of detections.
+    let first = Infinity;
+    for (const e of x.events) first = Math.min(first, e.time);
+    const last = latest(x.events);
     // The files carry no product region: a record answers inside the extent of its detections, rounded out to whole degrees.
-    return { ...rec, bbox: extentOf(x.events), set: x.id, years: Math.max(1 / 365.2425, (last - first) / YEAR_MS) };
+    return { ...rec, bbox: x.bbox ?? extentOf(x.events), set: x.id, years: Math.max(1 / 365.2425, (last - first) / YEAR_MS) };
   });
   const asOf = latest(events);
-  const bbox = extentOf(events);
-  const coverage = { bbox, surface: "any" as const, description: `the extents of the fire files present: ${records.map((r) => `${r.name} ${r.start}..${r.end} (${degrees(r.bbox!)})`).join("; ")}` };
+  const bbox = globalEvents.length > 0 ? WORLD : extentOf(events);
+  const coverage = { bbox, surface: "any" as const, description: `${globalEvents.length > 0 ? "everywhere (the global record first); " : ""}the extents of the fire files present: ${records.map((r) => `${r.name} ${r.start}..${r.end} (${degrees(r.bbox!)})`).join("; ")}` };
   const meta = eventMeta("wildfire", events, asOf, coverage, ["NASA FIRMS MODIS C6 / VIIRS active fires (Giglio et al. 2016; Schroeder et al. 2014)"], "FRP MW", { ...PARAMS.wildfire });
   const gdacsFires = gdacs.records.filter((r) => r.kind === "fire").length;
   return finish(meta, events, { records }, inp, { firmsCsv: csv, ...(geo ? { firmsGeoJson: geo } : {}), ...archives }, { records, gdacsWildfiresNotUsed: gdacsFires, note: "GDACS wildfires (2026) fall outside the FIRMS record windows and are not mixed in" });
@@ -596,60 +615,124 @@ export function wetGridTable(ctx: BuildContext, inp?: Inputs): { table?: WetGrid
 
 export const HEAT_BASE = { startYear: 1981, endYear: 2010, minYears: 10, minDaysPerYear: 300, maxDistanceKm: 100 } as const;
 
+type TmaxSeries = Pick<DailySeries, "station" | "name" | "lat" | "lng" | "firstDay" | "tmax">;
+const r2 = (v: number) => Math.round(v * 100) / 100;
+const epochIso = (d: number) => new Date(d * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * One station's heatwave record: Perkins & Alexander heatwaves in its latest calendar year with ≥ 300 days of TMAX,
+ * against the 1981–2010 base years; or why it is left out.
+ */
+function stationHeat(st: TmaxSeries): DailyHeatStation | string {
+  const th = calendarDayThresholds(st.tmax, st.firstDay, HEAT_BASE.startYear, HEAT_BASE.endYear);
+  if (th.some((v) => Number.isNaN(v))) return `too few ${HEAT_BASE.startYear}–${HEAT_BASE.endYear} maximum temperatures for the calendar-day thresholds`;
+  const base: { hwf: number; hot: number }[] = [];
+  const byYear: [number, number, number, number][] = [];
+  const y0 = new Date(st.firstDay * 86_400_000).getUTCFullYear();
+  const y1 = new Date((st.firstDay + st.tmax.length - 1) * 86_400_000).getUTCFullYear();
+  for (let y = y0; y <= y1; y++) {
+    const h = heatwaveStats(st.tmax, st.firstDay, th, Date.UTC(y, 0, 1) / 86_400_000, Date.UTC(y, 11, 31) / 86_400_000);
+    if (h.daysWithData < HEAT_BASE.minDaysPerYear) continue;
+    byYear.push([y, h.heatwaves, h.heatwaveDays, h.hotDays]);
+    if (y >= HEAT_BASE.startYear && y <= HEAT_BASE.endYear) base.push({ hwf: h.heatwaveDays, hot: h.hotDays });
+  }
+  if (base.length < HEAT_BASE.minYears) return `${base.length} complete base years`;
+  // The latest calendar year with 300 days of data (P&A's metrics are annual); a later, thinner year is left aside.
+  let from = 0;
+  let to = 0;
+  let h: ReturnType<typeof heatwaveStats> | undefined;
+  for (let y = y1; y > HEAT_BASE.endYear && !h; y--) {
+    from = Date.UTC(y, 0, 1) / 86_400_000;
+    to = Date.UTC(y, 11, 31) / 86_400_000;
+    const x = heatwaveStats(st.tmax, st.firstDay, th, from, to);
+    if (x.daysWithData >= HEAT_BASE.minDaysPerYear) h = x;
+  }
+  if (!h) return `no year after ${HEAT_BASE.endYear} with ${HEAT_BASE.minDaysPerYear} days of maximum temperature`;
+  const mean = base.reduce((a, b) => a + b.hwf, 0) / base.length;
+  const sd = Math.sqrt(base.reduce((a, b) => a + (b.hwf - mean) ** 2, 0) / Math.max(1, base.length - 1));
+  return {
+    id: st.station, name: st.name, lat: st.lat, lng: st.lng, from: epochIso(from), to: epochIso(to), daysWithData: h.daysWithData,
+    baseYears: base.length, baseHeatwaveDaysMean: r2(mean), baseHeatwaveDaysSd: r2(sd), baseHotDaysMean: r2(base.reduce((a, b) => a + b.hot, 0) / base.length),
+    heatwaves: h.heatwaves, heatwaveDays: h.heatwaveDays, longestDays: h.longestDays, hottestPeakC: h.hottestPeakC, hotDays: h.hotDays,
+    events: h.events.map((e) => [epochIso(e.start), e.days, e.peakC]),
+    byYear,
+  };
+}
+
+/** TMAX rows of the yearly files a refresh kept (climate/ghcnd-world/by_year/<YEAR>.csv), per station: [epoch day, °C]. */
+function byYearTmax(ctx: BuildContext, read: (rel: string) => Buffer): Map<string, [number, number][]> {
+  const out = new Map<string, [number, number][]>();
+  const dir = join(ctx.dataDir, HEAT_BY_YEAR_DIR);
+  if (!existsSync(dir)) return out;
+  for (const name of readdirSync(dir).filter((f) => /^\d{4}\.csv$/.test(f)).sort()) {
+    for (const line of read(join(HEAT_BY_YEAR_DIR, name)).toString("utf8").split("\n")) {
+      const f = line.split(",");
+      if (f[2] !== "TMAX" || (f[5] ?? "") !== "" || !/^\d{8}$/.test(f[1] ?? "")) continue;
+      const day = epochDay(Number(f[1].slice(0, 4)), Number(f[1].slice(4, 6)), Number(f[1].slice(6)));
+      const c = Number(f[3]) / 10;
+      if (day === undefined || f[3].trim() === "" || !(Math.abs(c) <= TEMP_LIMIT_C)) continue;
+      let rows = out.get(f[0]);
+      if (!rows) out.set(f[0], (rows = []));
+      rows.push([day, c]);
+    }
+  }
+  return out;
+}
+
+/** The station's series with the yearly files' days it lacks (those after its file's end, and its gaps). */
+function withYearlyDays(st: DailySeries, rows: [number, number][] | undefined): DailySeries {
+  if (!rows || rows.length === 0) return st;
+  let last = st.firstDay + st.tmax.length - 1;
+  for (const [d] of rows) if (d > last) last = d;
+  const tmax = new Float64Array(last - st.firstDay + 1).fill(NaN);
+  tmax.set(st.tmax);
+  for (const [d, c] of rows) if (d >= st.firstDay && Number.isNaN(tmax[d - st.firstDay])) tmax[d - st.firstDay] = c;
+  return { ...st, tmax };
+}
+
 /**
  * Per GHCN-Daily station: Perkins & Alexander heatwaves in its latest calendar year with ≥ 300 days of TMAX,
  * against the 1981–2010 base years (WMO's previous standard normal, so a warmed climate is not every year's heatwave; ≥ 10 with 300 days each; calendar-day thresholds on every day). Stations that
- * miss either are left out and counted in the report.
+ * miss either are left out and counted in the report. The data directory's stations (Thailand's in the mirror), and
+ * where a refresh brought it the worldwide network (source ghcnd_heat: climate/ghcnd-world/, each station's file
+ * completed by the yearly files' days); a station in both is taken from the network.
  */
-export async function dailyHeatTable(ctx: BuildContext, inp?: Inputs): Promise<{ table: DailyHeatTable; leftOut: Record<string, string> }> {
-  const dir = join(ctx.dataDir, GHCND_SUBDIR);
+export async function dailyHeatTable(ctx: BuildContext, inp?: Inputs): Promise<{ table: DailyHeatTable; leftOut: Record<string, string>; network: number }> {
   const out: DailyHeatStation[] = [];
   const leftOut: Record<string, string> = {};
-  const r2 = (v: number) => Math.round(v * 100) / 100;
-  const isoDay = (d: number) => new Date(d * 86_400_000).toISOString().slice(0, 10);
-  for (const entry of await readStationIndex(dir)) {
-    const bytes = readFileSync(entry.path);
-    if (inp) inp.checksums[join(GHCND_SUBDIR, entry.path.slice(dir.length + 1))] = { bytes: bytes.length, sha256: sha256Bytes(bytes) };
-    const st = parseGhcndCsv(bytes.toString("utf8"), entry.path);
-    const th = calendarDayThresholds(st.tmax, st.firstDay, HEAT_BASE.startYear, HEAT_BASE.endYear);
-    if (th.some((v) => Number.isNaN(v))) { leftOut[st.station] = `too few ${HEAT_BASE.startYear}–${HEAT_BASE.endYear} maximum temperatures for the calendar-day thresholds`; continue; }
-    const base: { hwf: number; hot: number }[] = [];
-    const byYear: [number, number, number, number][] = [];
-    const y0 = new Date(st.firstDay * 86_400_000).getUTCFullYear();
-    const y1 = new Date((st.firstDay + st.tmax.length - 1) * 86_400_000).getUTCFullYear();
-    for (let y = y0; y <= y1; y++) {
-      const h = heatwaveStats(st.tmax, st.firstDay, th, Date.UTC(y, 0, 1) / 86_400_000, Date.UTC(y, 11, 31) / 86_400_000);
-      if (h.daysWithData < HEAT_BASE.minDaysPerYear) continue;
-      byYear.push([y, h.heatwaves, h.heatwaveDays, h.hotDays]);
-      if (y >= HEAT_BASE.startYear && y <= HEAT_BASE.endYear) base.push({ hwf: h.heatwaveDays, hot: h.hotDays });
+  const read = (rel: string) => (inp ? inp.bytes(rel) : readFileSync(join(ctx.dataDir, rel)));
+  const worldDir = join(ctx.dataDir, HEAT_STATIONS_DIR);
+  const world = existsSync(join(worldDir, STATION_INDEX_FILE)) ? await readStationIndex(worldDir) : [];
+  const inNetwork = new Set(world.map((e) => e.id));
+  const dir = join(ctx.dataDir, GHCND_SUBDIR);
+  for (const entry of (await readStationIndex(dir)).filter((e) => !inNetwork.has(e.id))) {
+    const st = parseGhcndCsv(read(join(GHCND_SUBDIR, entry.path.slice(dir.length + 1))).toString("utf8"), entry.path);
+    const h = stationHeat(st);
+    if (typeof h === "string") leftOut[st.station] = h;
+    else out.push(h);
+  }
+  const yearly = world.length > 0 ? byYearTmax(ctx, read) : new Map<string, [number, number][]>();
+  let network = 0;
+  for (const entry of world) {
+    let h: DailyHeatStation | string;
+    try {
+      const st = parseGhcndCsv(read(join(HEAT_STATIONS_DIR, entry.path.slice(worldDir.length + 1))).toString("utf8"), entry.path);
+      h = stationHeat(withYearlyDays(st, yearly.get(entry.id)));
+    } catch (err) {
+      h = (err as Error).message;
     }
-    if (base.length < HEAT_BASE.minYears) { leftOut[st.station] = `${base.length} complete base years`; continue; }
-    // The latest calendar year with 300 days of data (P&A's metrics are annual); a later, thinner year is left aside.
-    const lastYear = new Date((st.firstDay + st.tmax.length - 1) * 86_400_000).getUTCFullYear();
-    let from = 0;
-    let to = 0;
-    let h: ReturnType<typeof heatwaveStats> | undefined;
-    for (let y = lastYear; y > HEAT_BASE.endYear && !h; y--) {
-      from = Date.UTC(y, 0, 1) / 86_400_000;
-      to = Date.UTC(y, 11, 31) / 86_400_000;
-      const x = heatwaveStats(st.tmax, st.firstDay, th, from, to);
-      if (x.daysWithData >= HEAT_BASE.minDaysPerYear) h = x;
+    if (typeof h === "string") {
+      leftOut[entry.id] = h;
+      continue;
     }
-    if (!h) { leftOut[st.station] = `no year after ${HEAT_BASE.endYear} with ${HEAT_BASE.minDaysPerYear} days of maximum temperature`; continue; }
-    const mean = base.reduce((a, b) => a + b.hwf, 0) / base.length;
-    const sd = Math.sqrt(base.reduce((a, b) => a + (b.hwf - mean) ** 2, 0) / Math.max(1, base.length - 1));
-    out.push({
-      id: st.station, name: st.name, lat: st.lat, lng: st.lng, from: isoDay(from), to: isoDay(to), daysWithData: h.daysWithData,
-      baseYears: base.length, baseHeatwaveDaysMean: r2(mean), baseHeatwaveDaysSd: r2(sd), baseHotDaysMean: r2(base.reduce((a, b) => a + b.hot, 0) / base.length),
-      heatwaves: h.heatwaves, heatwaveDays: h.heatwaveDays, longestDays: h.longestDays, hottestPeakC: h.hottestPeakC, hotDays: h.hotDays,
-      events: h.events.map((e) => [isoDay(e.start), e.days, e.peakC]),
-      byYear,
-    });
+    out.push(h);
+    network++;
   }
   if (out.length === 0) throw new Error("GHCN-Daily: no station with base years and a complete latest year of maximum temperatures");
   return {
     table: { source: "NOAA GHCN-Daily station daily maximum temperature (Menne et al. 2012); heatwaves after Perkins & Alexander (2013)", baseStart: HEAT_BASE.startYear, baseEnd: HEAT_BASE.endYear, maxDistanceKm: HEAT_BASE.maxDistanceKm, stations: out },
     leftOut,
+    network,
   };
 }
 
@@ -724,7 +807,8 @@ export async function buildHeatwave(ctx: BuildContext): Promise<BuiltSnapshot> {
   };
   const daily = await dailyHeatTable(ctx, inp);
   meta.dataSources.push(daily.table.source);
-  const stationReport = { stations: daily.table.stations.length, latestDay: daily.table.stations.map((s) => s.to).sort().at(-1), leftOut: daily.leftOut };
+  if (daily.network > 0) meta.coverage.description += `; worldwide, ${daily.network} stations of NOAA's GHCN-Daily network (one per cell, the current year from NOAA's yearly files)`;
+  const stationReport = { stations: daily.table.stations.length, ...(daily.network > 0 ? { worldNetwork: daily.network } : {}), latestDay: daily.table.stations.map((s) => s.to).sort().at(-1), leftOut: daily.leftOut };
   // Countries the geography can return that have no series answer 404 naming the table: listed in the report.
   const withoutSeries = sharedGeography().countryCodes.filter((c) => !countries[c]);
   const notInGeography = codes.filter((c) => !sharedGeography().countryCodes.includes(c));

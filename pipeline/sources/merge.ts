@@ -63,6 +63,21 @@ function keyOf(parts: CsvParts, spec: MergeSpec, file: string): (r: { fields: st
   return (r) => idx.map((i) => (r.fields[i] ?? "").trim()).join("|");
 }
 
+/** The rows whose date column lies within `days` days of its latest value (ISO dates compare as text). */
+function withinDays<R extends { fields: string[] }>(rows: R[], header: string[], keep: { column: string; days: number }, file: string): R[] {
+  const i = header.indexOf(keep.column);
+  if (i < 0) throw new Error(`${file}: rolling-window column "${keep.column}" missing`);
+  let latest = "";
+  for (const r of rows) {
+    const v = (r.fields[i] ?? "").trim();
+    if (v > latest) latest = v;
+  }
+  const t = Date.parse(latest);
+  if (!Number.isFinite(t)) return rows;
+  const cutoff = new Date(t - keep.days * 86_400_000).toISOString().slice(0, 10);
+  return rows.filter((r) => (r.fields[i] ?? "").trim() >= cutoff);
+}
+
 export interface MergeResult {
   text: string;
   /** How the copies were joined, for the state file. */
@@ -96,7 +111,9 @@ export function mergeCsv(prevText: string, nextText: string, spec: MergeSpec, fi
   const merge = spec.kind === "csv-groups" ? mergeGroups : mergeByKey;
   const rows = merge(prevRows, next.rows, nextKey);
   if (spec.sort) rows.sort((a, b) => (nextKey(a) < nextKey(b) ? -1 : nextKey(a) > nextKey(b) ? 1 : 0));
-  return { text: [...next.headLines, ...rows.map((r) => r.raw)].join("\n") + "\n", note };
+  const kept = spec.keepDays ? withinDays(rows, next.header, spec.keepDays, file) : rows;
+  if (kept.length < rows.length) note += `; ${rows.length - kept.length} rows older than ${spec.keepDays!.days} days before the latest ${spec.keepDays!.column} dropped`;
+  return { text: [...next.headLines, ...kept.map((r) => r.raw)].join("\n") + "\n", note };
 }
 
 interface FeatureLike {

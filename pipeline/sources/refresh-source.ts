@@ -13,6 +13,7 @@ import { fetchArcgisCsv } from "./arcgis.ts";
 import { checkContent, ContentError, decodeText, rowDropReason } from "./content-check.ts";
 import { netcdfDataAsOf } from "./netcdf-as-of.ts";
 import { unzipMember } from "./unzip.ts";
+import { gunzipKeptLines } from "./gzip-lines.ts";
 import { FetchFailure, fetchWithPolicy, type FetchPolicy } from "./http-fetch.ts";
 import { mergeText } from "./merge.ts";
 import { currentRawDir, currentRawVersion, pruneRawVersions, RawVersionBuilder, readSourceState, writeSourceState } from "./raw-cache.ts";
@@ -154,6 +155,10 @@ export async function refreshSource(entry: SourceEntry, ctx: RefreshContext): Pr
     }
     const p = previousCopy(spec);
     const known = p?.fromCache ? prev?.files[spec.file] : undefined;
+    if (spec.refreshDays !== undefined && known?.fetchedAt && ctx.now.getTime() - Date.parse(known.fetchedAt) < spec.refreshDays * 86_400_000) {
+      const state = await keepPrevious(spec, "carried");
+      if (state) return { ...base, state };
+    }
     try {
       let bytes: Uint8Array;
       let meta: { etag?: string; lastModified?: string; contentType?: string } = {};
@@ -174,6 +179,7 @@ export async function refreshSource(entry: SourceEntry, ctx: RefreshContext): Pr
       anySuccess = true;
       const downloadedBytes = bytes.length;
       if (spec.unzip) bytes = unzipMember(bytes, spec.unzip, policy.maxBytes);
+      if (spec.gunzipLines) bytes = await gunzipKeptLines(bytes, spec.gunzipLines.header, spec.gunzipLines.keep);
       if (spec.transform) bytes = new TextEncoder().encode(spec.transform(decodeText(bytes), spec.file));
       let checked = checkContent(bytes, spec.check, spec.file, { contentType: meta.contentType, maxMalformedShare: ctx.settings.maxMalformedShare });
       let note: string | undefined;

@@ -9,8 +9,10 @@ import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { parsePsmslFilelist, parseRlrAnnual } from "../feeds/psmsl.ts";
 import { ghcndDiscover, ghcndResources, NOAA_ACCESS_URL } from "../inputs/ghcnd/refresh.ts";
 import { NOAA_STATION_LIST_URL } from "../inputs/ghcnd/station-list.ts";
+import { BY_YEAR_HEADER, HEAT_ACCESS_VARIABLE, HEAT_BASE_FIRST_YEAR, HEAT_BY_YEAR_DIR, HEAT_REFRESH_DAYS, HEAT_STATIONS_DIR, INVENTORY_FILE, NOAA_GHCND_URL, ghcndHeatDiscover, ghcndHeatResources } from "../inputs/ghcnd/heat-network.ts";
 import { GHCND_SUBDIR } from "../inputs/ghcnd/stations.ts";
 import { GDACS_GEOMETRY_DIR, geometryRequests } from "../feeds/gdacs-geometry.ts";
+import { FIRMS_GLOBAL_DAYS_DEFAULT, FIRMS_GLOBAL_DAYS_VARIABLE, FIRMS_GLOBAL_DIR, FIRMS_GLOBAL_FILES, FIRMS_GLOBAL_MIN_ROWS, FIRMS_GLOBAL_URL, firmsGlobalDays } from "../feeds/firms-global.ts";
 import { csvColumnMax, geojsonPropertyMax, isoDay, laterDay, psmslYearMax } from "./data-as-of.ts";
 import { deprecated, overrideVariable } from "./settings.ts";
 import type { ContentCheck, ResourceContext, ResourceSpec, SourceEntry } from "./types.ts";
@@ -237,6 +239,24 @@ export const SOURCES: readonly SourceEntry[] = [
     discover: ghcndDiscover,
   },
   {
+    name: "ghcnd_heat",
+    usedBy: ["heatwave"],
+    title: "NOAA NCEI GHCN-Daily worldwide heat network: daily maximum temperatures of a thinned station network (inventory, per-station access CSV, yearly files)",
+    url: NOAA_GHCND_URL,
+    otherUrls: [NOAA_ACCESS_URL],
+    format: "csv",
+    cadence: "daily",
+    licence: "NOAA: free of charge; non-US station data exchanged under WMO Resolution 40 may be restricted to non-commercial use",
+    attribution: "Menne et al. 2012, GHCN-Daily v3, doi:10.7289/V5D21VHZ",
+    nonCommercial: "WMO Resolution 40: non-US data may not be re-exported for commercial services",
+    dataDirPath: null,
+    liveFormat: `The mirror has none. From ${NOAA_GHCND_URL}/${INVENTORY_FILE} (fixed width; asked every ${HEAT_REFRESH_DAYS} days) the network: stations with TMAX from ${HEAT_BASE_FIRST_YEAR} or earlier to last year or later, at most one per GHCND_HEAT_CELL_DEG° cell (default 1°; the longest record), at most GHCND_HEAT_MAX_STATIONS (default 1500, evenly thinned over the map), written as ${HEAT_STATIONS_DIR}/_stations.csv. Each station's access CSV (${HEAT_ACCESS_VARIABLE} overrides its origin; asked every ${HEAT_REFRESH_DAYS} days, merged by DATE) and, at every refresh, NOAA's by_year/<YEAR>.csv.gz for last year and this year (${BY_YEAR_HEADER}, no header, TMAX in tenths of °C), unpacked as a stream keeping the network's TMAX rows without a quality flag, as ${HEAT_BY_YEAR_DIR}/<YEAR>.csv.`,
+    refresh: "http",
+    maxBytes: 2 * GiB,
+    resources: ghcndHeatResources,
+    discover: ghcndHeatDiscover,
+  },
+  {
     name: "gdacs_events",
     usedBy: ["flood", "storm", "supply_chain"],
     title: "GDACS current events (GeoJSON event list), merged by event into an archive",
@@ -370,6 +390,31 @@ export const SOURCES: readonly SourceEntry[] = [
         merge: { kind: "csv-rows", key: ["latitude", "longitude", "acq_date", "acq_time", "satellite"], onHeaderChange: "remap" },
       }),
     ],
+  },
+  {
+    name: "firms_global",
+    usedBy: ["wildfire"],
+    title: "NASA FIRMS global active fires, last 7 days (keyless NRT files: MODIS C6.1, VIIRS S-NPP and NOAA-20 C2), merged by detection",
+    url: FIRMS_GLOBAL_URL,
+    otherUrls: ["https://firms.modaps.eosdis.nasa.gov/active_fire/"],
+    format: "csv",
+    cadence: "daily",
+    licence: "NASA open data (free use, citation requested)",
+    attribution: "NASA FIRMS MODIS C6.1 (MCD14DL) and VIIRS 375 m C2 (VNP14IMGTDL, VJ114IMGTDL) NRT active fires; Giglio et al. 2016; Schroeder et al. 2014",
+    dataDirPath: null,
+    liveFormat: `Three keyless CSVs under ${FIRMS_GLOBAL_URL}/ (MODIS_C6_1_Global_7d.csv, SUOMI_VIIRS_C2_Global_7d.csv, J1_VIIRS_C2_Global_7d.csv), each the last 7 days worldwide with FIRMS' MODIS or VIIRS columns; the mirror has none. Each is merged by detection (latitude, longitude, acq_date, acq_time, satellite) into a rolling archive that keeps ${FIRMS_GLOBAL_DAYS_VARIABLE} days (default ${FIRMS_GLOBAL_DAYS_DEFAULT}) before its latest acq_date, linked into the inputs tree as ${FIRMS_GLOBAL_DIR}/<product>.csv, where the wildfire builder reads it as one worldwide record.`,
+    refresh: "http",
+    maxBytes: 2 * GiB,
+    resources: (ctx) => FIRMS_GLOBAL_FILES.map((f) =>
+      download(joinUrl(ctx.origin, f.path), f.file, {
+        format: "csv",
+        columns: ["latitude", "longitude", "acq_date", "acq_time", "satellite", "confidence", "frp", ...f.sensorColumns],
+        minRows: FIRMS_GLOBAL_MIN_ROWS,
+        asOf: csvColumnMax("acq_date"),
+      }, {
+        dataDirFile: join(FIRMS_GLOBAL_DIR, f.file),
+        merge: { kind: "csv-rows", key: ["latitude", "longitude", "acq_date", "acq_time", "satellite"], onHeaderChange: "remap", keepDays: { column: "acq_date", days: firmsGlobalDays(ctx.env) } },
+      })),
   },
   {
     name: "ibtracs_active",

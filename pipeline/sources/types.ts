@@ -54,6 +54,9 @@ export interface MergeSpec {
   onHeaderChange?: "remap" | "replace";
   /** Rows sorted by key after the merge (date-keyed series). */
   sort?: boolean;
+  /** A rolling archive: after the merge, rows whose `column` (YYYY-MM-DD) is more than `days` days before the
+   *  latest date in that column are dropped (FIRMS' global files, whose history would otherwise grow without end). */
+  keepDays?: { column: string; days: number };
 }
 
 /** One file a refresh fetches (or carries over) into the source's raw-cache version. */
@@ -78,6 +81,12 @@ export interface ResourceSpec {
   /** The kept file is derived from the download's text (GHCN-Daily's station index from NOAA's station list);
    *  the check and the row comparison apply to what it returns. */
   transform?: (text: string, file: string) => string;
+  /** The download is gzip text of which only some lines are kept (NOAA's by_year files: a year of every station and
+   *  element, ~1 GB unpacked): it is unpacked as a stream and the kept file is `header` plus the lines `keep` accepts. */
+  gunzipLines?: { header: string; keep: (line: string) => boolean };
+  /** Asked again only when the copy is older than this many days (GHCN-Daily's whole-record station files, which
+   *  change daily but are wanted monthly): a younger copy from the raw cache is carried without a request. */
+  refreshDays?: number;
   /** A carried file this download supersedes (an older dated release): left out of the version once it arrives. */
   replaces?: string;
   /** ArcGIS feature-service query: fetched page by page (resultOffset) and turned into CSV with these columns. */

@@ -18,10 +18,10 @@ import { loadProvinces, provincesBox, provincesPath } from "../../provinces/boun
 export const NOAA_ACCESS_URL = "https://www.ncei.noaa.gov/data/global-historical-climatology-network-daily/access";
 
 /** The parser is the content check: a file it refuses, or one for another station, is not used. */
-export function stationCheck(id: string): ContentCheck {
+export function stationCheck(id: string, columns: readonly string[] = ["STATION", "DATE", "PRCP"]): ContentCheck {
   return {
     format: "csv",
-    columns: ["STATION", "DATE", "PRCP"],
+    columns,
     asOf: sortedCsvTailMax("DATE"),
     validate: (text, file) => {
       let station: string;
@@ -35,13 +35,14 @@ export function stationCheck(id: string): ContentCheck {
   };
 }
 
-function stationSpec(base: string, id: string, file: string): ResourceSpec {
+/** One station's access file, merged by DATE into its history, linked into the inputs tree under `folder`. */
+export function stationSpec(base: string, id: string, file: string, folder: string = GHCND_SUBDIR, check: ContentCheck = stationCheck(id)): ResourceSpec {
   return {
     file,
     url: `${base}/${id}.csv`,
-    dataDirFile: join(GHCND_SUBDIR, file),
+    dataDirFile: join(folder, file),
     adapterReadsLive: true,
-    check: stationCheck(id),
+    check,
     merge: { kind: "csv-rows", key: ["DATE"], onHeaderChange: "replace", sort: true },
   };
 }
@@ -56,7 +57,7 @@ function indexDir(ctx: ResourceContext): string | undefined {
   return [ctx.currentDir, join(ctx.dataDir, GHCND_SUBDIR)].find((d): d is string => d !== undefined && existsSync(join(d, STATION_INDEX_FILE)));
 }
 
-const INDEX_CHECK: ContentCheck = {
+export const INDEX_CHECK: ContentCheck = {
   format: "csv",
   columns: ["station", "name", "lat", "lon", "elev_m", "file"],
   validate: (text, file) => {

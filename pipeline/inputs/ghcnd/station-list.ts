@@ -26,9 +26,11 @@ export function stationListUrl(env: NodeJS.ProcessEnv): string {
   return env[STATION_LIST_VARIABLE] || NOAA_STATION_LIST_URL;
 }
 
-/** ID 1–11, LATITUDE 13–20, LONGITUDE 22–30, ELEVATION 32–37, NAME 42–71 (1-based, inclusive). */
-export function parseStationList(text: string, file: string): ListedStation[] {
-  const out: ListedStation[] = [];
+/**
+ * The lines of a NOAA fixed-width station file (ghcnd-stations.txt, ghcnd-inventory.txt: ID 1–11, LATITUDE 13–20,
+ * LONGITUDE 22–30, 1-based, inclusive), each with its id and coordinates as written, checked; blank lines skipped.
+ */
+export function* noaaStationLines(text: string, file: string, kind: string): Generator<{ line: string; no: number; id: string; lat: string; lon: string }> {
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i].endsWith("\r") ? lines[i].slice(0, -1) : lines[i];
@@ -36,11 +38,17 @@ export function parseStationList(text: string, file: string): ListedStation[] {
     const id = line.slice(0, 11).trim();
     const lat = line.slice(12, 20).trim();
     const lon = line.slice(21, 30).trim();
+    if (!/^[A-Z0-9]{11}$/.test(id)) throw new InputError(file, i + 1, `not a ${kind} line (station id "${id}")`);
+    if (lat === "" || lon === "" || !(Math.abs(Number(lat)) <= 90) || !(Math.abs(Number(lon)) <= 180)) throw new InputError(file, i + 1, `${id}: coordinates "${lat}", "${lon}" out of range`);
+    yield { line, no: i + 1, id, lat, lon };
+  }
+}
+
+/** ELEVATION 32–37, NAME 42–71 besides the id and coordinates. */
+export function parseStationList(text: string, file: string): ListedStation[] {
+  const out: ListedStation[] = [];
+  for (const { line, id, lat, lon } of noaaStationLines(text, file, LISTED_BY)) {
     const elev = line.slice(31, 37).trim();
-    if (!/^[A-Z0-9]{11}$/.test(id)) throw new InputError(file, i + 1, `not a ghcnd-stations.txt line (station id "${id}")`);
-    const la = Number(lat);
-    const lo = Number(lon);
-    if (lat === "" || lon === "" || !(Math.abs(la) <= 90) || !(Math.abs(lo) <= 180)) throw new InputError(file, i + 1, `${id}: coordinates "${lat}", "${lon}" out of range`);
     out.push({ id, lat, lon, elev: elev === "" || !Number.isFinite(Number(elev)) ? "-999.9" : elev, name: line.slice(41, 71).trim() });
   }
   if (out.length === 0) throw new InputError(file, 1, "no station line");
@@ -59,8 +67,8 @@ export function stationsInBox(stations: readonly ListedStation[], box: BBox): Li
 
 const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
-/** `_stations.csv` for the stations: one access file `<id>.csv` each. */
-export function stationIndexCsv(stations: readonly ListedStation[]): string {
-  const rows = stations.map((s) => [s.id, quote(s.name), s.lat, s.lon, s.elev, `${s.id}.csv`, LISTED_BY].join(","));
+/** `_stations.csv` for the stations: one access file `<id>.csv` each; `listedBy` names the NOAA list they came from. */
+export function stationIndexCsv(stations: readonly ListedStation[], listedBy = LISTED_BY): string {
+  const rows = stations.map((s) => [s.id, quote(s.name), s.lat, s.lon, s.elev, `${s.id}.csv`, listedBy].join(","));
   return ["station,name,lat,lon,elev_m,file,listed_by", ...rows].join("\n") + "\n";
 }
