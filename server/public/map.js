@@ -200,7 +200,8 @@ const BOX_LAYERS = {
   storm: { layer: "storm-tracks", path: (box) => `/api/risk-map/events?riskType=storm&since=2000-01-01&limit=400&bbox=${box}` },
   ports: { layer: "ports", path: (box) => `/api/supply-chain/ports?limit=1000&bbox=${box}` },
 };
-const OUTBREAK_COLOURS = { alert: "#b30000", warning: "#e34a33", watch: "#fdbb84", normal: "#a1d99b", insufficient_history: "#bdbdbd", news_only: "#9e9ac8" };
+/** Outbreak fills by the burden's risk level (the score that compares places); news-only countries have no rate. */
+const OUTBREAK_COLOURS = { critical: "#b30000", high: "#e34a33", medium: "#fdbb84", low: "#a1d99b", news_only: "#9e9ac8" };
 const NO_FILL = "rgba(0,0,0,0)";
 const DISEASE_NAMES = { dengue: "Dengue", malaria: "Malaria", cholera: "Cholera", covid: "COVID-19", influenza: "Influenza" };
 
@@ -235,15 +236,18 @@ async function refreshEvents(map) {
   );
 }
 
-/** A fill colour per area from its status: a MapLibre match on the property (id or code), transparent elsewhere. */
-function statusFill(property, areas) {
+/** An area's colour key: its risk level, or news_only where no count series (so no rate) exists. */
+const outbreakColourKey = (a) => (a.outbreakStatus === "news_only" ? "news_only" : a.riskLevel);
+
+/** A fill colour per area from its colour key: a MapLibre match on the property (id or code), transparent elsewhere. */
+function levelFill(property, areas) {
   const groups = {};
-  for (const [key, status] of areas) (groups[status] ??= []).push(key);
-  const pairs = Object.entries(groups).flatMap(([status, keys]) => [keys, OUTBREAK_COLOURS[status] ?? NO_FILL]);
+  for (const [key, level] of areas) (groups[level] ??= []).push(key);
+  const pairs = Object.entries(groups).flatMap(([level, keys]) => [keys, OUTBREAK_COLOURS[level] ?? NO_FILL]);
   return pairs.length ? ["match", ["get", property], ...pairs, NO_FILL] : NO_FILL;
 }
 
-/** The outbreak layer: every country's (and Thai province's) status for the chosen disease, as fills. */
+/** The outbreak layer: every country's (and Thai province's) burden level for the chosen disease, as fills. */
 async function refreshOutbreak(map) {
   const on = $("layer-outbreak").checked;
   $("legend-outbreak").hidden = !on;
@@ -256,8 +260,8 @@ async function refreshOutbreak(map) {
   try {
     const d = await getJson(`/api/outbreak-radar/status?diseaseType=${disease}`);
     if (disease !== $("outbreak-disease").value) return; // another disease was chosen meanwhile
-    map.setPaintProperty("outbreak-countries", "fill-color", statusFill("id", d.countries.filter((c) => c.isoNumeric).map((c) => [c.isoNumeric, c.outbreakStatus])));
-    map.setPaintProperty("outbreak-provinces", "fill-color", statusFill("code", d.provinces.map((p) => [p.code, p.outbreakStatus])));
+    map.setPaintProperty("outbreak-countries", "fill-color", levelFill("id", d.countries.filter((c) => c.isoNumeric).map((c) => [c.isoNumeric, outbreakColourKey(c)])));
+    map.setPaintProperty("outbreak-provinces", "fill-color", levelFill("code", d.provinces.map((p) => [p.code, outbreakColourKey(p)])));
     map.setLayoutProperty("outbreak-provinces", "visibility", d.provinces.length ? "visible" : "none");
     $("outbreak-note").textContent =
       `${DISEASE_NAMES[disease]}: ${d.countries.length} countries` + (d.provinces.length ? ` and ${d.provinces.length} Thai provinces` : "") +

@@ -142,7 +142,9 @@ async function pixelAt(lngLat: [number, number], file: string): Promise<string> 
 }
 
 /** The colours of the map's legends (server/public/index.html), as the test expects them on screen. */
-const STATUS_FILL: Record<string, string> = { alert: "#b30000", warning: "#e34a33", watch: "#fdbb84", normal: "#a1d99b", insufficient_history: "#bdbdbd", news_only: "#9e9ac8" };
+/** The outbreak layer's fill of an area: its burden level, or news only. */
+const LEVEL_FILL: Record<string, string> = { critical: "#b30000", high: "#e34a33", medium: "#fdbb84", low: "#a1d99b", news_only: "#9e9ac8" };
+const outbreakFill = (a: { outbreakStatus: string; riskLevel: string }) => LEVEL_FILL[a.outbreakStatus === "news_only" ? "news_only" : a.riskLevel];
 const congestionFill = (i: number | null) => (i === null ? "#9e9e9e" : i < 25 ? "#2c7bb6" : i < 75 ? "#1a9641" : i < 90 ? "#fdae61" : "#d7191c");
 const near = (a: string, b: string) => [1, 3, 5].every((k) => Math.abs(parseInt(a.slice(k, k + 2), 16) - parseInt(b.slice(k, k + 2), 16)) <= 6);
 
@@ -335,7 +337,7 @@ describe("map page in Chromium", () => {
     await page.uncheck("#layer-ports");
   }, 90_000);
 
-  it("outbreak status by country and Thai province, per disease, with a legend; a click shows the API's outbreak answer", async () => {
+  it("outbreak burden level by country and Thai province, per disease, with a legend; a click shows the API's outbreak answer", async () => {
     // Zoom 5.5: Thailand and its neighbours, below the zoom of the province labels.
     await page.evaluate(() => (window as unknown as MapHandle).droughtMap.jumpTo({ center: [102, 13.5], zoom: 5.5 }));
     await page.check("#layer-outbreak");
@@ -345,11 +347,11 @@ describe("map page in Chromium", () => {
     const key = { headers: { "X-API-Key": running.key } };
     const dengue = (await (await fetch(`${running.base}/api/outbreak-radar/status?diseaseType=dengue`, key)).json()).data;
     expect(await page.getAttribute("body", "data-outbreak-areas")).toBe(String(dengue.countries.length + dengue.provinces.length));
-    // Nakhon Ratchasima (TH-30) in its province's colour; Cambodia in its country's (or uncoloured without data).
+    // Nakhon Ratchasima (TH-30) in its province's burden colour; Cambodia in its country's (or uncoloured without data).
     const korat = dengue.provinces.find((p: { code: string }) => p.code === "TH-30");
-    expect(near(await pixelAt([102.1, 15.0], "map-outbreak.png"), STATUS_FILL[korat.outbreakStatus])).toBe(true);
+    expect(near(await pixelAt([102.1, 15.0], "map-outbreak.png"), outbreakFill(korat))).toBe(true);
     const khm = dengue.countries.find((c: { code: string }) => c.code === "KHM");
-    expect(near(await pixelAt([104.0, 13.8], "map-outbreak.png"), khm ? STATUS_FILL[khm.outbreakStatus] : "#f4f3ee")).toBe(true);
+    expect(near(await pixelAt([104.0, 13.8], "map-outbreak.png"), khm ? outbreakFill(khm) : "#f4f3ee")).toBe(true);
     // Place names: the countries in view (from the countries tiles), Thailand's too below zoom 6.
     await expect.poll(() => page.$$eval(".country-label", (els) => els.map((e) => e.textContent)), { timeout: 10_000 }).toEqual(expect.arrayContaining(["Cambodia", "Laos", "Myanmar", "Vietnam", "Thailand"]));
     const pt = await page.evaluate(() => (window as unknown as MapHandle).droughtMap.project([102.1, 15.0]));
@@ -368,7 +370,7 @@ describe("map page in Chromium", () => {
     expect(malaria.provinces).toEqual([]);
     const tha = malaria.countries.find((c: { code: string }) => c.code === "THA");
     expect(tha).toBeDefined();
-    expect(near(await pixelAt([102.1, 15.0], "map-outbreak-malaria.png"), STATUS_FILL[tha.outbreakStatus])).toBe(true);
+    expect(near(await pixelAt([102.1, 15.0], "map-outbreak-malaria.png"), outbreakFill(tha))).toBe(true);
     await page.uncheck("#layer-outbreak");
   }, 90_000);
 });
