@@ -26,7 +26,7 @@ export const ANSWER_KINDS = [
 ] as const;
 export type AnswerKind = (typeof ANSWER_KINDS)[number];
 
-export const SOURCE_STATES = ["fresh", "stale", "offline", "failed"] as const;
+export const SOURCE_STATES = ["fresh", "stale", "frozen", "offline", "failed"] as const;
 export type SourceState = (typeof SOURCE_STATES)[number];
 
 const isoTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "must be an ISO 8601 time");
@@ -54,6 +54,12 @@ const sourceStatus = z.object({
   dataAsOf: day.nullable(),
   status: z.enum(SOURCE_STATES),
   reason: z.string(),
+  /** The refresh history (optional: files written before it was kept lack it). */
+  lastAttemptAt: isoTime.nullable().optional(),
+  lastOutcome: z.enum(["updated", "unchanged", "partial", "failed", "skipped"]).nullable().optional(),
+  lastSuccessAt: isoTime.nullable().optional(),
+  consecutiveFailures: z.int().min(0).optional(),
+  failuresTotal: z.int().min(0).optional(),
 });
 export type SourceStatus = z.infer<typeof sourceStatus>;
 
@@ -63,6 +69,16 @@ export const sourceStatusFile = z.object({
   /** SOURCES_OFFLINE=1 (or no network) when this was written. */
   offline: z.boolean(),
   sources: z.array(sourceStatus),
+  /** The last `make nightly` (absent until one ran): when it ended, its exit code and what failed. */
+  lastNightly: z
+    .object({
+      startedAt: isoTime,
+      finishedAt: isoTime,
+      exitCode: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+      failed: z.array(z.string()),
+      frozen: z.array(z.string()),
+    })
+    .optional(),
 });
 export type SourceStatusFile = z.infer<typeof sourceStatusFile>;
 

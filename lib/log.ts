@@ -9,8 +9,11 @@ const options = {
   base: { service: "climate-risk" },
   redact: { paths: ["req.headers[\"x-api-key\"]", "headers[\"x-api-key\"]", "apiKey", "key"], censor: "[redacted]" },
 };
-const pretty = (process.env.LOG_FORMAT ?? (process.stdout.isTTY ? "pretty" : "json")) === "pretty";
+// LOG_STREAM=stderr (the pipeline's command line sets it): logs leave stdout to the command's result.
+const toStderr = process.env.LOG_STREAM === "stderr";
+const logStream = toStderr ? process.stderr : process.stdout;
+const pretty = (process.env.LOG_FORMAT ?? (logStream.isTTY ? "pretty" : "json")) === "pretty";
 
-export const log = pretty ? pino(options, terminalDestination()) : pino(options);
+export const log = pretty ? pino(options, terminalDestination(logStream)) : toStderr ? pino(options, pino.destination({ fd: 2, sync: true })) : pino(options);
 
 export type Logger = typeof log;

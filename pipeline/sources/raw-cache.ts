@@ -48,8 +48,25 @@ export function readSourceState(artifactsDir: string, source: string): SourceSta
   }
 }
 
+/**
+ * The attempt's bookkeeping carried over from the previous state: last success, failures in a row and in all, and
+ * since when the data as-of has stood still (a frozen upstream answers but its data do not advance).
+ */
+export function withHistory(prev: SourceStateFile | undefined, state: SourceStateFile): SourceStateFile {
+  const failed = state.lastResult === "failed";
+  const asOfChanged = prev === undefined || prev.dataAsOf !== state.dataAsOf;
+  return {
+    ...state,
+    lastSuccessAt: failed ? prev?.lastSuccessAt : state.checkedAt,
+    consecutiveFailures: failed ? (prev?.consecutiveFailures ?? 0) + 1 : 0,
+    failuresTotal: (prev?.failuresTotal ?? 0) + (failed ? 1 : 0),
+    dataAsOfSince: asOfChanged || prev?.dataAsOfSince === undefined ? state.checkedAt : prev.dataAsOfSince,
+  };
+}
+
 /** Written beside the final name and renamed over it: a reader never sees half a state file. */
-export function writeSourceState(artifactsDir: string, source: string, state: SourceStateFile): void {
+export function writeSourceState(artifactsDir: string, source: string, next: SourceStateFile): void {
+  const state = withHistory(readSourceState(artifactsDir, source), next);
   const root = rawRoot(artifactsDir, source);
   mkdirSync(root, { recursive: true });
   const tmp = join(root, `.${STATE_FILE}.${process.pid}.${randomBytes(4).toString("hex")}`);

@@ -2,7 +2,9 @@
 // used (the raw cache's current version, else the data directory's), its validators, checksum, size and
 // dataAsOf, and a status —
 //   fresh    a downloaded copy whose data are within STALE_FACTOR × the cadence,
-//   stale    a downloaded copy older than that,
+//   stale    a downloaded copy older than that whose origin was not asked within a cadence (the nightly stopped),
+//   frozen   the origin answers (asked within a cadence, no failure) but its data are older than STALE_FACTOR ×
+//            the cadence: the upstream stopped advancing,
 //   offline  no download is in use: network off (SOURCES_OFFLINE=1 or unreachable), credential missing, never
 //            refreshed, or no public origin; the data-directory copy is used,
 //   failed   the last refresh failed (the previous copy, if any, is still used)
@@ -72,6 +74,12 @@ export interface SourceReport {
   dataAsOf: string | null;
   status: SourceStatus;
   reason: string;
+  /** The refresh history (raw-cache state): last attempt, its outcome, last success, failures in a row and in all. */
+  lastAttemptAt: string | null;
+  lastOutcome: string | null;
+  lastSuccessAt: string | null;
+  consecutiveFailures: number;
+  failuresTotal: number;
   files: SourceFileReport[];
 }
 
@@ -191,7 +199,14 @@ export async function sourceState(entry: SourceEntry, opts: SourceStateOptions):
     const ref = dataAsOf ?? state?.fetchedAt ?? null;
     if (cadenceDays !== null && ref !== null) {
       const age = daysBetween(now, ref);
-      if (age > STALE_FACTOR * cadenceDays) return ["stale", `data as of ${ref} are ${Math.floor(age)} days old, more than ${STALE_FACTOR} × the ${entry.cadence} cadence`];
+      if (age > STALE_FACTOR * cadenceDays) {
+        const checked = state?.checkedAt;
+        if (checked && !state.unreachable && state.lastResult !== "failed" && daysBetween(now, checked) <= cadenceDays + 1) {
+          const since = state.dataAsOfSince ? `; the same data as-of since ${state.dataAsOfSince.slice(0, 10)}` : "";
+          return ["frozen", `the origin answers (asked ${checked.slice(0, 10)}) but its data end ${ref.slice(0, 10)}, ${Math.floor(age)} days ago: not advanced for more than ${STALE_FACTOR} × the ${entry.cadence} cadence${since}`];
+        }
+        return ["stale", `data as of ${ref} are ${Math.floor(age)} days old, more than ${STALE_FACTOR} × the ${entry.cadence} cadence`];
+      }
     }
     return ["fresh", cadenceDays === null ? `${entry.cadence} source, downloaded` : `within ${STALE_FACTOR} × the ${entry.cadence} cadence`];
   };
@@ -246,6 +261,11 @@ export async function sourceState(entry: SourceEntry, opts: SourceStateOptions):
     dataAsOf,
     status,
     reason,
+    lastAttemptAt: state?.checkedAt ?? null,
+    lastOutcome: state?.lastResult ?? null,
+    lastSuccessAt: state?.lastSuccessAt ?? null,
+    consecutiveFailures: state?.consecutiveFailures ?? 0,
+    failuresTotal: state?.failuresTotal ?? 0,
     files,
   };
 }

@@ -62,6 +62,11 @@ export function sourceStatusFile(reports: readonly SourceReport[], offline: bool
       dataAsOf: r.dataAsOf === null ? null : r.dataAsOf.slice(0, 10),
       status: r.status,
       reason: r.reason,
+      lastAttemptAt: r.lastAttemptAt,
+      lastOutcome: r.lastOutcome as "updated" | "unchanged" | "partial" | "failed" | "skipped" | null,
+      lastSuccessAt: r.lastSuccessAt,
+      consecutiveFailures: r.consecutiveFailures,
+      failuresTotal: r.failuresTotal,
     })),
   };
 }

@@ -175,8 +175,16 @@ export interface SourceStateFile {
   reason?: string;
   /** The last refresh could not reach the origin at all (network, DNS, timeouts): reported as offline. */
   unreachable?: boolean;
+  /** Kept by writeSourceState from the previous state: the last attempt that did not fail. */
+  lastSuccessAt?: string;
+  /** Failed attempts in a row (0 after a success). */
+  consecutiveFailures?: number;
+  /** Failed attempts ever recorded in this raw cache. */
+  failuresTotal?: number;
+  /** When `dataAsOf` last changed (the first attempt that saw it): a frozen upstream's data stop advancing. */
+  dataAsOfSince?: string;
   files: Record<string, FileState>;
   dataAsOf: string | null;
 }
 
-export type SourceStatus = "fresh" | "stale" | "offline" | "failed";
+export type SourceStatus = "fresh" | "stale" | "frozen" | "offline" | "failed";

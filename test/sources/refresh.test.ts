@@ -145,15 +145,28 @@ describe("source refresh against a replay server", () => {
     expect(realpathSync(join(dir, "feeds/psmsl/filelist.txt"))).toBe(realpathSync(join(dataDir(), "feeds/psmsl/filelist.txt")));
     expect(effectiveDataDir("/elsewhere", artifactsDir)).toBe("/elsewhere");
 
-    const now = new Date("2026-11-24T00:00:00Z");
+    // The origin answered at the last attempt (just now) with data that end in 2024-07: frozen, not merely stale.
+    const state = readSourceState(artifactsDir, "gistemp")!;
+    const now = new Date(Date.parse(state.checkedAt) + 86_400_000);
     const reports = await sourceStates({ dataDir: dataDir(), artifactsDir, env: {}, now });
     const gistemp = reports.find((s) => s.name === "gistemp")!;
-    expect(gistemp).toMatchObject({ from: "cache", status: "stale" });
-    expect(gistemp.reason).toMatch(/days old, more than 3 × the monthly cadence/);
+    expect(gistemp).toMatchObject({ from: "cache", status: "frozen" });
+    expect(gistemp.reason).toMatch(/^the origin answers \(asked \d{4}-\d{2}-\d{2}\) but its data end 2024-07-31, \d+ days ago: not advanced for more than 3 × the monthly cadence; the same data as-of since /);
+    // Nobody asked the origin for more than a cadence: stale (the nightly stopped), not frozen.
+    const later = new Date(Date.parse(state.checkedAt) + 40 * 86_400_000);
+    const stale = (await sourceStates({ dataDir: dataDir(), artifactsDir, env: {}, now: later })).find((s) => s.name === "gistemp")!;
+    expect(stale.status).toBe("stale");
+    expect(stale.reason).toMatch(/days old, more than 3 × the monthly cadence/);
     await publishSourceStatus({ dataDir: dataDir(), artifactsDir, env: { SOURCES_OFFLINE: "1" }, now });
     const status = readSourceStatus(readFileSync(join(snapshotRoot(artifactsDir, "sources"), "current", SOURCE_STATUS_FILE), "utf8"));
     expect(status.offline).toBe(true);
-    expect(status.sources.find((s) => s.name === "gistemp")).toMatchObject({ from: "cache", status: "stale", usedBy: ["heatwave"] });
+    expect(status.sources.find((s) => s.name === "gistemp")).toMatchObject({ from: "cache", status: "frozen", usedBy: ["heatwave"] });
+    // The refresh history travels with the status (for /metrics): the failures of the tests above, the last success.
+    const g = status.sources.find((s) => s.name === "gistemp")!;
+    expect(g.failuresTotal).toBe(state.failuresTotal);
+    expect(g.failuresTotal).toBeGreaterThanOrEqual(3);
+    expect([g.lastAttemptAt, g.lastOutcome, g.consecutiveFailures]).toEqual([state.checkedAt, state.lastResult, state.consecutiveFailures]);
+    expect(g.lastSuccessAt).toBe(state.lastSuccessAt);
     expect(status.sources.find((s) => s.name === "psmsl")).toMatchObject({ from: "data-dir", status: "offline", reason: expect.stringContaining("SOURCES_OFFLINE=1") });
     expect(existsSync(join(artifactsDir, "raw", "gistemp", "state.json"))).toBe(true);
   });
