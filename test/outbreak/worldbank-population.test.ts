@@ -1,13 +1,27 @@
-// World Bank population in the Indicators API's JSON next to the mirror's derived CSV: the parse keeps the CSV's
-// countries (ISO alpha-3 and XKX) and refuses a cut, paginated or broken answer.
-import { readFileSync } from "node:fs";
+// World Bank population from the Indicators API (source worldbank_population) next to the mirror's derived CSV: the
+// parse keeps the CSV's countries (ISO alpha-3 and XKX) and refuses a cut, paginated or broken answer; a refresh from a
+// loopback replay of the API links the JSON into the inputs tree, the outbreak snapshot names and reads it, and the
+// radar's rates per 100,000 follow it. A broken answer afterwards is refused and the previous download keeps serving.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataDir } from "../../lib/config.ts";
+import { snapshotRoot } from "../../formats/snapshot-layout.ts";
 import { readCsvRecords } from "../../pipeline/feeds/csv.ts";
 import { POPULATION_FILE, populationInput, readCountryPopulation } from "../../pipeline/health/population.ts";
-import { parseWorldBankPopulation, worldBankPopulationAsOf } from "../../pipeline/health/worldbank-population.ts";
+import { parseWorldBankPopulation, WORLDBANK_POPULATION_JSON, worldBankPopulationAsOf } from "../../pipeline/health/worldbank-population.ts";
+import { refreshSources } from "../../pipeline/refresh.ts";
+import { buildSnapshots } from "../../pipeline/snapshots/build-snapshots.ts";
+import { writeInputOverlay } from "../../pipeline/sources/input-overlay.ts";
+import { readSourceState } from "../../pipeline/sources/raw-cache.ts";
+import type { OutbreakData } from "../../server/schemas-outbreak.ts";
+import { openOutbreakService } from "../../server/services/outbreak-service.ts";
+import { postJson, silent } from "../server/helpers.ts";
+import { startOutbreakServer } from "./helpers.ts";
 
 type Row = [code: string, year: number, value: number | null];
 
@@ -27,6 +41,9 @@ function answer(rows: Row[], meta: Record<string, unknown> = {}): string {
     })),
   ]);
 }
+
+const mirrorRows = (): Row[] =>
+  readCsvRecords(readFileSync(join(dataDir(), POPULATION_FILE), "utf8"), "csv").records.map((r) => [r.iso3, Number(r.year), Number(r.population)]);
 
 describe("parseWorldBankPopulation", () => {
   it("keeps ISO alpha-3 codes and XKX; drops aggregates, CHI and codeless rows; skips years without a value", () => {
@@ -75,5 +92,72 @@ describe("parseWorldBankPopulation", () => {
 
   it("reads the CSV without a download, the JSON when one is linked", () => {
     expect(populationInput(dataDir())).toBe(POPULATION_FILE);
+  });
+});
+
+describe("refresh of worldbank_population from a loopback replay of the API, through the outbreak radar", () => {
+  // The mirror's countries with Vietnam's population halved (synthetic), the World aggregate and an empty 2025.
+  const halved = mirrorRows().map(([c, y, v]): Row => [c, y, c === "VNM" ? Math.round(v! / 2) : v]);
+  const good = answer([...halved, ["WLD", 2024, 8_142_056_446], ["VNM", 2025, null]]);
+  let body = good;
+  let server: Server;
+  let base = "";
+  const asked: string[] = [];
+  const raw = mkdtempSync(join(tmpdir(), "wb-pop-raw-"));
+  const art = mkdtempSync(join(tmpdir(), "wb-pop-art-"));
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      asked.push(req.url ?? "");
+      res.writeHead(200, { "content-type": "application/json;charset=utf-8" });
+      res.end(body);
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise<void>((r) => server.close(() => r()));
+    rmSync(raw, { recursive: true, force: true });
+    rmSync(art, { recursive: true, force: true });
+  });
+  const env = () => ({ SOURCE_URL_WORLDBANK_POPULATION: `${base}/v2/country/all/indicator/SP.POP.TOTL?format=json&per_page=20000`, SOURCES_RETRIES: "0" });
+  const refresh = async () => (await refreshSources({ dataDir: dataDir(), artifactsDir: raw, env: env(), only: ["worldbank_population"], progress: { start() {}, source() {} } }))[0];
+
+  it("links the JSON into the inputs tree; the outbreak snapshot reads it and names it; Hanoi's dengue rate doubles", async () => {
+    const r = await refresh();
+    expect(asked).toEqual(["/v2/country/all/indicator/SP.POP.TOTL?format=json&per_page=20000"]);
+    expect(r).toMatchObject({ source: "worldbank_population", outcome: "updated", dataAsOf: "2024-12-31" });
+    const { dir: tree } = await writeInputOverlay(dataDir(), raw, env());
+    expect(populationInput(tree)).toBe(WORLDBANK_POPULATION_JSON);
+    expect(readCountryPopulation(tree).get("VNM")!.at(-1)).toEqual([2024, 50_493_843]);
+
+    const built = await buildSnapshots({ dataDir: tree, artifactsDir: art, only: ["outbreaks"], env: {} });
+    expect(built.outbreaks.status).toBe("published");
+    const manifest = JSON.parse(readFileSync(join(snapshotRoot(art, "outbreaks"), "current", "manifest.json"), "utf8")) as { inputs: Record<string, unknown> };
+    expect(Object.keys(manifest.inputs)).toContain(WORLDBANK_POPULATION_JSON);
+    expect(Object.keys(manifest.inputs)).not.toContain(POPULATION_FILE);
+
+    const opened = await openOutbreakService(art, silent);
+    const http = await startOutbreakServer(opened.service);
+    try {
+      const res = await postJson(http.base, "/api/outbreak-radar/query", { lat: 21.03, lng: 105.85, diseaseType: "dengue" }, http.key);
+      expect(res.status).toBe(200);
+      const d = ((await res.json()) as { data: OutbreakData }).data;
+      // From the mirror's CSV: 112,410 cases / 100,987,686 (Vietnam 2024) = 111 per 100,000 (test/outbreak/http.test.ts).
+      expect(d.details.diseases[0].burden).toMatchObject({ cases: 112410, population: 50_493_843, populationYear: 2024, rate: Number(((112410 / 50_493_843) * 1e5).toPrecision(3)) });
+      expect(d.details.diseases[0].burden!.rate).toBe(223);
+    } finally {
+      opened.store.stop();
+      await http.close();
+    }
+  }, 120_000);
+
+  it("refuses a broken answer and keeps the previous download in the inputs tree", async () => {
+    body = answer([...halved.slice(0, 100), ["VNM", 2024, 0]]);
+    const r = await refresh();
+    expect(r.outcome).toBe("failed");
+    expect(readSourceState(raw, "worldbank_population")!.files["SP.POP.TOTL.json"].error).toContain("population 0 is not a positive count");
+    const { dir: tree } = await writeInputOverlay(dataDir(), raw, env());
+    expect(populationInput(tree)).toBe(WORLDBANK_POPULATION_JSON);
+    expect(readFileSync(join(tree, WORLDBANK_POPULATION_JSON), "utf8")).toBe(good);
   });
 });
