@@ -1,8 +1,11 @@
-// Populations for rates per 100,000: countries by year (World Bank SP.POP.TOTL, population/country_population.csv)
-// and the Thai provinces' 2019 registered population (boundaries/province_name_variants.csv).
-import { readFileSync } from "node:fs";
+// Populations for rates per 100,000: countries by year (World Bank SP.POP.TOTL: the API download
+// population/SP.POP.TOTL.json when a refresh linked it into the inputs tree, else the mirror's
+// population/country_population.csv) and the Thai provinces' 2019 registered population
+// (boundaries/province_name_variants.csv).
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { num, readCsvRecords, type CsvRejection } from "../feeds/csv.ts";
+import { parseWorldBankPopulation, WORLDBANK_POPULATION_JSON } from "./worldbank-population.ts";
 
 export const POPULATION_FILE = join("population", "country_population.csv");
 export const PROVINCE_POPULATION_FILE = join("boundaries", "province_name_variants.csv");
@@ -30,9 +33,15 @@ export function parseCountryPopulation(text: string, file: string, rejected: Csv
   return out;
 }
 
+/** The country population input a build reads (relative to the data directory): the API download when a refresh linked it. */
+export function populationInput(dataDir: string): string {
+  return existsSync(join(dataDir, WORLDBANK_POPULATION_JSON)) ? WORLDBANK_POPULATION_JSON : POPULATION_FILE;
+}
+
 export function readCountryPopulation(dataDir: string, rejected: CsvRejection[] = []): Map<string, [number, number][]> {
-  const path = join(dataDir, POPULATION_FILE);
-  return parseCountryPopulation(readFileSync(path, "utf8"), path, rejected);
+  const path = join(dataDir, populationInput(dataDir));
+  const text = readFileSync(path, "utf8");
+  return path.endsWith(".json") ? parseWorldBankPopulation(text, path) : parseCountryPopulation(text, path, rejected);
 }
 
 /** ISO 3166-2 code → 2019 population of each Thai province in the variants table. */

@@ -23,7 +23,7 @@ import { lastReported, periodDates } from "../../lib/outbreaks/endemic-channel.t
 import { OPENDENGUE_SOURCE, openDengueInputs, readOpenDengue } from "../health/opendengue.ts";
 import { CHOLERA_SOURCE, choleraInput, readCholera } from "../health/who-cholera.ts";
 import { MALARIA_EST_INCIDENCE, MALARIA_INCIDENCE_SOURCE, MALARIA_SOURCE, ghoInput, malariaInput, readMalaria, readMalariaIncidence } from "../health/who-gho-malaria.ts";
-import { POPULATION_FILE, POPULATION_SOURCE, PROVINCE_POPULATION_FILE, PROVINCE_POPULATION_SOURCE, PROVINCE_POPULATION_YEAR, readCountryPopulation, readProvincePopulation } from "../health/population.ts";
+import { POPULATION_SOURCE, PROVINCE_POPULATION_FILE, PROVINCE_POPULATION_SOURCE, PROVINCE_POPULATION_YEAR, populationInput, readCountryPopulation, readProvincePopulation } from "../health/population.ts";
 import { COVID_SOURCE, loadCovid } from "../health/owid-covid.ts";
 import { FLUNET_SOURCE, flunetInputs, servedInfluenza, type InfluenzaSeries } from "../health/flunet.ts";
 import { DON_SOURCE, readDonNews } from "../health/who-don.ts";
@@ -173,7 +173,7 @@ export async function collectOutbreakData(dataDir: string, env: NodeJS.ProcessEn
     ...Object.values(openDengueInputs(dataDir)),
     malariaInput(dataDir),
     ghoInput(dataDir, MALARIA_EST_INCIDENCE),
-    POPULATION_FILE,
+    populationInput(dataDir),
     PROVINCE_POPULATION_FILE,
     choleraInput(dataDir),
     covid.file,

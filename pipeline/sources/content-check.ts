@@ -136,7 +136,9 @@ export function checkContent(bytes: Uint8Array, check: ContentCheck, file: strin
     try {
       check.validate(text, file);
     } catch (err) {
-      throw new ContentError(file, (err as Error).message);
+      // Parsers name the file themselves; the refusal names it once.
+      const message = (err as Error).message;
+      throw new ContentError(file, message.startsWith(`${file}: `) ? message.slice(file.length + 2) : message);
     }
   }
   let dataAsOf: string | null = null;

@@ -4,6 +4,8 @@
 // replaces an origin (mirrors, tests); the table in docs/methods/sources.md is this file in prose.
 import { COVID_WORLD_FILE } from "../health/owid-covid.ts";
 import { MALARIA_CONF_CASES, MALARIA_EST_INCIDENCE } from "../health/who-gho-malaria.ts";
+import { POPULATION_FILE } from "../health/population.ts";
+import { parseWorldBankPopulation, WORLDBANK_POPULATION_JSON, WORLDBANK_POPULATION_URL, worldBankPopulationAsOf } from "../health/worldbank-population.ts";
 import { basename, join } from "node:path";
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { parsePsmslFilelist, parseRlrAnnual } from "../feeds/psmsl.ts";
@@ -672,6 +674,26 @@ export const SOURCES: readonly SourceEntry[] = [
     resources: (ctx) => [
       carried("health/owid-covid/THA_covid_data.csv", { format: "csv", columns: ["date", "new_cases"], asOf: csvColumnMax("date") }),
       download(ctx.origin, "owid-covid-data.csv", { format: "csv", columns: ["iso_code", "date", "new_cases"], asOf: csvColumnMax("date") }, { dataDirFile: COVID_WORLD_FILE }),
+    ],
+  },
+  {
+    name: "worldbank_population",
+    usedBy: ["outbreak"],
+    title: "World Bank total population by country and year (World Development Indicators SP.POP.TOTL, Indicators API v2)",
+    // One page for every country and year (~17,500 rows of 266 economies); the parse refuses an answer of several pages.
+    url: WORLDBANK_POPULATION_URL,
+    otherUrls: ["https://data.worldbank.org/indicator/SP.POP.TOTL", "https://population.un.org/wpp/"],
+    format: "json",
+    cadence: "yearly",
+    licence: "CC BY 4.0",
+    attribution: "World Bank, World Development Indicators, SP.POP.TOTL (from UN World Population Prospects and national sources)",
+    dataDirPath: POPULATION_FILE,
+    liveFormat: `The API answers JSON ([ { page, pages, per_page, total, lastupdated }, [ { countryiso3code, date, value, … } ] ], aggregates included); the mirror holds a derived CSV (iso3, year, population) of ISO 3166-1 alpha-3 codes and XKX. pipeline/health/worldbank-population.ts keeps the same codes from the JSON; pipeline/health/population.ts reads ${WORLDBANK_POPULATION_JSON} when a refresh linked it, else the CSV.`,
+    refresh: "http",
+    resources: (ctx) => [
+      carried(POPULATION_FILE, { format: "csv", columns: ["iso3", "year", "population"], asOf: csvColumnMax("year") }),
+      // The answer is a top-level array [metadata, rows]: its rows are at index 1.
+      download(ctx.origin, "SP.POP.TOTL.json", { format: "json", rowsAt: "1", validate: parseWorldBankPopulation, asOf: worldBankPopulationAsOf }, { dataDirFile: WORLDBANK_POPULATION_JSON }),
     ],
   },
   {

@@ -4,8 +4,8 @@
 // (GHCN-Daily with NOAA's station list, GDACS events, FIRMS, IBTrACS active, PSMSL, OWID and GISTEMP temperatures,
 // WPI, UN/LOCODE with its repository listing, WHO DON with its release listing, GHCN-CAMS, and PortWatch's port list
 // and daily series as ArcGIS query pages made from the mirror's CSVs) and a 404 elsewhere (the mirror has only
-// derived copies of those: DFO's workbook, the IBTrACS native lists, OpenDengue's ZIPs, the WHO GHO and FluNet APIs,
-// OWID COVID). Checked: the drought grid, the heatwave, wildfire and sea-level snapshots and the ports snapshot's
+// derived copies of those: DFO's workbook, the IBTrACS native lists, OpenDengue's ZIPs, the WHO GHO, FluNet and World
+// Bank APIs, OWID COVID). Checked: the drought grid, the heatwave, wildfire and sea-level snapshots and the ports snapshot's
 // port table are byte for byte the ones built from the full data directory, and so are the daily series of
 // Thailand's ports; the snapshots whose inputs the replay cannot give are not published and each says why; every
 // source's status says where its copy came from.
@@ -180,6 +180,7 @@ describe("make nightly from the origins alone", () => {
     expect(by.dfo).toMatchObject({ status: "failed", from: "none" });
     expect(by.dfo.reason).toContain("FloodArchive.xlsx: attempt 1: HTTP 404");
     expect(by.who_gho_malaria.reason).toContain("MALARIA_CONF_CASES.json: attempt 1: HTTP 404");
+    expect(by.worldbank_population.reason).toContain("SP.POP.TOTL.json: attempt 1: HTTP 404");
     // No origin, or no key: served from the data directory, or nothing, and said so.
     expect(by.portwatch_tankers).toMatchObject({ status: "offline", from: "data-dir" });
     expect(by.era5).toMatchObject({ status: "offline", from: "none", reason: "CDSAPI_KEY is not set; no copy at all" });
