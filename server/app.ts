@@ -101,7 +101,7 @@ function setRateHeaders(res: Response, d: RateDecision): void {
 export function createApp(deps: AppDeps) {
   const { logger } = deps;
   const bodyLimit = deps.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const metrics = createMetrics(() => deps.drought.dataVersion(), undefined, () => deps.sources?.ages() ?? []);
+  const metrics = createMetrics(() => deps.drought.dataVersion(), undefined, () => deps.sources?.ages() ?? [], () => deps.sources?.file());
   let openApiCache: object | undefined;
   let docsCache: string | undefined;
   const openApi = () => (openApiCache ??= buildOpenApi({ bodyLimit }));

@@ -1,8 +1,10 @@
 // Prometheus metrics, one registry per app (so tests and cluster workers do not share global state):
 // request counter and latency histogram by route pattern and status, the served data version as a gauge,
 // whether the rate-limit store is reachable (rate_limit_store_up), the age of each source's data
-// (source_data_age_seconds), plus the default Node.js process metrics.
+// (source_data_age_seconds), each source's refresh history and status and the last nightly run (from the sources
+// status the pipeline publishes), plus the default Node.js process metrics.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { SOURCE_STATES, type SourceStatusFile } from "../formats/source-status.ts";
 import { rateLimitStore, type RateLimitStore } from "./limits/rate-limit.ts";
 
 export interface Metrics {
@@ -14,6 +16,7 @@ export function createMetrics(
   dataVersion: () => string,
   limitStore: () => RateLimitStore = rateLimitStore,
   sourceAges: () => { name: string; seconds: number }[] = () => [],
+  sourceStatus: () => SourceStatusFile | undefined = () => undefined,
 ): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -70,6 +73,7 @@ export function createMetrics(
       for (const { name, seconds } of sourceAges()) this.set({ source: name }, seconds);
     },
   });
+  sourceRefreshMetrics(registry, sourceStatus);
   return {
     registry,
     observe(method, route, status, seconds) {
@@ -78,4 +82,64 @@ export function createMetrics(
       latency.observe(labels, seconds);
     },
   };
+}
+
+const seconds = (iso: string | null | undefined) => (iso ? Date.parse(iso) / 1000 : undefined);
+
+/**
+ * What the pipeline's sources status says of each refresh and of the last nightly, so Prometheus can tell a dead
+ * nightly (no recent run, exit code ≠ 0) and a frozen upstream (source_status{status="frozen"} 1) from a healthy one.
+ */
+function sourceRefreshMetrics(registry: Registry, sourceStatus: () => SourceStatusFile | undefined): void {
+  const perSource = (name: string, help: string, value: (s: SourceStatusFile["sources"][number]) => number | undefined) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ["source"] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const s of sourceStatus()?.sources ?? []) {
+          const v = value(s);
+          if (v !== undefined) this.set({ source: s.name }, v);
+        }
+      },
+    });
+  perSource("source_refresh_last_attempt_timestamp_seconds", "Unix time of each source's last refresh attempt", (s) => seconds(s.lastAttemptAt));
+  perSource("source_refresh_last_success_timestamp_seconds", "Unix time of each source's last refresh that did not fail", (s) => seconds(s.lastSuccessAt));
+  perSource("source_refresh_consecutive_failures", "Failed refreshes in a row per source (0 after a success)", (s) => s.consecutiveFailures);
+  new Counter({
+    name: "source_refresh_failures_total",
+    help: "Failed refreshes per source recorded in the pipeline's raw cache",
+    labelNames: ["source"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const s of sourceStatus()?.sources ?? []) this.inc({ source: s.name }, s.failuresTotal ?? 0);
+    },
+  });
+  new Gauge({
+    name: "source_status",
+    help: `Each source's status, 1 for the current one (${SOURCE_STATES.join(", ")}; frozen: the origin answers but its data stopped advancing)`,
+    labelNames: ["source", "status"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const s of sourceStatus()?.sources ?? []) for (const st of SOURCE_STATES) this.set({ source: s.name, status: st }, s.status === st ? 1 : 0);
+    },
+  });
+  const nightly = (name: string, help: string, value: (n: NonNullable<SourceStatusFile["lastNightly"]>) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        const n = sourceStatus()?.lastNightly;
+        if (n) this.set(value(n));
+      },
+    });
+  nightly("nightly_last_run_timestamp_seconds", "Unix time the last `make nightly` finished", (n) => Date.parse(n.finishedAt) / 1000);
+  nightly("nightly_last_run_exit_code", "Exit code of the last `make nightly`: 0 ok, 1 something failed, 2 nothing published", (n) => n.exitCode);
+  nightly("nightly_last_run_failures", "Failures the last `make nightly` named (sources and builds)", (n) => n.failed.length);
 }

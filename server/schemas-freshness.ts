@@ -37,8 +37,16 @@ export const statusData = z.object({
       licence: z.string(),
       attribution: z.string(),
       nonCommercial: z.string().nullable(),
+      lastAttemptAt: z.string().nullable().describe("the pipeline's last refresh attempt (null: never, or a status written before it was kept)"),
+      lastOutcome: z.enum(["updated", "unchanged", "partial", "failed", "skipped"]).nullable(),
+      lastSuccessAt: z.string().nullable().describe("the last refresh that did not fail"),
+      consecutiveFailures: z.int().nullable().describe("failed refreshes in a row"),
     }),
   ),
+  lastNightly: z
+    .object({ startedAt: z.string(), finishedAt: z.string(), exitCode: z.int(), failed: z.array(z.string()), frozen: z.array(z.string()) })
+    .nullable()
+    .describe("the last `make nightly`: when it ran, its exit code (0 ok, 1 something failed, 2 nothing published), what failed and which upstreams are frozen"),
   published: z.object({
     drought: z.string(),
     snapshots: z.record(z.string(), z.object({ version: z.string(), asOf: z.string().nullable() }).nullable()),

@@ -65,6 +65,11 @@ export class SourceStatusService {
     return { stale: staleSources.length > 0, staleSources };
   }
 
+  /** The published sources status (for the refresh metrics), or undefined. */
+  file(): SourceStatusFile | undefined {
+    return this.current();
+  }
+
   /** Seconds since each source's data end, for the gauge (sources without a date are left out). */
   ages(): { name: string; seconds: number }[] {
     const file = this.current();
@@ -99,13 +104,18 @@ export class SourceStatusService {
         licence: s.licence,
         attribution: s.attribution,
         nonCommercial: s.nonCommercial,
+        lastAttemptAt: s.lastAttemptAt ?? null,
+        lastOutcome: s.lastOutcome ?? null,
+        lastSuccessAt: s.lastSuccessAt ?? null,
+        consecutiveFailures: s.consecutiveFailures ?? null,
       };
     });
     return {
       generatedAt: file?.generatedAt ?? null,
       offline: file?.offline ?? null,
       ...(file ? {} : { reason: NO_STATUS }),
-      staleRule: `a source is stale when its data are older than ${STALE_FACTOR} × its cadence`,
+      staleRule: `a source is stale when its data are older than ${STALE_FACTOR} × its cadence; frozen when its origin answered within a cadence and its data are still that old`,
+      lastNightly: file?.lastNightly ?? null,
       sources,
       published: { drought: droughtVersion, snapshots: this.snapshotVersions() },
     };
