@@ -1,14 +1,17 @@
-// The refresh of a CDS source (refresh kind "cds", the `era5` entry): one job for ERA5-Land monthly means over the
-// build's box from ERA5_FROM_YEAR (1991, the baseline's start) to last year, checked by the NetCDF grid reader, kept
-// as a raw-cache version like any download. The file is what GRID_SOURCE=netcdf builds drought from
-// (docs/methods/reanalysis.md).
+// The refresh of a CDS source (refresh kind "cds", the `era5` entry): ERA5-Land monthly means over the build's box
+// from ERA5_FROM_YEAR (1991, the baseline's start) to the month ERA5_LAG_MONTHS (3) before now — one job for the whole
+// years, one for the months of the last year when it is not whole. Each answer (a ZIP of one NetCDF per step type, or
+// one NetCDF) is read by the NetCDF grid reader; the answers are merged into the one file GRID_SOURCE=era5 builds
+// drought from (era5-merge.ts), kept as a raw-cache version like any download (docs/methods/reanalysis.md).
+import { rmSync } from "node:fs";
 import { monthEndDay } from "./data-as-of.ts";
 import { join } from "node:path";
 import { sha256File } from "../../formats/manifest.ts";
 import { log } from "../../lib/log.ts";
 import { formatMonth } from "../../lib/months.ts";
-import { readMonthlyClimateGrid } from "../inputs/netcdf/index.ts";
-import { CdsError, ERA5_FILE, era5LandMonthlyRequest, retrieveFromCds } from "./cds.ts";
+import { CdsError, ERA5_FILE, era5LandMonthlyRequest, era5Requests, retrieveFromCds } from "./cds.ts";
+import { readCdsAnswer, type Era5Grids } from "./era5-answer.ts";
+import { mergeEra5Answers, writeMergedEra5 } from "./era5-merge.ts";
 import { RawVersionBuilder, readSourceState, writeSourceState } from "./raw-cache.ts";
 import { effectiveOrigin } from "./registry.ts";
 import type { RefreshContext, SourceRefreshResult } from "./refresh-source.ts";
@@ -26,28 +29,49 @@ export async function refreshCdsSource(entry: SourceEntry, ctx: RefreshContext, 
   });
   if (!m) return result("failed", { failed: 1, reason: `origin ${url} is not a CDS process execution URL` });
   const fromYear = Number(ctx.env.ERA5_FROM_YEAR ?? 1991);
-  const years = Array.from({ length: ctx.now.getUTCFullYear() - fromYear }, (_, i) => fromYear + i);
+  const requests = era5Requests(ctx.now, fromYear);
   const builder = new RawVersionBuilder(ctx.artifactsDir, entry.name);
   const nowIso = ctx.now.toISOString();
   const prev = readSourceState(ctx.artifactsDir, entry.name);
   try {
+    if (requests.length === 0) throw new CdsError(`ERA5_FROM_YEAR ${fromYear} is after the newest month the CDS has`);
+    const answers: Era5Grids[] = [];
+    let downloaded = 0;
+    for (const [i, r] of requests.entries()) {
+      const answer = join(builder.dir, `.cds-answer-${i}`);
+      try {
+        const { jobId, bytes } = await retrieveFromCds({
+          baseUrl: m[1],
+          key,
+          dataset: decodeURIComponent(m[2]),
+          request: era5LandMonthlyRequest(r.years, THAILAND_BOX, r.months),
+          output: answer,
+          pollMs: Number(ctx.env.CDS_POLL_MS ?? 10_000),
+          timeoutMs: ctx.settings.timeoutMs,
+          fetchImpl: ctx.fetchImpl,
+          onStatus: (status) => log.info({ source: entry.name, status, years: `${r.years[0]}..${r.years.at(-1)}` }, "CDS job"),
+        });
+        downloaded += bytes;
+        // Content check: both variables read as monthly grids from the answer's files.
+        const grids = await readCdsAnswer(answer, Math.max(ctx.settings.maxBytes, entry.maxBytes ?? 0));
+        answers.push(grids);
+        log.info({ source: entry.name, jobId, bytes, members: grids.members, months: `${formatMonth(grids.precipitation.months[0])}..${formatMonth(grids.precipitation.months.at(-1)!)}` }, "CDS answer read");
+      } catch (err) {
+        // The months of the current year are a bonus: without them the whole years are still published.
+        if (i === 0 || !(err instanceof CdsError)) throw err;
+        log.warn({ source: entry.name, reason: err.message }, "CDS: the current year's months are not to be had yet; the whole years are kept");
+        break;
+      } finally {
+        rmSync(answer, { force: true });
+      }
+    }
+    const merged = mergeEra5Answers(answers);
     const out = join(builder.dir, ERA5_FILE);
-    const { jobId, bytes } = await retrieveFromCds({
-      baseUrl: m[1],
-      key,
-      dataset: decodeURIComponent(m[2]),
-      request: era5LandMonthlyRequest(years, THAILAND_BOX),
-      output: out,
-      pollMs: Number(ctx.env.CDS_POLL_MS ?? 10_000),
-      timeoutMs: ctx.settings.timeoutMs,
-      fetchImpl: ctx.fetchImpl,
-      onStatus: (status) => log.info({ source: entry.name, status }, "CDS job"),
-    });
-    // Content check: both variables read as monthly grids (units as the CDS stores ERA5 monthly means).
-    const tp = await readMonthlyClimateGrid(out, { kind: "precipitation", units: "m day-1" });
-    await readMonthlyClimateGrid(out, { kind: "temperature" });
-    const dataAsOf = monthEndDay(tp.months.at(-1)!);
-    await builder.carry(ERA5_FILE, out, await sha256File(out));
+    await writeMergedEra5(out, merged);
+    const months = merged.precipitation.months;
+    const dataAsOf = monthEndDay(months.at(-1)!);
+    const sha256 = await sha256File(out);
+    await builder.carry(ERA5_FILE, out, sha256);
     const version = builder.commit(ctx.now);
     writeSourceState(ctx.artifactsDir, entry.name, {
       source: entry.name,
@@ -55,11 +79,11 @@ export async function refreshCdsSource(entry: SourceEntry, ctx: RefreshContext, 
       fetchedAt: nowIso,
       checkedAt: nowIso,
       lastResult: "updated",
-      files: { [ERA5_FILE]: { url: url!, sha256: await sha256File(join(ctx.artifactsDir, "raw", entry.name, "current", ERA5_FILE)), bytes, rows: tp.months.length, malformedRows: 0, malformedAt: [], dataAsOf, fetchedAt: nowIso, from: "download" } },
+      files: { [ERA5_FILE]: { url: url!, sha256, bytes: downloaded, rows: months.length, malformedRows: 0, malformedAt: [], dataAsOf, fetchedAt: nowIso, from: "download" } },
       dataAsOf,
     });
-    log.info({ source: entry.name, jobId, bytes, months: `${formatMonth(tp.months[0])}..${formatMonth(tp.months.at(-1)!)}` }, "CDS download accepted");
-    return result("updated", { changed: 1, bytes, dataAsOf, version });
+    log.info({ source: entry.name, bytes: downloaded, members: merged.members, months: `${formatMonth(months[0])}..${formatMonth(months.at(-1)!)}` }, "CDS download accepted");
+    return result("updated", { changed: 1, bytes: downloaded, dataAsOf, version });
   } catch (err) {
     builder.discard();
     const reason = err instanceof CdsError ? err.message : `${(err as Error).message}`;

@@ -1,7 +1,10 @@
 // The Copernicus Climate Data Store (CDS) job flow, for ERA5 monthly means: submit a request to a dataset's
 // process (POST {base}/retrieve/v1/processes/{dataset}/execution with {"inputs": …}), poll the job
 // (GET {base}/retrieve/v1/jobs/{id}) until it is successful or failed, read its results (…/results → asset.value.href)
-// and download the file. The key goes in the PRIVATE-TOKEN header and never into a URL or a log line.
+// and download the file. The key goes in the PRIVATE-TOKEN header and never into a URL or a log line. Job statuses
+// as the CDS's own client reads them (ecmwf-datastores-client, processing.py Remote.results_ready): accepted and
+// running wait, successful is done, failed has its reason in …/results, dismissed and deleted (and any status not
+// known) end the wait.
 import { createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import { Readable } from "node:stream";
@@ -13,20 +16,44 @@ export const CDS_BASE_URL = "https://cds.climate.copernicus.eu/api";
 export const ERA5_FILE = "era5-land-monthly.nc";
 export const ERA5_DATA_DIR_FILE = "climate/era5/era5-land-monthly.nc";
 
-/** ERA5-Land monthly averaged reanalysis: total precipitation (m per day, mean of daily totals) and 2 m temperature. */
-export function era5LandMonthlyRequest(years: readonly number[], bbox: [west: number, south: number, east: number, north: number]) {
+const ALL_MONTHS = Array.from({ length: 12 }, (_, i) => i + 1);
+
+/**
+ * ERA5-Land monthly averaged reanalysis: total precipitation (m per day, mean of daily totals) and 2 m temperature,
+ * for every listed month of every listed year (the CDS takes the product of the two lists).
+ */
+export function era5LandMonthlyRequest(years: readonly number[], bbox: [west: number, south: number, east: number, north: number], months: readonly number[] = ALL_MONTHS) {
   const [w, s, e, n] = bbox;
   return {
     product_type: ["monthly_averaged_reanalysis"],
     variable: ["total_precipitation", "2m_temperature"],
     year: years.map(String),
-    month: Array.from({ length: 12 }, (_, i) => String(i + 1).padStart(2, "0")),
+    month: months.map((m) => String(m).padStart(2, "0")),
     time: ["00:00"],
     // CDS areas are north, west, south, east.
     area: [n, w, s, e],
     data_format: "netcdf",
     download_format: "unarchived",
   };
+}
+
+/** ERA5-Land monthly means appear about 2–3 months after the month: the newest month asked for is 3 months back. */
+export const ERA5_LAG_MONTHS = 3;
+
+/**
+ * The months from January of `fromYear` to the month `lagMonths` before `now`, as CDS requests: one for the whole
+ * years, and one for the months of the last year when it is not whole (the CDS crosses years with months, so one
+ * request would ask for months that do not exist yet).
+ */
+export function era5Requests(now: Date, fromYear: number, lagMonths = ERA5_LAG_MONTHS): { years: number[]; months: number[] }[] {
+  const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - lagMonths, 1));
+  const lastYear = last.getUTCFullYear();
+  const lastMonth = last.getUTCMonth() + 1;
+  const wholeTo = lastMonth === 12 ? lastYear : lastYear - 1;
+  const out: { years: number[]; months: number[] }[] = [];
+  if (wholeTo >= fromYear) out.push({ years: Array.from({ length: wholeTo - fromYear + 1 }, (_, i) => fromYear + i), months: ALL_MONTHS });
+  if (lastMonth !== 12 && lastYear >= fromYear) out.push({ years: [lastYear], months: ALL_MONTHS.slice(0, lastMonth) });
+  return out;
 }
 
 export interface CdsOptions {
@@ -46,6 +73,13 @@ export interface CdsOptions {
 
 export class CdsError extends Error {}
 
+/** What the CDS's refusals mean for whoever runs the nightly (its own messages do not say what to do). */
+function refusalHint(status: number): string {
+  if (status === 401) return " — the CDS did not accept the key: CDSAPI_KEY must be the personal access token shown on your CDS profile page";
+  if (status === 403) return " — accept the dataset's licence on its CDS page (Download tab, \"Terms of use\") while logged in as the token's owner";
+  return "";
+}
+
 async function json(res: Response, what: string): Promise<Record<string, unknown>> {
   const text = await res.text();
   let body: Record<string, unknown> = {};
@@ -56,10 +90,22 @@ async function json(res: Response, what: string): Promise<Record<string, unknown
   }
   if (!res.ok) {
     const detail = (body.detail ?? body.title ?? text.slice(0, 200)) as string;
-    throw new CdsError(`${what}: HTTP ${res.status}${detail ? `: ${detail}` : ""}`);
+    throw new CdsError(`${what}: HTTP ${res.status}${detail ? `: ${detail}` : ""}${refusalHint(res.status)}`);
   }
   return body;
 }
+
+/**
+ * The old CDS (until September 2024) took "UID:KEY"; today's takes the personal access token alone and answers 401
+ * to the pair. Such a key is refused here, before anything is sent.
+ */
+export function checkCdsKey(key: string): void {
+  if (key.includes(":")) {
+    throw new CdsError("CDSAPI_KEY looks like the old CDS's \"UID:KEY\" pair; today's CDS takes the personal access token alone (the part after the colon, as shown on your CDS profile page) and answers 401 to the pair");
+  }
+}
+
+const WAITING = new Set(["accepted", "running", "queued"]);
 
 /** Runs one job to its file; returns the number of bytes written. Throws CdsError with the CDS's reason. */
 export async function retrieveFromCds(o: CdsOptions): Promise<{ jobId: string; bytes: number }> {
@@ -68,6 +114,7 @@ export async function retrieveFromCds(o: CdsOptions): Promise<{ jobId: string; b
   const timeout = o.timeoutMs ?? 60_000;
   const headers = { "PRIVATE-TOKEN": o.key, "Content-Type": "application/json", Accept: "application/json" };
   const call = (url: string, init: RequestInit = {}) => doFetch(url, { ...init, headers, signal: AbortSignal.timeout(timeout) });
+  checkCdsKey(o.key);
 
   const submitted = await json(await call(`${base}/retrieve/v1/processes/${encodeURIComponent(o.dataset)}/execution`, { method: "POST", body: JSON.stringify({ inputs: o.request }) }), "submit");
   const jobId = String(submitted.jobID ?? "");
@@ -76,10 +123,13 @@ export async function retrieveFromCds(o: CdsOptions): Promise<{ jobId: string; b
   let status = String(submitted.status ?? "accepted");
   o.onStatus?.(status);
   while (status !== "successful") {
-    if (status === "failed" || status === "rejected" || status === "dismissed") {
+    if (status === "failed") {
       const res = await call(`${base}/retrieve/v1/jobs/${encodeURIComponent(jobId)}/results`);
-      const body = await res.json().catch(() => ({}) as Record<string, unknown>);
-      throw new CdsError(`job ${jobId} ${status}: ${String((body as Record<string, unknown>).title ?? (body as Record<string, unknown>).detail ?? "no reason given")}`);
+      const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+      throw new CdsError(`job ${jobId} failed: ${String(body.title ?? body.detail ?? "no reason given")}`);
+    }
+    if (!WAITING.has(status)) {
+      throw new CdsError(`job ${jobId} ended with status "${status}"${status === "deleted" || status === "dismissed" ? " (removed at the CDS before it finished: by its owner, a CDS operator or the CDS's clean-up)" : ""}; nothing was downloaded`);
     }
     if (Date.now() > deadline) throw new CdsError(`job ${jobId} still ${status} after ${Math.round((o.maxWaitMs ?? 0) / 1000)} s`);
     await new Promise((r) => setTimeout(r, o.pollMs ?? 10_000));

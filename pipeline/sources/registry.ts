@@ -812,11 +812,13 @@ export const SOURCES: readonly SourceEntry[] = [
     otherUrls: ["https://cds.climate.copernicus.eu/datasets/reanalysis-era5-land-monthly-means"],
     format: "netcdf",
     cadence: "monthly",
-    licence: "Copernicus licence: free use with attribution",
-    attribution: "Muñoz-Sabater et al. 2021, ERA5-Land, Copernicus Climate Change Service",
+    // CC-BY 4.0 replaced the "Licence to use Copernicus Products" in the CDS on 2 July 2025 (ECMWF forum notice);
+    // the CDS still asks each account to accept the dataset's licence before its first request (else HTTP 403).
+    licence: "CC-BY 4.0 (Copernicus products in the CDS since 2 July 2025); accept it on the dataset's CDS page first",
+    attribution: "Contains modified Copernicus Climate Change Service information; Muñoz Sabater, J. (2019): ERA5-Land monthly averaged data from 1950 to present, C3S Climate Data Store, doi:10.24381/cds.68d2bb30",
     credential: "CDSAPI_KEY",
     dataDirPath: "climate/era5-land-sample",
-    liveFormat: "A CDS job (submit, poll, download; pipeline/sources/cds.ts) returning one NetCDF of tp (m per day, monthly means of daily totals) and t2m (K) for Thailand's box from 1991; the mirror holds 2020–2021 CDS output of the same layout over Vietnam.",
+    liveFormat: "CDS jobs (submit, poll, download; pipeline/sources/cds.ts) for Thailand's box from 1991 to the month 3 months back: a ZIP of one NetCDF-4 per step type (tp in m per day, monthly means of daily totals; t2m in K; valid_time) merged into one NetCDF-4 (era5-merge.ts); the mirror holds 2020–2021 CDS output (NetCDF-3, time) over Vietnam.",
     refresh: "cds",
     maxBytes: 2 * GiB,
     resources: (ctx) => [

@@ -36,6 +36,12 @@ describe("format detection", () => {
     await expect(readMonthlyClimateGrid(path, { kind: "precipitation" })).rejects.toThrow(`${path}: not a NetCDF file`);
   });
 
+  it("says so when the file is a ZIP archive (the CDS's answer to a request mixing step types)", async () => {
+    const path = join(dir, "cds-answer.nc");
+    writeFileSync(path, Buffer.from("PK\x03\x04 rest of the archive", "latin1"));
+    await expect(openNetcdf(path)).rejects.toThrow(`${path}: a ZIP archive, not a NetCDF file (unpack it: the CDS zips one NetCDF per step type)`);
+  });
+
   it("recognises classic, 64-bit offset and HDF5 signatures and refuses CDF-5", () => {
     expect(detectFormat(Uint8Array.of(0x43, 0x44, 0x46, 1), "a.nc")).toBe("netcdf3");
     expect(detectFormat(Uint8Array.of(0x43, 0x44, 0x46, 2), "a.nc")).toBe("netcdf3");

@@ -39,6 +39,8 @@ export function detectFormat(head: Uint8Array, path: string): NetcdfFormat {
   if (isCdf && (head[3] === 1 || head[3] === 2)) return "netcdf3";
   if (isCdf && head[3] === 5) throw new Error(`${path}: NetCDF CDF-5 (64-bit data) files are not supported`);
   if (head[0] === 0x89 && head[1] === 0x48 && head[2] === 0x44 && head[3] === 0x46) return "netcdf4";
+  // The CDS sends a ZIP of one NetCDF per step type when a request mixes them (pipeline/sources/era5-answer.ts).
+  if (head[0] === 0x50 && head[1] === 0x4b) throw new Error(`${path}: a ZIP archive, not a NetCDF file (unpack it: the CDS zips one NetCDF per step type)`);
   throw new Error(`${path}: not a NetCDF file (unknown magic bytes ${Array.from(head.subarray(0, 4), hex).join(" ")})`);
 }
 
@@ -217,6 +219,7 @@ function h5Type(dtype: unknown): string {
     case "<h": case ">h": return "short";
     case "<i": case ">i": return "int";
     case "<b": case ">b": return "byte";
+    case "<q": case ">q": return "int64";
     default: return String(dtype);
   }
 }
