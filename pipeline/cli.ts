@@ -5,6 +5,7 @@ import { artifactsDir, dataDir } from "../lib/config.ts";
 import { log } from "../lib/log.ts";
 import { buildSettingsFromEnv } from "./build-settings.ts";
 import { effectiveDataDir } from "./sources/input-overlay.ts";
+import { useProxyFromEnv } from "./sources/proxy.ts";
 
 const USAGE = `usage: npm run pipeline -- <command>
   build [--force]      build the drought artifacts from DATA_DIR and publish them into ARTIFACTS_DIR
@@ -136,6 +137,8 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// HTTPS_PROXY / HTTP_PROXY / NO_PROXY for every download of the pipeline (Node's fetch alone ignores them).
+useProxyFromEnv();
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: Error) => {
