@@ -12,7 +12,7 @@ node_lts_setup() {
     aarch64 | arm64) arch=arm64 ;;
     *) echo "node-lts: no Node build on the npm registry for $(uname -m); using $(node --version)" >&2; return 0 ;;
   esac
-  local dir="${XDG_CACHE_HOME:-$HOME/.cache}/climate-risk/node-$NODE_LTS_VERSION-$arch"
+  local dir="${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/climate-risk/node-$NODE_LTS_VERSION-$arch"
   local bin="$dir/node_modules/node-linux-$arch/bin"
   if [ ! -x "$bin/node" ]; then
     mkdir -p "$dir"
