@@ -2,7 +2,8 @@
 # The system programs the test suite starts: redis-server (test/server/redis.test.ts), Chromium at
 # /usr/bin/chromium (test/tiles/browser.test.ts), promtool (test/e2e/metrics.test.ts, Debian package
 # prometheus) and GDAL with its Python bindings (test/tiles/gdal.test.ts: ogr2ogr, and GEOS validity through
-# /usr/bin/python3's osgeo; Debian packages gdal-bin and python3-gdal). `make test` runs this first. Installs what is missing with
+# /usr/bin/python3's osgeo; Debian packages gdal-bin and python3-gdal) and nginx (test/e2e/nginx-replicas.test.ts,
+# Debian package nginx-light; only the binary is used, no service is started). `make test` runs this first. Installs what is missing with
 # apt-get as root; otherwise names the packages and the command to run, and fails.
 set -euo pipefail
 
@@ -12,6 +13,7 @@ command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 command -v promtool >/dev/null 2>&1 || need+=(prometheus)
 command -v ogr2ogr >/dev/null 2>&1 || need+=(gdal-bin)
 /usr/bin/python3 -c "import osgeo.ogr" >/dev/null 2>&1 || need+=(python3-gdal)
+{ [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1; } || need+=(nginx-light)
 [ ${#need[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -20,7 +22,7 @@ if [ "$(id -u)" -ne 0 ]; then
   exit 1
 fi
 if ! command -v apt-get >/dev/null 2>&1; then
-  echo "test-deps: the tests need ${need[*]} (redis-server, promtool and ogr2ogr on PATH, Chromium at /usr/bin/chromium, GDAL's Python bindings for /usr/bin/python3); install them with your package manager." >&2
+  echo "test-deps: the tests need ${need[*]} (redis-server, promtool, ogr2ogr and nginx on PATH, Chromium at /usr/bin/chromium, GDAL's Python bindings for /usr/bin/python3); install them with your package manager." >&2
   exit 1
 fi
 echo "test-deps: installing ${need[*]} (apt-get)"

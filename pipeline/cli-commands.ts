@@ -5,6 +5,7 @@ import { artifactsDir, dataDir } from "../lib/config.ts";
 import { log } from "../lib/log.ts";
 import { buildSettingsFromEnv } from "./build-settings.ts";
 import { effectiveDataDir } from "./sources/input-overlay.ts";
+import { useProxyFromEnv } from "./sources/proxy.ts";
 
 const USAGE = `usage: npm run pipeline -- <command>
   build [--force]      build the drought artifacts from DATA_DIR and publish them into ARTIFACTS_DIR
@@ -167,6 +168,8 @@ function writeOut(text: string): Promise<void> {
 }
 
 export async function runCli(argv: string[]): Promise<never> {
+  // Every download of this process goes through HTTPS_PROXY/HTTP_PROXY unless NO_PROXY matches (proxy.ts).
+  useProxyFromEnv();
   let code: number;
   try {
     code = await main(argv);

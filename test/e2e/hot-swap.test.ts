@@ -1,30 +1,12 @@
 // Hot swap: a new version published under load is taken up with zero failed requests; in-flight requests finish
 // on their version; a version that fails verification is refused and the previous one keeps serving.
-import { cpSync, readFileSync, readdirSync, symlinkSync, renameSync, writeFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { MANIFEST_FILE } from "../../formats/manifest.ts";
-import { privateArtifacts, startRealServer, type RealServer } from "./real-server.ts";
+import { privateArtifacts, publishCopy, startRealServer, type RealServer } from "./real-server.ts";
 
 let server: RealServer;
 let first: string;
-
-/** Publishes a copy of version `from` as `to`, optionally damaging one artifact after the checksums. */
-function publishCopy(dir: string, from: string, to: string, damage = false): void {
-  const target = join(dir, "versions", to);
-  cpSync(join(dir, "versions", from), target, { recursive: true });
-  const manifest = JSON.parse(readFileSync(join(target, MANIFEST_FILE), "utf8"));
-  manifest.version = to;
-  writeFileSync(join(target, MANIFEST_FILE), JSON.stringify(manifest));
-  if (damage) {
-    const bin = readFileSync(join(target, "drought-grid.bin"));
-    bin[bin.length - 1] ^= 0xff;
-    writeFileSync(join(target, "drought-grid.bin"), bin);
-  }
-  const tmp = join(dir, "current.tmp");
-  symlinkSync(join("versions", to), tmp);
-  renameSync(tmp, join(dir, "current"));
-}
 
 beforeAll(async () => {
   const art = privateArtifacts(inject("artifactsDir"));

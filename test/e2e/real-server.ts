@@ -1,11 +1,13 @@
 // Starts the real entry point (server/main.ts) as a child process over a private copy of published artifacts,
-// with a key file holding one enterprise key, and waits until /readyz answers 200.
+// with a key file holding one enterprise key, and waits until /readyz answers 200. Several servers (replicas) may
+// share one key file and one ARTIFACTS_DIR; publishCopy publishes a new version into it as the pipeline does.
 import { spawn, type ChildProcess } from "node:child_process";
-import { cpSync, mkdtempSync, mkdirSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, mkdtempSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { generateKey, hashKey, writeKeyFile } from "../../server/auth/key-store.ts";
 import { PROJECT_ROOT } from "../../lib/config.ts";
+import { MANIFEST_FILE } from "../../formats/manifest.ts";
 
 export interface RealServer {
   base: string;
@@ -31,19 +33,53 @@ export function privateArtifacts(sourceArtifactsDir: string): { dir: string; ver
   return { dir, version };
 }
 
-export async function startRealServer(artifactsDir: string, env: Record<string, string> = {}): Promise<RealServer> {
-  const keyDir = mkdtempSync(join(tmpdir(), "e2e-keys-"));
-  const key = generateKey();
-  writeKeyFile(join(keyDir, "keys.json"), {
-    keys: [{ id: "key_e2e", hash: hashKey(key), plan: "enterprise", status: "active", createdAt: "2026-01-01T00:00:00.000Z" }],
+/**
+ * Publishes a copy of version `from` as `to` (manifest version renamed) with the atomic `current` switch: a symlink
+ * made aside, renamed over `current`. `damage` flips a byte of the grid after the checksums.
+ */
+export function publishCopy(dir: string, from: string, to: string, damage = false): void {
+  const target = join(dir, "versions", to);
+  cpSync(join(dir, "versions", from), target, { recursive: true });
+  const manifest = JSON.parse(readFileSync(join(target, MANIFEST_FILE), "utf8"));
+  manifest.version = to;
+  writeFileSync(join(target, MANIFEST_FILE), JSON.stringify(manifest));
+  if (damage) {
+    const bin = readFileSync(join(target, "drought-grid.bin"));
+    bin[bin.length - 1] ^= 0xff;
+    writeFileSync(join(target, "drought-grid.bin"), bin);
+  }
+  const tmp = join(dir, "current.tmp");
+  symlinkSync(join("versions", to), tmp);
+  renameSync(tmp, join(dir, "current"));
+}
+
+export interface E2eKeys {
+  /** The enterprise key (plain). */
+  key: string;
+  file: string;
+  dir: string;
+}
+
+/** A key file with one enterprise key, and `extra` keys ({id, plan}) whose plain keys come back by id. */
+export function writeE2eKeys(extra: { id: string; plan: string }[] = []): E2eKeys & { extra: Record<string, string> } {
+  const dir = mkdtempSync(join(tmpdir(), "e2e-keys-"));
+  const all = [{ id: "key_e2e", plan: "enterprise" }, ...extra].map((k) => ({ ...k, plain: generateKey() }));
+  writeKeyFile(join(dir, "keys.json"), {
+    keys: all.map((k) => ({ id: k.id, hash: hashKey(k.plain), plan: k.plan, status: "active" as const, createdAt: "2026-01-01T00:00:00.000Z" })),
   });
+  return { key: all[0].plain, file: join(dir, "keys.json"), dir, extra: Object.fromEntries(all.slice(1).map((k) => [k.id, k.plain])) };
+}
+
+/** Starts server/main.ts over artifactsDir; `keys` shared by replicas (default: a key file of its own). */
+export async function startRealServer(artifactsDir: string, env: Record<string, string> = {}, keys: E2eKeys = writeE2eKeys()): Promise<RealServer> {
+  const { key, dir: keyDir } = keys;
   const port = 20000 + Math.floor(Math.random() * 20000);
   const proc = spawn(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "server", "main.ts")], {
     cwd: PROJECT_ROOT,
     env: {
       ...process.env,
       ARTIFACTS_DIR: artifactsDir,
-      API_KEYS_FILE: join(keyDir, "keys.json"),
+      API_KEYS_FILE: keys.file,
       PORT: String(port),
       HOST: "127.0.0.1",
       LOG_LEVEL: "info",
