@@ -13,13 +13,20 @@ import { BY_YEAR_HEADER, HEAT_ACCESS_VARIABLE, HEAT_BASE_FIRST_YEAR, HEAT_BY_YEA
 import { GHCND_SUBDIR } from "../inputs/ghcnd/stations.ts";
 import { GDACS_GEOMETRY_DIR, geometryRequests } from "../feeds/gdacs-geometry.ts";
 import { FIRMS_GLOBAL_DAYS_DEFAULT, FIRMS_GLOBAL_DAYS_VARIABLE, FIRMS_GLOBAL_DIR, FIRMS_GLOBAL_FILES, FIRMS_GLOBAL_MIN_ROWS, FIRMS_GLOBAL_URL, firmsGlobalDays } from "../feeds/firms-global.ts";
-import { csvColumnMax, geojsonPropertyMax, isoDay, laterDay, psmslYearMax } from "./data-as-of.ts";
+import { csvColumnMax, geojsonPropertyMax, isoDay, laterDay, monthEndDay, psmslYearMax } from "./data-as-of.ts";
 import { deprecated, overrideVariable } from "./settings.ts";
 import type { ContentCheck, ResourceContext, ResourceSpec, SourceEntry } from "./types.ts";
 import { ERA5_DATA_DIR_FILE, ERA5_FILE } from "./cds.ts";
 import { GHCN_CAMS_DATA_DIR_FILE, PRECL_DATA_DIR_FILE } from "../grid/grid-source.ts";
+import { GISTEMP_TABLE_FILE, parseGlobalTemperature } from "../feeds/temperature.ts";
 
 const GiB = 1024 * 1024 * 1024;
+
+/** The end of the last month of GISTEMP in either layout (the mirror's datahub copy: its GISTEMP rows only). */
+function globalTemperatureAsOf(text: string, file: string): string | null {
+  const months = parseGlobalTemperature(text, file).records.map((r) => r.month);
+  return months.length ? monthEndDay(Math.max(...months)) : null;
+}
 
 /** A file kept as the data directory has it (derived or static copies with no live equivalent). */
 function carried(dataDirFile: string, check: ContentCheck, file = basename(dataDirFile)): ResourceSpec {
@@ -515,20 +522,19 @@ export const SOURCES: readonly SourceEntry[] = [
   {
     name: "gistemp",
     usedBy: ["heatwave"],
-    title: "Global monthly temperature anomalies, NASA GISTEMP v4 and NOAA GCAG (datahub.io core/global-temp)",
-    url: "https://datahub.io/core/global-temp/r/monthly.csv",
-    otherUrls: ["https://data.giss.nasa.gov/gistemp/tabledata_v4/GLB.Ts+dSST.csv"],
+    title: "NASA GISTEMP v4 global monthly land-ocean temperature anomalies (GLB.Ts+dSST.csv)",
+    url: "https://data.giss.nasa.gov/gistemp/tabledata_v4/GLB.Ts+dSST.csv",
+    otherUrls: ["https://data.giss.nasa.gov/gistemp/"],
     format: "csv",
     cadence: "monthly",
-    licence: "PDDL (datahub packaging); GISTEMP and GCAG are US government works",
-    attribution: "GISTEMP Team, NASA GISS Surface Temperature Analysis v4; NOAA Global Component of Climate at a Glance",
+    licence: "US government work (NASA GISS): free use with citation",
+    attribution: "GISTEMP Team, GISS Surface Temperature Analysis (GISTEMP) v4, NASA Goddard Institute for Space Studies; Lenssen et al. 2019, doi:10.1029/2018JD029522",
     dataDirPath: "feeds/temperature/global-monthly-gistemp-gcag.csv",
-    liveFormat: "Same layout (Source, Year, Mean). The producer's own GLB.Ts+dSST.csv is a wide year × month table.",
+    liveFormat: "NASA's table: a title line, then Year,Jan,…,Dec,J-D,D-N,DJF,MAM,JJA,SON in °C against 1951–1980, *** for the months not yet in. The mirror holds a datahub.io repackaging (Source,Year,Mean; frozen: its GISTEMP rows end 2023-12) whose \"gcag\" rows are HadCRUT5 (1961–1990 reference), not NOAA's: pipeline/feeds/temperature.ts reads both layouts and serves GISTEMP alone. The download is linked into the inputs tree as feeds/temperature/GLB.Ts+dSST.csv, which the heatwave builder reads instead of the mirror's copy.",
     refresh: "http",
     resources: (ctx) => [
-      download(ctx.origin, "global-monthly-gistemp-gcag.csv", { format: "csv", columns: ["Source", "Year", "Mean"], asOf: csvColumnMax("Year") }, {
-        dataDirFile: "feeds/temperature/global-monthly-gistemp-gcag.csv",
-      }),
+      ...mirrorFiles(ctx.dataDir, "feeds/temperature", /^global-monthly-gistemp-gcag\.csv$/).map((f) => carried(join("feeds/temperature", f), { format: "csv", columns: ["Source", "Year", "Mean"], asOf: globalTemperatureAsOf })),
+      download(ctx.origin, "GLB.Ts+dSST.csv", { format: "csv", csv: { skipLines: 1 }, columns: ["Year", "Jan", "Dec"], minRows: 40, asOf: globalTemperatureAsOf }, { dataDirFile: GISTEMP_TABLE_FILE }),
     ],
   },
   {

@@ -11,6 +11,7 @@ import type { CsvRejection } from "../../pipeline/feeds/csv.ts";
 import { COVID_FILE, COVID_WORLD_FILE, COVID_WORLD_SOURCE, covidSeries, covidSeriesByCountry } from "../../pipeline/health/owid-covid.ts";
 import { buildSnapshots } from "../../pipeline/snapshots/build-snapshots.ts";
 import { inputsTreeWith } from "../e2e/inputs-tree.ts";
+import { owidCovidCatalog } from "../sources/origin-replay.ts";
 import { privateArtifacts, startRealServer, type RealServer } from "../e2e/real-server.ts";
 
 // The mirror's Thailand rows in the live layout (iso_code first, the mirror's columns after), then Vietnam, an OWID
@@ -26,17 +27,9 @@ const world = [
   `VNM,Asia,Vietnam,07/04/2021,,40${",".repeat(mirror[0].split(",").length - 5)}`,
 ].join("\n") + "\n";
 
-// The same rows in the catalog table's layout: `country`, `date`, the indicators, then `code`, `continent` and the
-// country facts. Header order as OWID's ETL step writes it (github.com/owid/etl,
-// etl/steps/data/garden/covid/latest/compact.py: COLUMNS_INDEX + indicators + COLUMNS_EXT), abridged to the columns
-// around the ones read; aggregates carry OWID_ codes.
-const CATALOG_HEADER = "country,date,total_cases,new_cases,new_cases_smoothed,total_deaths,new_deaths,code,continent,population";
-function toCatalog(worldText: string): string {
-  const rows = worldText.trimEnd().split("\n").slice(1).map((l) => l.split(","));
-  // The frozen layout: iso_code, continent, location, date, total_cases, new_cases, new_cases_smoothed, total_deaths, new_deaths, …
-  return [CATALOG_HEADER, ...rows.map((f) => [f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[0], f[1], ""].join(","))].join("\n") + "\n";
-}
-const catalog = toCatalog(world);
+// The same rows in the catalog table's layout (`country`, `date`, …, `code`; test/sources/origin-replay.ts cites
+// the provider's column order).
+const catalog = owidCovidCatalog(world);
 
 describe("OWID COVID-19, live worldwide layout", () => {
   it("one series per country; aggregates, countries without values and undated rows left out (the last counted)", () => {
