@@ -52,6 +52,10 @@ function currentOrMirror(ctx: ResourceContext, file: string, dataDirFile: string
   return candidates.find((p): p is string => p !== undefined && existsSync(p));
 }
 
+/** GDACS' event search answers at most 100 events a page; 50 pages (5,000 floods in 60 days) is a runaway query. */
+export const GDACS_PAGE_SIZE = 100;
+export const GDACS_MAX_PAGES = 50;
+
 const UNLOCODE_FILE = /^[A-Z]{2}\.csv$/;
 /** The repository listing of the per-country files (GitHub contents API), read when no copy names them yet. */
 export const UNLOCODE_LISTING_URL = "https://api.github.com/repos/geoapify/un-locode/contents/src/data";
@@ -291,7 +295,7 @@ export const SOURCES: readonly SourceEntry[] = [
     licence: "GDACS (European Commission JRC, UN OCHA): free use with attribution",
     attribution: "GDACS flood events (EC JRC / UN OCHA)",
     dataDirPath: "feeds/gdacs/latest_gdacs_flood_db.csv",
-    liveFormat: "The search API answers GeoJSON, at most 100 events a page; the mirror's latest_gdacs_flood_db.csv is a table derived from it (one row per flood, geometry as text). The GeoJSON is archived by event and linked into the inputs tree as feeds/gdacs/gdacs_floods.geojson, where the flood builder adds its floods to the table's (pipeline/feeds/gdacs.ts reads both layouts). The affected-area polygons of the floods of the last 60 days come from the geometry endpoint (polygons/getgeometry, one file per event under feeds/gdacs/geometry/), asked for the events the previous night's archive listed.",
+    liveFormat: "The search API answers GeoJSON, at most 100 events a page: every page is asked for (pagenumber 1, 2, … until a page holds fewer than 100, at most 50 pages) and the pages kept as one FeatureCollection; the mirror's latest_gdacs_flood_db.csv is a table derived from it (one row per flood, geometry as text). The GeoJSON is archived by event and linked into the inputs tree as feeds/gdacs/gdacs_floods.geojson, where the flood builder adds its floods to the table's (pipeline/feeds/gdacs.ts reads both layouts). The affected-area polygons of the floods of the last 60 days come from the geometry endpoint (polygons/getgeometry, one file per event under feeds/gdacs/geometry/), asked for the events the previous night's archive listed.",
     refresh: "http",
     resources: (ctx) => {
       const to = ctx.now.toISOString().slice(0, 10);
@@ -300,7 +304,8 @@ export const SOURCES: readonly SourceEntry[] = [
         carried("feeds/gdacs/latest_gdacs_flood_db.csv", { format: "csv", columns: ["eventid", "alertlevel", "fromdate", "todate", "geometry", "iso3"], asOf: csvColumnMax("todate") }),
         {
           file: "gdacs_floods.geojson",
-          url: `${ctx.origin}?eventlist=FL&fromdate=${from}&todate=${to}&alertlevel=green;orange;red&pagesize=100&pagenumber=1`,
+          url: `${ctx.origin}?eventlist=FL&fromdate=${from}&todate=${to}&alertlevel=green;orange;red&pagesize=${GDACS_PAGE_SIZE}`,
+          geojsonPages: { pageSize: GDACS_PAGE_SIZE, maxPages: GDACS_MAX_PAGES, pageParam: "pagenumber" },
           adapterReadsLive: true,
           dataDirFile: "feeds/gdacs/gdacs_floods.geojson",
           check: { format: "geojson", minRows: 0, asOf: geojsonPropertyMax(["todate", "fromdate"]) },

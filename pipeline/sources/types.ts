@@ -3,6 +3,7 @@
 // refresh leaves behind. The entries themselves are in registry.ts.
 import type { CsvOptions } from "../feeds/csv.ts";
 import type { AnswerKind } from "../../formats/source-status.ts";
+import type { GeojsonPaging } from "./geojson-pages.ts";
 
 export type SourceFormat = "csv" | "json" | "geojson" | "netcdf" | "parquet" | "text" | "xlsx" | "zip";
 
@@ -91,6 +92,8 @@ export interface ResourceSpec {
   replaces?: string;
   /** ArcGIS feature-service query: fetched page by page (resultOffset) and turned into CSV with these columns. */
   arcgis?: { pageSize: number; columns: readonly string[]; dateColumns: readonly string[] };
+  /** Paged GeoJSON search (GDACS): every page until a short one, kept as one FeatureCollection (geojson-pages.ts). */
+  geojsonPages?: GeojsonPaging;
 }
 
 export interface ResourceContext {
