@@ -334,6 +334,10 @@ export const SOURCES: readonly SourceEntry[] = [
     attribution: "G.R. Brakenridge, Global Active Archive of Large Flood Events, Dartmouth Flood Observatory, University of Colorado",
     dataDirPath: "feeds/dfo/FloodArchive.csv",
     liveFormat: "The archive is published as an Excel workbook (FloodArchive.xlsx); the mirror holds a CSV export of it. pipeline/feeds/dfo-workbook.ts reads the workbook (read-excel-file) into the export's layout, so the flood builder reads either.",
+    upstream: {
+      stopped: "DFO's Active Archive of Large Flood Events has not been updated since 2021 (the mirror's export ends 2019-09): the workbook is still asked for, but brings no new flood",
+      alternatives: `used: GDACS flood events (gdacs_floods nightly: the event search, every page, with affected-area polygons; gdacs_events); named only: the Global Flood Database (Tellman et al. 2021, MODIS-mapped floods 2000-2018; its event list is carried in flood_footprints, not refreshed: no newer release is published)`,
+    },
     refresh: "http",
     resources: (ctx) => [
       carried("feeds/dfo/FloodArchive.csv", { format: "csv", columns: ["ID", "long", "lat", "Began", "Ended", "Severity", "Area"], asOf: csvColumnMax("Ended") }),
@@ -698,6 +702,10 @@ export const SOURCES: readonly SourceEntry[] = [
     licence: "MIT (geoapify/un-locode); UN/LOCODE itself is free to use (UNECE)",
     attribution: "UNECE UN/LOCODE; geocoding by Geoapify (github.com/geoapify/un-locode)",
     dataDirPath: "ports/unlocode",
+    upstream: {
+      stopped: "geoapify/un-locode, the geocoded copy fetched, last changed 2024-10: UNECE's later releases (two a year) do not reach it",
+      alternatives: "named only: UNECE's official UN/LOCODE releases (https://unece.org/trade/cefact/unlocode-code-list-country-and-territory; a ZIP of CSVs per release, coordinates where UNECE has them) — not fetched: the copy's geocoding (~22.8k coordinates the official list lacks) is what the port table needs",
+    },
     refresh: "http",
     resources: (ctx) => unlocodeFiles(ctx).map((f) => unlocodeSpec(ctx, f)),
     discover: async (ctx, fetchText) => {

@@ -106,6 +106,13 @@ export interface ResourceContext {
   now: Date;
 }
 
+export interface SourceUpstream {
+  /** What stopped and when. */
+  stopped: string;
+  /** The maintained alternatives: which one the pipeline uses, and which it only names. */
+  alternatives: string;
+}
+
 export interface SourceEntry {
   /** Lower-case id; SOURCE_URL_<NAME upper-case> overrides `url`. */
   name: string;
@@ -128,6 +135,9 @@ export interface SourceEntry {
   dataDirPath: string | null;
   /** Where the live format differs from the mirror's copy. */
   liveFormat?: string;
+  /** The origin no longer follows its producer (stopped, or a copy that stopped being updated): a refresh brings
+   *  nothing new. `pipeline sources` and docs/methods/sources.md show it with the maintained alternatives. */
+  upstream?: SourceUpstream;
   refresh: RefreshKind;
   /** Largest download accepted per file, bytes (default SOURCES_MAX_BYTES). */
   maxBytes?: number;
