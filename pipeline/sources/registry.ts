@@ -4,6 +4,7 @@
 // replaces an origin (mirrors, tests); the table in docs/methods/sources.md is this file in prose.
 import { COVID_WORLD_FILE } from "../health/owid-covid.ts";
 import { MALARIA_CONF_CASES, MALARIA_EST_INCIDENCE } from "../health/who-gho-malaria.ts";
+import { WHO_DATA_RESTRICTION, WHO_DATA_TERMS } from "../health/who-terms.ts";
 import { basename, join } from "node:path";
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { parsePsmslFilelist, parseRlrAnnual } from "../feeds/psmsl.ts";
@@ -114,8 +115,11 @@ const PORTWATCH_PORTS_COLUMNS = [
   "industry_top1", "industry_top2", "industry_top3", "share_country_maritime_import", "share_country_maritime_export", "LOCODE", "pageid", "countrynoaccents", "ObjectId",
 ] as const;
 
-const PORTWATCH_TERMS = "IMF PortWatch terms: free for non-commercial and research use, with attribution";
-const WHO_TERMS = "WHO data: CC BY-NC-SA 3.0 IGO (non-commercial use only)";
+// PortWatch's dataset pages name the IMF's Copyright and Usage terms (imf.org/en/About/copyright-and-terms): IMF content
+// is for personal, non-commercial use, except the special terms for IMF data, which may be downloaded, copied,
+// published and redistributed, also commercially, with attribution and without implying the IMF's endorsement.
+const PORTWATCH_TERMS = "IMF Copyright and Usage terms, special terms for IMF data: reuse and redistribution (commercial too) with attribution to IMF PortWatch and no implied IMF endorsement; other IMF content personal, non-commercial use only";
+const PORTWATCH_RESTRICTION = "IMF terms: reuse only under the special terms for IMF data (attribution, no implied endorsement)";
 
 /** Ports whose daily series a first run on an empty data directory fetches (the mirror holds its own choice). */
 export const PORTWATCH_DAILY_COUNTRIES = ["THA"] as const;
@@ -618,9 +622,9 @@ export const SOURCES: readonly SourceEntry[] = [
     url: "https://ghoapi.azureedge.net/api",
     format: "json",
     cadence: "yearly",
-    licence: WHO_TERMS,
+    licence: WHO_DATA_TERMS,
     attribution: "World Health Organization, Global Health Observatory",
-    nonCommercial: WHO_TERMS,
+    nonCommercial: WHO_DATA_RESTRICTION,
     dataDirPath: "health/who-gho-malaria",
     liveFormat: "The OData API answers JSON ({ value: [ { SpatialDim, TimeDim, NumericValue, Value, … } ] }); the mirror holds the portal's CSV export (SpatialDimensionValueCode, TimeDim, NumericValue, Value, …). pipeline/health/who-gho-malaria.ts reads both (the OData MALARIA_CONF_CASES.json and MALARIA_EST_INCIDENCE.json when a refresh brought them).",
     refresh: "http",
@@ -642,9 +646,9 @@ export const SOURCES: readonly SourceEntry[] = [
     url: "https://ghoapi.azureedge.net/api",
     format: "json",
     cadence: "yearly",
-    licence: WHO_TERMS,
+    licence: WHO_DATA_TERMS,
     attribution: "World Health Organization, Global Health Observatory (CHOLERA_0000000001..3)",
-    nonCommercial: WHO_TERMS,
+    nonCommercial: WHO_DATA_RESTRICTION,
     dataDirPath: "health/who-cholera/who_gho_cholera_1949_2016.csv",
     liveFormat: "Three OData indicators as JSON (cases CHOLERA_0000000001, deaths …2, case fatality …3); the mirror holds one derived CSV with the three as columns (countries by WHO name). pipeline/health/who-cholera.ts reads both: the cases indicator's JSON (countries by ISO code) when a refresh brought it, else the CSV.",
     refresh: "http",
@@ -656,14 +660,14 @@ export const SOURCES: readonly SourceEntry[] = [
   {
     name: "flunet",
     usedBy: ["outbreak"],
-    title: "WHO FluNet virological surveillance, Thailand and Viet Nam (as republished by Our World in Data)",
+    title: "WHO FluNet virological surveillance, Thailand and Viet Nam (FluMart export VIW_FNT)",
     url: "https://xmart-api-public.who.int/FLUMART/VIW_FNT?$format=csv&$filter=COUNTRY_CODE%20eq%20%27THA%27%20or%20COUNTRY_CODE%20eq%20%27VNM%27",
     otherUrls: ["https://www.who.int/tools/flunet", "https://ourworldindata.org/influenza"],
     format: "csv",
     cadence: "weekly",
-    licence: "CC BY-NC-SA 3.0 IGO",
-    attribution: "WHO FluNet (Global Influenza Surveillance and Response System); Our World in Data",
-    nonCommercial: "CC BY-NC-SA 3.0 IGO: non-commercial use only",
+    licence: WHO_DATA_TERMS,
+    attribution: "WHO FluNet (Global Influenza Surveillance and Response System); the mirror's monthly and weekly series: Our World in Data's republication",
+    nonCommercial: WHO_DATA_RESTRICTION,
     dataDirPath: "health/flunet",
     liveFormat: "FluNet's export has one row per country and ISO week (COUNTRY_CODE, ISO_WEEKSTARTDATE, INF_A, INF_B, …); the mirror holds OWID's derived monthly and weekly series per country. pipeline/health/flunet.ts reads both: the export's origins summed per week, weeks to months by the Thursday rule, A + B served for every country in it.",
     refresh: "http",
@@ -742,7 +746,7 @@ export const SOURCES: readonly SourceEntry[] = [
     cadence: "irregular",
     licence: PORTWATCH_TERMS,
     attribution: "IMF PortWatch; Arslanalp, Koepke & Verschuur 2021, IMF WP/21/225",
-    nonCommercial: PORTWATCH_TERMS,
+    nonCommercial: PORTWATCH_RESTRICTION,
     dataDirPath: "ports/portwatch/PortWatch_ports_database.csv",
     liveFormat: "The service answers JSON pages of attributes, written here as CSV in the mirror's column order; X and Y (Web Mercator geometry, unused) stay empty.",
     refresh: "http",
@@ -765,7 +769,7 @@ export const SOURCES: readonly SourceEntry[] = [
     cadence: "weekly",
     licence: PORTWATCH_TERMS,
     attribution: "IMF PortWatch; Arslanalp, Koepke & Verschuur 2021, IMF WP/21/225",
-    nonCommercial: PORTWATCH_TERMS,
+    nonCommercial: PORTWATCH_RESTRICTION,
     dataDirPath: "ports/portwatch/daily",
     liveFormat: `JSON pages of attributes (date as epoch ms), written as CSV in the mirror's 30 columns with date as YYYY-MM-DD; each refresh asks for the last ${PORTWATCH_REVISION_DAYS} days before the copy's last day and merges by date.`,
     refresh: "http",
@@ -782,7 +786,7 @@ export const SOURCES: readonly SourceEntry[] = [
     cadence: "static",
     licence: PORTWATCH_TERMS,
     attribution: "IMF PortWatch (derived: tanker calls summed per country)",
-    nonCommercial: PORTWATCH_TERMS,
+    nonCommercial: PORTWATCH_RESTRICTION,
     dataDirPath: "ports/portwatch/portwatch_tanker_daily_by_country.csv",
     liveFormat: "No published file: it is the sum of every port's tanker calls per country, which needs the whole daily service (millions of rows).",
     refresh: "none",

@@ -12,6 +12,12 @@ describe("source registry", () => {
     const doc = readFileSync(join(PROJECT_ROOT, "docs", "methods", "sources.md"), "utf8");
     const listed = [...doc.matchAll(/^\| `([a-z0-9_]+)` \|/gm)].map((m) => m[1]);
     expect(listed).toEqual(SOURCES.map((s) => s.name));
+    // Each row gives the registry's title (the doc may add to it) and licence text word for word.
+    for (const s of SOURCES) {
+      const row = doc.split("\n").find((l) => l.startsWith(`| \`${s.name}\` |`))!;
+      expect(row, s.name).toContain(`| ${s.title}`);
+      expect(row, s.name).toContain(`| ${s.licence}`);
+    }
   });
 
   it("names every stopped upstream under its heading, and the table and --json say so", () => {
