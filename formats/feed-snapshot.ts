@@ -51,7 +51,7 @@ export interface HeatTable {
   source: string;
   /** ISO 3166-1 alpha-3 (the geography's codes: OWID_KOS is stored as XKX) → the country's series. */
   countries: Record<string, CountryHeat>;
-  /** Global series (GISTEMP, gcag) from `globalFirstMonth`, null where missing. */
+  /** Global series by name (GISTEMP: NASA GISTEMP v4, °C vs 1951–1980) from `globalFirstMonth`, null where missing. */
   globalFirstMonth: number;
   global: Record<string, (number | null)[]>;
 }

@@ -25,6 +25,8 @@ export interface CsvOptions {
   quote?: boolean;
   /** false: no header line; every record is a row. Default true. */
   header?: boolean;
+  /** Lines before the header that are not part of the table (GISTEMP's title line); line numbers still count them. */
+  skipLines?: number;
   /** "header": a row must have as many fields as the header, else it is rejected (default when there is a
    *  header). "any": the adapter checks (UN/LOCODE repairs rows with a split name). */
   fieldCount?: "header" | "any";
@@ -139,7 +141,7 @@ export function readCsv(text: string, file: string, opts: CsvOptions = {}): CsvT
     return l + 1;
   };
 
-  let from = 0;
+  let from = Math.min(opts.skipLines ?? 0, nLines);
   while (from < nLines) {
     const base = starts[from];
     let recordEnd = base;

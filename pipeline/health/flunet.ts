@@ -1,7 +1,7 @@
-// WHO FluNet laboratory-confirmed influenza counts (WHO GISRS) as republished by Our World in Data: Thailand
-// influenza A monthly, Vietnam A and B monthly and weekly. Attribution: WHO FluNet and OWID; licence CC BY-NC-SA 3.0
-// IGO (non-commercial use only). Monthly series per country (ISO3) and type, in the health adapters' CaseSeries
-// shape. Two rules of our own, documented in docs/methods/outbreaks.md ("Influenza (FluNet)"):
+// WHO FluNet laboratory-confirmed influenza counts (WHO GISRS): FluNet's own export (VIW_FNT, every country, what a
+// refresh downloads) or, in the data mirror, Our World in Data's republication (Thailand influenza A monthly, Vietnam
+// A and B monthly and weekly). Terms: WHO's for its datasets (who-terms.ts); the mirror's series are attributed to
+// OWID too. Monthly series per country (ISO3) and type, in the health adapters' CaseSeries shape. Two rules of our own, documented in docs/methods/outbreaks.md ("Influenza (FluNet)"):
 //  - zero-filled reporting gaps: a run of ≥ ZERO_RUN_MIN_LENGTH consecutive zero months in a series whose median
 //    month is ≥ ZERO_RUN_MIN_MEDIAN is missing (NaN), not zero;
 //  - weekly → monthly: an ISO week belongs to the month of its Thursday; a month is complete only when every such
@@ -9,6 +9,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readCsv } from "../feeds/csv.ts";
+import { WHO_DATA_TERMS } from "./who-terms.ts";
 import { formatMonth, monthIndex, type MonthIndex } from "../../lib/months.ts";
 import { dayIndex, denseSeries, formatDay, lastPeriod, type CaseSeries } from "../../lib/outbreaks/series.ts";
 
@@ -19,8 +20,10 @@ export const FLUNET_FILES = {
   vietnamA: "vietnam_flu_A_month.csv",
   vietnamB: "vietnam_flu_B_month.csv",
 } as const;
-export const FLUNET_SOURCE =
-  "WHO FluNet laboratory-confirmed influenza, all surveillance types (WHO GISRS), via Our World in Data; CC BY-NC-SA 3.0 IGO, non-commercial use only";
+/** Series from FluNet's own export. */
+export const FLUNET_SOURCE = `WHO FluNet laboratory-confirmed influenza, all surveillance types (WHO GISRS, FluNet export); ${WHO_DATA_TERMS}`;
+/** Series from the data mirror's copy: OWID's republication of FluNet. */
+export const FLUNET_OWID_SOURCE = `WHO FluNet laboratory-confirmed influenza, all surveillance types (WHO GISRS), as republished by Our World in Data; ${WHO_DATA_TERMS}`;
 
 /** Shortest run of consecutive zero months treated as a reporting gap. */
 export const ZERO_RUN_MIN_LENGTH = 2;
@@ -150,11 +153,11 @@ export function maskZeroRuns(values: ArrayLike<number>): { values: Float64Array;
 }
 
 /** A monthly influenza series from (month, count) pairs, zero-filled gaps masked. */
-export function influenzaSeries(area: string, type: "A" | "B", points: ReadonlyArray<readonly [MonthIndex, number]>, what: string): InfluenzaSeries {
+export function influenzaSeries(area: string, type: "A" | "B", points: ReadonlyArray<readonly [MonthIndex, number]>, what: string, source = FLUNET_SOURCE): InfluenzaSeries {
   const dense = denseSeries(points, what);
   const { values, masked } = maskZeroRuns(dense.values);
   return {
-    disease: "influenza", type, area, country: area, level: "national", subtype: `influenza ${type}`, resolution: "month", start: dense.start, values, baseline: "seasonal", source: FLUNET_SOURCE,
+    disease: "influenza", type, area, country: area, level: "national", subtype: `influenza ${type}`, resolution: "month", start: dense.start, values, baseline: "seasonal", source,
     zeroFilledMonths: masked.map((k) => dense.start + k),
   };
 }
@@ -196,8 +199,8 @@ export function readFlunet(dir: string): Flunet {
   const vnB = read(FLUNET_FILES.vietnamB);
   const weekly = read(FLUNET_FILES.vietnamWeekly);
   if (weekly.table.period !== "week") throw new Error(`${weekly.path}: expected weekly rows (first column "Day")`);
-  const a = influenzaSeries("VNM", "A", monthlyPoints(vnA.table, "A", vnA.path), vnA.path);
-  const b = influenzaSeries("VNM", "B", monthlyPoints(vnB.table, "B", vnB.path), vnB.path);
+  const a = influenzaSeries("VNM", "A", monthlyPoints(vnA.table, "A", vnA.path), vnA.path, FLUNET_OWID_SOURCE);
+  const b = influenzaSeries("VNM", "B", monthlyPoints(vnB.table, "B", vnB.path), vnB.path, FLUNET_OWID_SOURCE);
   const w = weekly.table;
   const weeklyCounts = (type: "A" | "B") => {
     const c = w.counts[type];
@@ -205,7 +208,7 @@ export function readFlunet(dir: string): Flunet {
     return c;
   };
   return {
-    series: [influenzaSeries("THA", "A", monthlyPoints(tha.table, "A", tha.path), tha.path), a, b, totalSeries(a, b)],
+    series: [influenzaSeries("THA", "A", monthlyPoints(tha.table, "A", tha.path), tha.path, FLUNET_OWID_SOURCE), a, b, totalSeries(a, b)],
     vietnamFromWeekly: { A: weeklyToMonthly(w.periods, weeklyCounts("A")), B: weeklyToMonthly(w.periods, weeklyCounts("B")) },
     blankWeeks: w.periods.filter((_, i) => Number.isNaN(weeklyCounts("A")[i]) || Number.isNaN(weeklyCounts("B")[i])).map(formatDay),
   };

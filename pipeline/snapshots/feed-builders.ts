@@ -26,7 +26,7 @@ import { FIRMS_GLOBAL_DIR, FIRMS_GLOBAL_FILES } from "../feeds/firms-global.ts";
 import { parseIbtracsCsv, type TrackPoint } from "../feeds/ibtracs.ts";
 import { IBTRACS_WP_CSV_FILE, IBTRACS_WP_FILE, IBTRACS_WP_SOURCE, mergeTrackRecords, parseIbtracsWpCsv, readIbtracsParquet } from "../feeds/ibtracs-parquet.ts";
 import { linearTrend, parsePsmslFilelist, parseRlrAnnual } from "../feeds/psmsl.ts";
-import { parseGlobalTemperature, parseOwidTemperature } from "../feeds/temperature.ts";
+import { GISTEMP_TABLE_FILE, parseGlobalTemperature, parseOwidTemperature } from "../feeds/temperature.ts";
 import type { AdapterResult, FeedRecord } from "../feeds/records.ts";
 import { FEED_SNAPSHOT_FORMAT, type CountryHeat, type EventRecord, type FeedRiskType, type FeedSnapshot, type GaugeStat, type HeatTable, type SnapshotJson, type SnapshotMeta, type DailyHeatStation, type DailyHeatTable, type WetCell, type WetGridTable } from "../../formats/feed-snapshot.ts";
 import { assess, NotCoveredError, type Place } from "../../lib/feed-risk/assess.ts";
@@ -774,7 +774,8 @@ export function countryHeatTable(rows: { series: string; code: string; month: nu
 export async function buildHeatwave(ctx: BuildContext): Promise<BuiltSnapshot> {
   const inp = new Inputs(ctx);
   const owid = parseOwidTemperature(await inp.text(OWID_TEMPERATURE_FILE, "OWID_TEMPERATURE"), OWID_TEMPERATURE_FILE);
-  const glob = parseGlobalTemperature(await inp.text(GLOBAL_TEMPERATURE_FILE, "GLOBAL_TEMPERATURE"), GLOBAL_TEMPERATURE_FILE);
+  const globalFile = existsSync(join(ctx.dataDir, GISTEMP_TABLE_FILE)) ? GISTEMP_TABLE_FILE : GLOBAL_TEMPERATURE_FILE;
+  const glob = parseGlobalTemperature(await inp.text(globalFile, "GLOBAL_TEMPERATURE"), globalFile);
   requireValid("OWID temperature", owid);
   requireValid("global temperature", glob);
   const { countries, leftOut } = countryHeatTable(owid.records);
@@ -801,7 +802,7 @@ export async function buildHeatwave(ctx: BuildContext): Promise<BuiltSnapshot> {
       surface: "country",
       description: `within ${HEAT_BASE.maxDistanceKm} km of a GHCN-Daily station with daily maximum temperatures (heatwave days; Thailand offline); elsewhere, as a low-confidence fallback, the ${codes.length} countries of the OWID monthly temperature table (${formatMonth(first)}..${formatMonth(last)})`,
     },
-    dataSources: ["Our World in Data monthly temperature anomalies by country (Copernicus ERA5)", "NASA GISTEMP v4 and NOAA GCAG global monthly anomalies"],
+    dataSources: ["Our World in Data monthly temperature anomalies by country (Copernicus ERA5)", "NASA GISTEMP v4 global monthly anomalies (vs 1951–1980)"],
     params: { hotQuantile: 0.9 },
     unit: "°C",
   };

@@ -91,7 +91,7 @@ function csvRows(text: string, check: ContentCheck, file: string): { rows: numbe
     throw new ContentError(file, `missing column${missing.length > 1 ? "s" : ""} ${missing.map((c) => `"${c}"`).join(", ")} (header: ${header.slice(0, 8).join(",")}${header.length > 8 ? ",…" : ""})`);
   }
   // Rows after the header that are not data (units) are neither counted nor malformed.
-  const firstDataLine = (check.csv?.header === false ? 1 : 2) + (check.skipRows ?? 0);
+  const firstDataLine = (check.csv?.header === false ? 1 : 2) + (check.csv?.skipLines ?? 0) + (check.skipRows ?? 0);
   return {
     rows: table.rows.filter((r) => r.line >= firstDataLine).length,
     malformed: table.rejected.filter((r) => r.line >= firstDataLine),

@@ -10,6 +10,7 @@ import type { LimitFunction } from "p-limit";
 import { sha256Bytes } from "../../formats/manifest.ts";
 import { log } from "../../lib/log.ts";
 import { fetchArcgisCsv } from "./arcgis.ts";
+import { fetchGeojsonPages } from "./geojson-pages.ts";
 import { checkContent, ContentError, decodeText, rowDropReason } from "./content-check.ts";
 import { netcdfDataAsOf } from "./netcdf-as-of.ts";
 import { unzipMember } from "./unzip.ts";
@@ -165,6 +166,9 @@ export async function refreshSource(entry: SourceEntry, ctx: RefreshContext): Pr
       if (spec.arcgis) {
         const arcgis = spec.arcgis;
         bytes = (await ctx.limit(() => fetchArcgisCsv(spec.url!, arcgis, policy))).bytes;
+      } else if (spec.geojsonPages) {
+        const paging = spec.geojsonPages;
+        bytes = (await ctx.limit(() => fetchGeojsonPages(spec.url!, paging, policy))).bytes;
       } else {
         const r = await ctx.limit(() => fetchWithPolicy(spec.url!, policy, known ? { etag: known.etag, lastModified: known.lastModified } : {}));
         if (r.kind === "not-modified") {

@@ -6,6 +6,7 @@ import { COVID_WORLD_FILE } from "../health/owid-covid.ts";
 import { MALARIA_CONF_CASES, MALARIA_EST_INCIDENCE } from "../health/who-gho-malaria.ts";
 import { POPULATION_FILE } from "../health/population.ts";
 import { parseWorldBankPopulation, WORLDBANK_POPULATION_JSON, WORLDBANK_POPULATION_URL, worldBankPopulationAsOf } from "../health/worldbank-population.ts";
+import { WHO_DATA_RESTRICTION, WHO_DATA_TERMS } from "../health/who-terms.ts";
 import { basename, join } from "node:path";
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { parsePsmslFilelist, parseRlrAnnual } from "../feeds/psmsl.ts";
@@ -15,13 +16,20 @@ import { BY_YEAR_HEADER, HEAT_ACCESS_VARIABLE, HEAT_BASE_FIRST_YEAR, HEAT_BY_YEA
 import { GHCND_SUBDIR } from "../inputs/ghcnd/stations.ts";
 import { GDACS_GEOMETRY_DIR, geometryRequests } from "../feeds/gdacs-geometry.ts";
 import { FIRMS_GLOBAL_DAYS_DEFAULT, FIRMS_GLOBAL_DAYS_VARIABLE, FIRMS_GLOBAL_DIR, FIRMS_GLOBAL_FILES, FIRMS_GLOBAL_MIN_ROWS, FIRMS_GLOBAL_URL, firmsGlobalDays } from "../feeds/firms-global.ts";
-import { csvColumnMax, geojsonPropertyMax, isoDay, laterDay, psmslYearMax } from "./data-as-of.ts";
+import { csvColumnMax, geojsonPropertyMax, isoDay, laterDay, monthEndDay, psmslYearMax } from "./data-as-of.ts";
 import { deprecated, overrideVariable } from "./settings.ts";
 import type { ContentCheck, ResourceContext, ResourceSpec, SourceEntry } from "./types.ts";
 import { ERA5_DATA_DIR_FILE, ERA5_FILE } from "./cds.ts";
 import { GHCN_CAMS_DATA_DIR_FILE, PRECL_DATA_DIR_FILE } from "../grid/grid-source.ts";
+import { GISTEMP_TABLE_FILE, parseGlobalTemperature } from "../feeds/temperature.ts";
 
 const GiB = 1024 * 1024 * 1024;
+
+/** The end of the last month of GISTEMP in either layout (the mirror's datahub copy: its GISTEMP rows only). */
+function globalTemperatureAsOf(text: string, file: string): string | null {
+  const months = parseGlobalTemperature(text, file).records.map((r) => r.month);
+  return months.length ? monthEndDay(Math.max(...months)) : null;
+}
 
 /** A file kept as the data directory has it (derived or static copies with no live equivalent). */
 function carried(dataDirFile: string, check: ContentCheck, file = basename(dataDirFile)): ResourceSpec {
@@ -46,6 +54,10 @@ function currentOrMirror(ctx: ResourceContext, file: string, dataDirFile: string
   const candidates = [ctx.currentDir ? join(ctx.currentDir, file) : undefined, join(ctx.dataDir, dataDirFile)];
   return candidates.find((p): p is string => p !== undefined && existsSync(p));
 }
+
+/** GDACS' event search answers at most 100 events a page; 50 pages (5,000 floods in 60 days) is a runaway query. */
+export const GDACS_PAGE_SIZE = 100;
+export const GDACS_MAX_PAGES = 50;
 
 const UNLOCODE_FILE = /^[A-Z]{2}\.csv$/;
 /** The repository listing of the per-country files (GitHub contents API), read when no copy names them yet. */
@@ -105,8 +117,11 @@ const PORTWATCH_PORTS_COLUMNS = [
   "industry_top1", "industry_top2", "industry_top3", "share_country_maritime_import", "share_country_maritime_export", "LOCODE", "pageid", "countrynoaccents", "ObjectId",
 ] as const;
 
-const PORTWATCH_TERMS = "IMF PortWatch terms: free for non-commercial and research use, with attribution";
-const WHO_TERMS = "WHO data: CC BY-NC-SA 3.0 IGO (non-commercial use only)";
+// PortWatch's dataset pages name the IMF's Copyright and Usage terms (imf.org/en/About/copyright-and-terms): IMF content
+// is for personal, non-commercial use, except the special terms for IMF data, which may be downloaded, copied,
+// published and redistributed, also commercially, with attribution and without implying the IMF's endorsement.
+const PORTWATCH_TERMS = "IMF Copyright and Usage terms, special terms for IMF data: reuse and redistribution (commercial too) with attribution to IMF PortWatch and no implied IMF endorsement; other IMF content personal, non-commercial use only";
+const PORTWATCH_RESTRICTION = "IMF terms: reuse only under the special terms for IMF data (attribution, no implied endorsement)";
 
 /** Ports whose daily series a first run on an empty data directory fetches (the mirror holds its own choice). */
 export const PORTWATCH_DAILY_COUNTRIES = ["THA"] as const;
@@ -286,7 +301,7 @@ export const SOURCES: readonly SourceEntry[] = [
     licence: "GDACS (European Commission JRC, UN OCHA): free use with attribution",
     attribution: "GDACS flood events (EC JRC / UN OCHA)",
     dataDirPath: "feeds/gdacs/latest_gdacs_flood_db.csv",
-    liveFormat: "The search API answers GeoJSON, at most 100 events a page; the mirror's latest_gdacs_flood_db.csv is a table derived from it (one row per flood, geometry as text). The GeoJSON is archived by event and linked into the inputs tree as feeds/gdacs/gdacs_floods.geojson, where the flood builder adds its floods to the table's (pipeline/feeds/gdacs.ts reads both layouts). The affected-area polygons of the floods of the last 60 days come from the geometry endpoint (polygons/getgeometry, one file per event under feeds/gdacs/geometry/), asked for the events the previous night's archive listed.",
+    liveFormat: "The search API answers GeoJSON, at most 100 events a page: every page is asked for (pagenumber 1, 2, … until a page holds fewer than 100, at most 50 pages) and the pages kept as one FeatureCollection; the mirror's latest_gdacs_flood_db.csv is a table derived from it (one row per flood, geometry as text). The GeoJSON is archived by event and linked into the inputs tree as feeds/gdacs/gdacs_floods.geojson, where the flood builder adds its floods to the table's (pipeline/feeds/gdacs.ts reads both layouts). The affected-area polygons of the floods of the last 60 days come from the geometry endpoint (polygons/getgeometry, one file per event under feeds/gdacs/geometry/), asked for the events the previous night's archive listed.",
     refresh: "http",
     resources: (ctx) => {
       const to = ctx.now.toISOString().slice(0, 10);
@@ -295,7 +310,8 @@ export const SOURCES: readonly SourceEntry[] = [
         carried("feeds/gdacs/latest_gdacs_flood_db.csv", { format: "csv", columns: ["eventid", "alertlevel", "fromdate", "todate", "geometry", "iso3"], asOf: csvColumnMax("todate") }),
         {
           file: "gdacs_floods.geojson",
-          url: `${ctx.origin}?eventlist=FL&fromdate=${from}&todate=${to}&alertlevel=green;orange;red&pagesize=100&pagenumber=1`,
+          url: `${ctx.origin}?eventlist=FL&fromdate=${from}&todate=${to}&alertlevel=green;orange;red&pagesize=${GDACS_PAGE_SIZE}`,
+          geojsonPages: { pageSize: GDACS_PAGE_SIZE, maxPages: GDACS_MAX_PAGES, pageParam: "pagenumber" },
           adapterReadsLive: true,
           dataDirFile: "feeds/gdacs/gdacs_floods.geojson",
           check: { format: "geojson", minRows: 0, asOf: geojsonPropertyMax(["todate", "fromdate"]) },
@@ -324,6 +340,10 @@ export const SOURCES: readonly SourceEntry[] = [
     attribution: "G.R. Brakenridge, Global Active Archive of Large Flood Events, Dartmouth Flood Observatory, University of Colorado",
     dataDirPath: "feeds/dfo/FloodArchive.csv",
     liveFormat: "The archive is published as an Excel workbook (FloodArchive.xlsx); the mirror holds a CSV export of it. pipeline/feeds/dfo-workbook.ts reads the workbook (read-excel-file) into the export's layout, so the flood builder reads either.",
+    upstream: {
+      stopped: "DFO's Active Archive of Large Flood Events has not been updated since 2021 (the mirror's export ends 2019-09): the workbook is still asked for, but brings no new flood",
+      alternatives: `used: GDACS flood events (gdacs_floods nightly: the event search, every page, with affected-area polygons; gdacs_events); named only: the Global Flood Database (Tellman et al. 2021, MODIS-mapped floods 2000-2018; its event list is carried in flood_footprints, not refreshed: no newer release is published)`,
+    },
     refresh: "http",
     resources: (ctx) => [
       carried("feeds/dfo/FloodArchive.csv", { format: "csv", columns: ["ID", "long", "lat", "Began", "Ended", "Severity", "Area"], asOf: csvColumnMax("Ended") }),
@@ -517,20 +537,19 @@ export const SOURCES: readonly SourceEntry[] = [
   {
     name: "gistemp",
     usedBy: ["heatwave"],
-    title: "Global monthly temperature anomalies, NASA GISTEMP v4 and NOAA GCAG (datahub.io core/global-temp)",
-    url: "https://datahub.io/core/global-temp/r/monthly.csv",
-    otherUrls: ["https://data.giss.nasa.gov/gistemp/tabledata_v4/GLB.Ts+dSST.csv"],
+    title: "NASA GISTEMP v4 global monthly land-ocean temperature anomalies (GLB.Ts+dSST.csv)",
+    url: "https://data.giss.nasa.gov/gistemp/tabledata_v4/GLB.Ts+dSST.csv",
+    otherUrls: ["https://data.giss.nasa.gov/gistemp/"],
     format: "csv",
     cadence: "monthly",
-    licence: "PDDL (datahub packaging); GISTEMP and GCAG are US government works",
-    attribution: "GISTEMP Team, NASA GISS Surface Temperature Analysis v4; NOAA Global Component of Climate at a Glance",
+    licence: "US government work (NASA GISS): free use with citation",
+    attribution: "GISTEMP Team, GISS Surface Temperature Analysis (GISTEMP) v4, NASA Goddard Institute for Space Studies; Lenssen et al. 2019, doi:10.1029/2018JD029522",
     dataDirPath: "feeds/temperature/global-monthly-gistemp-gcag.csv",
-    liveFormat: "Same layout (Source, Year, Mean). The producer's own GLB.Ts+dSST.csv is a wide year × month table.",
+    liveFormat: "NASA's table: a title line, then Year,Jan,…,Dec,J-D,D-N,DJF,MAM,JJA,SON in °C against 1951–1980, *** for the months not yet in. The mirror holds a datahub.io repackaging (Source,Year,Mean; frozen: its GISTEMP rows end 2023-12) whose \"gcag\" rows are HadCRUT5 (1961–1990 reference), not NOAA's: pipeline/feeds/temperature.ts reads both layouts and serves GISTEMP alone. The download is linked into the inputs tree as feeds/temperature/GLB.Ts+dSST.csv, which the heatwave builder reads instead of the mirror's copy.",
     refresh: "http",
     resources: (ctx) => [
-      download(ctx.origin, "global-monthly-gistemp-gcag.csv", { format: "csv", columns: ["Source", "Year", "Mean"], asOf: csvColumnMax("Year") }, {
-        dataDirFile: "feeds/temperature/global-monthly-gistemp-gcag.csv",
-      }),
+      ...mirrorFiles(ctx.dataDir, "feeds/temperature", /^global-monthly-gistemp-gcag\.csv$/).map((f) => carried(join("feeds/temperature", f), { format: "csv", columns: ["Source", "Year", "Mean"], asOf: globalTemperatureAsOf })),
+      download(ctx.origin, "GLB.Ts+dSST.csv", { format: "csv", csv: { skipLines: 1 }, columns: ["Year", "Jan", "Dec"], minRows: 40, asOf: globalTemperatureAsOf }, { dataDirFile: GISTEMP_TABLE_FILE }),
     ],
   },
   {
@@ -605,9 +624,9 @@ export const SOURCES: readonly SourceEntry[] = [
     url: "https://ghoapi.azureedge.net/api",
     format: "json",
     cadence: "yearly",
-    licence: WHO_TERMS,
+    licence: WHO_DATA_TERMS,
     attribution: "World Health Organization, Global Health Observatory",
-    nonCommercial: WHO_TERMS,
+    nonCommercial: WHO_DATA_RESTRICTION,
     dataDirPath: "health/who-gho-malaria",
     liveFormat: "The OData API answers JSON ({ value: [ { SpatialDim, TimeDim, NumericValue, Value, … } ] }); the mirror holds the portal's CSV export (SpatialDimensionValueCode, TimeDim, NumericValue, Value, …). pipeline/health/who-gho-malaria.ts reads both (the OData MALARIA_CONF_CASES.json and MALARIA_EST_INCIDENCE.json when a refresh brought them).",
     refresh: "http",
@@ -629,9 +648,9 @@ export const SOURCES: readonly SourceEntry[] = [
     url: "https://ghoapi.azureedge.net/api",
     format: "json",
     cadence: "yearly",
-    licence: WHO_TERMS,
+    licence: WHO_DATA_TERMS,
     attribution: "World Health Organization, Global Health Observatory (CHOLERA_0000000001..3)",
-    nonCommercial: WHO_TERMS,
+    nonCommercial: WHO_DATA_RESTRICTION,
     dataDirPath: "health/who-cholera/who_gho_cholera_1949_2016.csv",
     liveFormat: "Three OData indicators as JSON (cases CHOLERA_0000000001, deaths …2, case fatality …3); the mirror holds one derived CSV with the three as columns (countries by WHO name). pipeline/health/who-cholera.ts reads both: the cases indicator's JSON (countries by ISO code) when a refresh brought it, else the CSV.",
     refresh: "http",
@@ -643,14 +662,14 @@ export const SOURCES: readonly SourceEntry[] = [
   {
     name: "flunet",
     usedBy: ["outbreak"],
-    title: "WHO FluNet virological surveillance, Thailand and Viet Nam (as republished by Our World in Data)",
+    title: "WHO FluNet virological surveillance, Thailand and Viet Nam (FluMart export VIW_FNT)",
     url: "https://xmart-api-public.who.int/FLUMART/VIW_FNT?$format=csv&$filter=COUNTRY_CODE%20eq%20%27THA%27%20or%20COUNTRY_CODE%20eq%20%27VNM%27",
     otherUrls: ["https://www.who.int/tools/flunet", "https://ourworldindata.org/influenza"],
     format: "csv",
     cadence: "weekly",
-    licence: "CC BY-NC-SA 3.0 IGO",
-    attribution: "WHO FluNet (Global Influenza Surveillance and Response System); Our World in Data",
-    nonCommercial: "CC BY-NC-SA 3.0 IGO: non-commercial use only",
+    licence: WHO_DATA_TERMS,
+    attribution: "WHO FluNet (Global Influenza Surveillance and Response System); the mirror's monthly and weekly series: Our World in Data's republication",
+    nonCommercial: WHO_DATA_RESTRICTION,
     dataDirPath: "health/flunet",
     liveFormat: "FluNet's export has one row per country and ISO week (COUNTRY_CODE, ISO_WEEKSTARTDATE, INF_A, INF_B, …); the mirror holds OWID's derived monthly and weekly series per country. pipeline/health/flunet.ts reads both: the export's origins summed per week, weeks to months by the Thursday rule, A + B served for every country in it.",
     refresh: "http",
@@ -662,18 +681,20 @@ export const SOURCES: readonly SourceEntry[] = [
   {
     name: "owid_covid",
     usedBy: ["outbreak"],
-    title: "Our World in Data COVID-19 dataset (all countries)",
-    url: "https://covid.ourworldindata.org/data/owid-covid-data.csv",
+    title: "Our World in Data COVID-19 dataset, all countries (OWID catalog table garden/covid/latest/compact)",
+    url: "https://catalog.ourworldindata.org/garden/covid/latest/compact/compact.csv",
+    // The frozen file it replaced (last changed August 2024).
+    otherUrls: ["https://covid.ourworldindata.org/data/owid-covid-data.csv"],
     format: "csv",
     cadence: "weekly",
     licence: "CC BY 4.0",
-    attribution: "Mathieu et al. 2020, Our World in Data COVID-19 dataset",
+    attribution: "Mathieu et al. 2020, Our World in Data COVID-19 dataset (WHO COVID-19 cases and deaths)",
     dataDirPath: "health/owid-covid/THA_covid_data.csv",
-    liveFormat: "The live file holds every country with an iso_code column (OWID's aggregates as OWID_…); the mirror holds Thailand only without it. pipeline/health/owid-covid.ts reads both: the live file gives a series per country, the mirror Thailand's.",
+    liveFormat: "OWID's catalog table (the maintained successor of owid-covid-data.csv, which has not changed since August 2024) holds every country with `country` and `code` columns (aggregates as OWID_… or no code); the mirror holds the old file's Thai rows without a code. pipeline/health/owid-covid.ts reads the catalog table, the old worldwide file (`iso_code`) and the Thai copy: a series per country from either worldwide layout, Thailand's from the copy.",
     refresh: "http",
     resources: (ctx) => [
       carried("health/owid-covid/THA_covid_data.csv", { format: "csv", columns: ["date", "new_cases"], asOf: csvColumnMax("date") }),
-      download(ctx.origin, "owid-covid-data.csv", { format: "csv", columns: ["iso_code", "date", "new_cases"], asOf: csvColumnMax("date") }, { dataDirFile: COVID_WORLD_FILE }),
+      download(ctx.origin, "compact.csv", { format: "csv", columns: ["country", "code", "date", "new_cases"], asOf: csvColumnMax("date") }, { dataDirFile: COVID_WORLD_FILE }),
     ],
   },
   {
@@ -707,6 +728,10 @@ export const SOURCES: readonly SourceEntry[] = [
     licence: "MIT (geoapify/un-locode); UN/LOCODE itself is free to use (UNECE)",
     attribution: "UNECE UN/LOCODE; geocoding by Geoapify (github.com/geoapify/un-locode)",
     dataDirPath: "ports/unlocode",
+    upstream: {
+      stopped: "geoapify/un-locode, the geocoded copy fetched, last changed 2024-10: UNECE's later releases (two a year) do not reach it",
+      alternatives: "named only: UNECE's official UN/LOCODE releases (https://unece.org/trade/cefact/unlocode-code-list-country-and-territory; a ZIP of CSVs per release, coordinates where UNECE has them) — not fetched: the copy's geocoding (~22.8k coordinates the official list lacks) is what the port table needs",
+    },
     refresh: "http",
     resources: (ctx) => unlocodeFiles(ctx).map((f) => unlocodeSpec(ctx, f)),
     discover: async (ctx, fetchText) => {
@@ -743,7 +768,7 @@ export const SOURCES: readonly SourceEntry[] = [
     cadence: "irregular",
     licence: PORTWATCH_TERMS,
     attribution: "IMF PortWatch; Arslanalp, Koepke & Verschuur 2021, IMF WP/21/225",
-    nonCommercial: PORTWATCH_TERMS,
+    nonCommercial: PORTWATCH_RESTRICTION,
     dataDirPath: "ports/portwatch/PortWatch_ports_database.csv",
     liveFormat: "The service answers JSON pages of attributes, written here as CSV in the mirror's column order; X and Y (Web Mercator geometry, unused) stay empty.",
     refresh: "http",
@@ -766,7 +791,7 @@ export const SOURCES: readonly SourceEntry[] = [
     cadence: "weekly",
     licence: PORTWATCH_TERMS,
     attribution: "IMF PortWatch; Arslanalp, Koepke & Verschuur 2021, IMF WP/21/225",
-    nonCommercial: PORTWATCH_TERMS,
+    nonCommercial: PORTWATCH_RESTRICTION,
     dataDirPath: "ports/portwatch/daily",
     liveFormat: `JSON pages of attributes (date as epoch ms), written as CSV in the mirror's 30 columns with date as YYYY-MM-DD; each refresh asks for the last ${PORTWATCH_REVISION_DAYS} days before the copy's last day and merges by date.`,
     refresh: "http",
@@ -783,7 +808,7 @@ export const SOURCES: readonly SourceEntry[] = [
     cadence: "static",
     licence: PORTWATCH_TERMS,
     attribution: "IMF PortWatch (derived: tanker calls summed per country)",
-    nonCommercial: PORTWATCH_TERMS,
+    nonCommercial: PORTWATCH_RESTRICTION,
     dataDirPath: "ports/portwatch/portwatch_tanker_daily_by_country.csv",
     liveFormat: "No published file: it is the sum of every port's tanker calls per country, which needs the whole daily service (millions of rows).",
     refresh: "none",

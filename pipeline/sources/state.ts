@@ -19,7 +19,7 @@ import { checkContent } from "./content-check.ts";
 import { currentRawDir, RAW_DIR, readSourceState } from "./raw-cache.ts";
 import { effectiveOrigin, SOURCES } from "./registry.ts";
 import { sourceSettings } from "./settings.ts";
-import { CADENCE_DAYS, type Cadence, type FileState, type RefreshKind, type ResourceSpec, type SourceEntry, type SourceFormat, type SourceStatus } from "./types.ts";
+import { CADENCE_DAYS, type Cadence, type FileState, type RefreshKind, type ResourceSpec, type SourceEntry, type SourceFormat, type SourceStatus, type SourceUpstream } from "./types.ts";
 
 /** A copy is stale when its data are older than this many cadences. */
 export const STALE_FACTOR = 3;
@@ -62,6 +62,8 @@ export interface SourceReport {
   credentialSet: boolean | null;
   dataDirPath: string | null;
   liveFormat: string | null;
+  /** The origin has stopped (registry `upstream`), or null. */
+  upstream: SourceUpstream | null;
   refresh: RefreshKind;
   from: "cache" | "data-dir" | "none";
   version: string | null;
@@ -249,6 +251,7 @@ export async function sourceState(entry: SourceEntry, opts: SourceStateOptions):
     credentialSet: entry.credential ? Boolean(env[entry.credential]) : null,
     dataDirPath: entry.dataDirPath,
     liveFormat: entry.liveFormat ?? null,
+    upstream: entry.upstream ?? null,
     refresh: entry.refresh,
     from,
     version: from === "cache" ? (state?.version ?? null) : null,

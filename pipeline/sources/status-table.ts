@@ -11,8 +11,10 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n") + "\n";
 }
 
-/** `npm run pipeline -- sources`: one line per source. */
+/** `npm run pipeline -- sources`: one line per source, then the sources whose origin has stopped. */
 export function sourcesTable(reports: readonly SourceReport[]): string {
+  const stopped = reports.filter((r) => r.upstream);
+  const notes = stopped.map((r) => `\n${r.name}: upstream stopped: ${r.upstream!.stopped}\n  alternatives: ${r.upstream!.alternatives}\n`).join("");
   return table(
     ["source", "status", "data as of", "from", "cadence", "size", "licence / reason"],
     reports.map((r) => [
@@ -22,9 +24,9 @@ export function sourcesTable(reports: readonly SourceReport[]): string {
       r.from,
       r.cadence,
       r.bytes === null ? "-" : formatBytes(r.bytes),
-      `${r.nonCommercial ? "[non-commercial] " : ""}${r.reason}`.slice(0, 110),
+      `${r.upstream ? "[upstream stopped] " : ""}${r.nonCommercial ? "[non-commercial] " : ""}${r.reason}`.slice(0, 110),
     ]),
-  );
+  ) + notes;
 }
 
 /** The `make nightly` summary: what each source's refresh did and what its data reach. */

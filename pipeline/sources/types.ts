@@ -3,6 +3,7 @@
 // refresh leaves behind. The entries themselves are in registry.ts.
 import type { CsvOptions } from "../feeds/csv.ts";
 import type { AnswerKind } from "../../formats/source-status.ts";
+import type { GeojsonPaging } from "./geojson-pages.ts";
 
 export type SourceFormat = "csv" | "json" | "geojson" | "netcdf" | "parquet" | "text" | "xlsx" | "zip";
 
@@ -91,6 +92,8 @@ export interface ResourceSpec {
   replaces?: string;
   /** ArcGIS feature-service query: fetched page by page (resultOffset) and turned into CSV with these columns. */
   arcgis?: { pageSize: number; columns: readonly string[]; dateColumns: readonly string[] };
+  /** Paged GeoJSON search (GDACS): every page until a short one, kept as one FeatureCollection (geojson-pages.ts). */
+  geojsonPages?: GeojsonPaging;
 }
 
 export interface ResourceContext {
@@ -101,6 +104,13 @@ export interface ResourceContext {
   currentDir?: string;
   env: NodeJS.ProcessEnv;
   now: Date;
+}
+
+export interface SourceUpstream {
+  /** What stopped and when. */
+  stopped: string;
+  /** The maintained alternatives: which one the pipeline uses, and which it only names. */
+  alternatives: string;
 }
 
 export interface SourceEntry {
@@ -125,6 +135,9 @@ export interface SourceEntry {
   dataDirPath: string | null;
   /** Where the live format differs from the mirror's copy. */
   liveFormat?: string;
+  /** The origin no longer follows its producer (stopped, or a copy that stopped being updated): a refresh brings
+   *  nothing new. `pipeline sources` and docs/methods/sources.md show it with the maintained alternatives. */
+  upstream?: SourceUpstream;
   refresh: RefreshKind;
   /** Largest download accepted per file, bytes (default SOURCES_MAX_BYTES). */
   maxBytes?: number;

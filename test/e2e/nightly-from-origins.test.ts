@@ -1,11 +1,12 @@
 // `pipeline nightly` (what `make nightly` runs) on a data directory holding only the inputs without a public origin
 // (the boundaries and alias lists, the AIS sample, the PortWatch tanker table), every SOURCE_URL_* pointing at a
 // local replay of the origins. The replay serves the mirror's files where the mirror holds the origin's own layout
-// (GHCN-Daily with NOAA's station list, GDACS events, FIRMS, IBTrACS active, PSMSL, OWID and GISTEMP temperatures,
-// WPI, UN/LOCODE with its repository listing, WHO DON with its release listing, GHCN-CAMS, and PortWatch's port list
-// and daily series as ArcGIS query pages made from the mirror's CSVs) and a 404 elsewhere (the mirror has only
-// derived copies of those: DFO's workbook, the IBTrACS native lists, OpenDengue's ZIPs, the WHO GHO, FluNet and World
-// Bank APIs, OWID COVID). Checked: the drought grid, the heatwave, wildfire and sea-level snapshots and the ports snapshot's
+// (GHCN-Daily with NOAA's station list, GDACS events, FIRMS, IBTrACS active, PSMSL, OWID temperatures, WPI, UN/LOCODE
+// with its repository listing, WHO DON with its release listing, GHCN-CAMS), the mirror's rows written in today's
+// origin layout where the values are the same (PortWatch's port list and daily series as ArcGIS query pages; NASA's
+// GISTEMP table from the mirror's GISTEMP rows; OWID's COVID-19 catalog table from the mirror's Thai rows — each
+// layout's provider documentation is cited where it is written) and a 404 elsewhere (the mirror has only derived
+// copies of those: DFO's workbook, the IBTrACS native lists, OpenDengue's ZIPs, the WHO GHO, FluNet and World Bank APIs). Checked: the drought grid, the heatwave, wildfire and sea-level snapshots and the ports snapshot's
 // port table are byte for byte the ones built from the full data directory, and so are the daily series of
 // Thailand's ports; the snapshots whose inputs the replay cannot give are not published and each says why; every
 // source's status says where its copy came from.
@@ -20,7 +21,7 @@ import { buildSnapshots } from "../../pipeline/snapshots/build-snapshots.ts";
 import { overrideVariable } from "../../pipeline/sources/settings.ts";
 import { SOURCES } from "../../pipeline/sources/registry.ts";
 import { snapshotRoot } from "../../formats/snapshot-layout.ts";
-import { arcgisPage, mirrorStationList, startReplay, type Replay } from "../sources/origin-replay.ts";
+import { arcgisPage, gistempTable, mirrorStationList, owidCovidCatalog, startReplay, type Replay } from "../sources/origin-replay.ts";
 
 const mirror = dataDir();
 const WITHOUT_ORIGIN = ["boundaries", "ports/ais/ais_sample.csv", "ports/portwatch/portwatch_tanker_daily_by_country.csv", "feeds/firms-archive", "feeds/flood-footprints"];
@@ -40,7 +41,6 @@ const FILES: Record<string, string> = {
   "/o/ibtracs_active": "feeds/ibtracs/ibtracs.ACTIVE.list.v04r01.csv",
   "/o/psmsl/filelist.txt": "feeds/psmsl/filelist.txt",
   "/o/owid_temperature": "feeds/temperature/monthly-temperature-anomalies.csv",
-  "/o/gistemp": "feeds/temperature/global-monthly-gistemp-gcag.csv",
   "/o/wpi": "ports/wpi/WPI.csv",
   "/o/ghcn_cams": "climate/ghcn-cams-sample/air.mon.mean.nc",
   [`/o/who_don/${DON}`]: `health/who-don/${DON}`,
@@ -63,6 +63,11 @@ function portwatchDailyAnswer(search: URLSearchParams): Buffer | undefined {
   const port = daily.find((d) => where === `portid='${d.portid}'`);
   return port ? arcgisPage(port.text, search, ["date"]) : undefined;
 }
+// NASA's GLB.Ts+dSST.csv (layout: test/sources/origin-replay.ts gistempTable) holding the mirror's GISTEMP months.
+const GISTEMP_TABLE = Buffer.from(gistempTable(readFileSync(join(mirror, "feeds/temperature/global-monthly-gistemp-gcag.csv"), "utf8")));
+// OWID's catalog table (layout: origin-replay.ts owidCovidCatalog) holding the mirror's Thai rows.
+const COVID_CATALOG = Buffer.from(owidCovidCatalog(readFileSync(join(mirror, "health/owid-covid/THA_covid_data.csv"), "utf8"), "THA"));
+const COVID_LAST_DAY = readFileSync(join(mirror, "health/owid-covid/THA_covid_data.csv"), "utf8").trim().split("\n").at(-1)!.split(",")[2];
 const UNLOCODE = readdirSync(join(mirror, "ports/unlocode")).filter((f) => /^[A-Z]{2}\.csv$/.test(f));
 
 let replay: Replay;
@@ -94,6 +99,8 @@ beforeAll(async () => {
     if (path === "/unlocode-listing") return Buffer.from(JSON.stringify(UNLOCODE.map((name) => ({ name, type: "file" }))));
     const country = /^\/o\/unlocode\/([A-Z]{2}\.csv)$/.exec(path)?.[1];
     if (country && UNLOCODE.includes(country)) return readFileSync(join(mirror, "ports/unlocode", country));
+    if (path === "/o/gistemp") return GISTEMP_TABLE;
+    if (path === "/o/owid_covid") return COVID_CATALOG;
     if (path.startsWith("/o/portwatch_ports/query?")) return arcgisPage(portwatchPorts, new URL(path, replay.base).searchParams);
     if (path.startsWith("/o/portwatch_daily/query?")) return portwatchDailyAnswer(new URL(path, replay.base).searchParams);
     return FILES[path] ? readFileSync(join(mirror, FILES[path])) : undefined;
@@ -182,6 +189,9 @@ describe("make nightly from the origins alone", () => {
     expect(run.out.frozen).toEqual(expect.arrayContaining([expect.stringMatching(/^source ghcnd: the origin answers /)]));
     expect(by.psmsl).toMatchObject({ status: "fresh", from: "cache", dataAsOf: "2023-12-31" });
     expect(by.who_don).toMatchObject({ from: "cache", dataAsOf: "2026-05-13" });
+    expect(by.gistemp).toMatchObject({ from: "cache", dataAsOf: "2023-12-31" });
+    // The last day of the mirror's Thai COVID-19 rows.
+    expect(by.owid_covid).toMatchObject({ from: "cache", dataAsOf: COVID_LAST_DAY });
     for (const name of ["gdacs_events", "firms", "ibtracs_active", "owid_temperature", "gistemp", "unlocode", "wpi", "ghcn_cams"]) expect(by[name].from, name).toBe("cache");
     // What the replay cannot give: failed, naming the file and the answer.
     expect(by.dfo).toMatchObject({ status: "failed", from: "none" });

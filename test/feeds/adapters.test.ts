@@ -11,7 +11,8 @@ import { parseGdacsFloodTable, parseGdacsGeoJson, parseGdacsRss } from "../../pi
 import { parseFirmsCsv, parseFirmsGeoJson } from "../../pipeline/feeds/firms.ts";
 import { parseIbtracsCsv } from "../../pipeline/feeds/ibtracs.ts";
 import { linearTrend, parsePsmslFilelist, parseRlrAnnual } from "../../pipeline/feeds/psmsl.ts";
-import { parseGlobalTemperature, parseOwidTemperature } from "../../pipeline/feeds/temperature.ts";
+import { GISTEMP, parseGistempTable, parseGlobalTemperature, parseOwidTemperature } from "../../pipeline/feeds/temperature.ts";
+import { gistempTable } from "../sources/origin-replay.ts";
 import { fetchFeed } from "../../pipeline/feeds/fetch.ts";
 import { EventIndex, writeEventIndex, type EventInput } from "../../formats/event-index.ts";
 import { INTENSITY, eventScore, scoreEvents, seaLevelScore, heatScore } from "../../lib/feed-risk/scoring.ts";
@@ -110,14 +111,38 @@ describe("adapters on the real feeds", () => {
     expect(parseRlrAnnual("1990; 7000;N;000\nbad line\n1991;-99999;N;000\n").reasons).toEqual({ "malformed line": 1 });
   });
 
-  it("temperature tables: Thailand 168 months, Dec 2023 +1.6878719 °C; global GISTEMP and gcag", () => {
+  it("temperature tables: Thailand 168 months, Dec 2023 +1.6878719 °C; global GISTEMP alone (the mirror's \"gcag\" rows are HadCRUT5)", () => {
     const o = parseOwidTemperature(feed("temperature/monthly-temperature-anomalies.csv"));
     const th = o.records.filter((r) => r.code === "THA");
     expect(th).toHaveLength(168);
     expect(th.at(-1)!.anomalyC).toBe(1.6878719);
-    const g = parseGlobalTemperature(feed("temperature/global-monthly-gistemp-gcag.csv"));
-    expect(g.records.filter((r) => r.series === "GISTEMP")).toHaveLength(1728);
-    expect(g.records.filter((r) => r.series === "gcag")).toHaveLength(2095);
+    const datahub = feed("temperature/global-monthly-gistemp-gcag.csv");
+    const g = parseGlobalTemperature(datahub);
+    expect(g.records).toHaveLength(1728);
+    expect(new Set(g.records.map((r) => r.series))).toEqual(new Set([GISTEMP]));
+    expect(g.rejected).toBe(0);
+    // Why "gcag" is dropped: its 1961–1990 mean is ~0 and 1850 is −0.418 °C, HadCRUT5's reference period and value.
+    const gcag = datahub.split("\n").filter((l) => l.startsWith("gcag,")).map((l) => l.split(","));
+    const mean = (rows: string[][]) => rows.reduce((s, r) => s + Number(r[2]), 0) / rows.length;
+    expect(Math.abs(mean(gcag.filter((r) => r[1] >= "1961" && r[1] < "1991")))).toBeLessThan(0.01);
+    expect(mean(gcag.filter((r) => r[1].startsWith("1850-")))).toBeCloseTo(-0.418, 3);
+  });
+
+  it("NASA's GLB.Ts+dSST.csv gives the mirror's GISTEMP months; *** months are not data", () => {
+    const datahub = feed("temperature/global-monthly-gistemp-gcag.csv");
+    const fromMirror = parseGlobalTemperature(datahub).records;
+    const nasa = parseGlobalTemperature(gistempTable(datahub), "GLB.Ts+dSST.csv");
+    expect(nasa.rejected).toBe(0);
+    expect(nasa.records).toEqual(fromMirror);
+    expect(nasa.records.at(-1)).toEqual({ series: GISTEMP, month: 2023 * 12 + 11, anomalyC: 1.35 });
+    // Mid-year, as NASA's table stands until December's analysis: the months after May are ***.
+    const may = parseGistempTable(gistempTable(datahub, "2023-05"));
+    expect(may.records.at(-1)).toEqual({ series: GISTEMP, month: 2023 * 12 + 4, anomalyC: fromMirror.find((r) => r.month === 2023 * 12 + 4)!.anomalyC });
+    expect(may.rows).toBe(1728 - 7);
+    // Without the title line, and a value that is not a number.
+    const bad = parseGistempTable("Year,Jan,Feb,Mar,Apr,May,Jun,Jul,Aug,Sep,Oct,Nov,Dec\n2024,1.2,x,***,***,***,***,***,***,***,***,***,***\n", "t.csv");
+    expect(bad.records).toEqual([{ series: GISTEMP, month: 2024 * 12, anomalyC: 1.2 }]);
+    expect(bad.reasons).toEqual({ "bad Feb": 1 });
   });
 });
 

@@ -5,6 +5,7 @@ import { dataDir } from "../../lib/config.ts";
 import { formatMonth, parseMonth } from "../../lib/months.ts";
 import { assess } from "../../lib/outbreaks/endemic-channel.ts";
 import {
+  FLUNET_OWID_SOURCE,
   FLUNET_SOURCE,
   ZERO_RUN_MIN_MEDIAN,
   maskZeroRuns,
@@ -21,15 +22,18 @@ const at = (s: InfluenzaSeries, month: string) => s.values[parseMonth(month)! - 
 const months = (list: number[]) => list.map(formatMonth);
 
 describe("FluNet series on the real files", () => {
-  it("four monthly series 2009-01..2024-03 per country and type, with the non-commercial licence in the source", () => {
+  it("four monthly series 2009-01..2024-03 per country and type, with WHO's dataset terms and OWID in the source", () => {
     expect(flunet.series.map((s) => [s.area, s.type, formatMonth(s.start), s.values.length, s.resolution, s.baseline])).toEqual([
       ["THA", "A", "2009-01", 183, "month", "seasonal"],
       ["VNM", "A", "2009-01", 183, "month", "seasonal"],
       ["VNM", "B", "2009-01", 183, "month", "seasonal"],
       ["VNM", "total", "2009-01", 183, "month", "seasonal"],
     ]);
-    expect(flunet.series.every((s) => s.disease === "influenza" && s.source === FLUNET_SOURCE)).toBe(true);
-    expect(FLUNET_SOURCE).toContain("CC BY-NC-SA 3.0 IGO");
+    expect(flunet.series.every((s) => s.disease === "influenza" && s.source === FLUNET_OWID_SOURCE)).toBe(true);
+    expect(FLUNET_OWID_SOURCE).toContain("as republished by Our World in Data; WHO data policy");
+    // FluNet's own export is not OWID's.
+    expect(FLUNET_SOURCE).not.toContain("Our World in Data");
+    expect(FLUNET_SOURCE).toContain("public health purposes");
     expect([at(find("THA", "A"), "2009-01"), at(find("THA", "A"), "2024-03")]).toEqual([32, 102]);
   });
 

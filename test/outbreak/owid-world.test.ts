@@ -1,6 +1,7 @@
-// OWID's live COVID-19 file (every country, an iso_code column) next to the mirror's Thailand-only copy: the adapter
-// reads both, the live file giving a series per country; after a refresh links it into the inputs tree, the outbreak
-// radar answers COVID-19 beyond Thailand.
+// OWID's worldwide COVID-19 tables next to the mirror's Thailand-only copy: the maintained catalog table (`country`,
+// `code`), the frozen owid-covid-data.csv (`iso_code`) and the Thai copy all read, the worldwide ones giving a series
+// per country; after a refresh links the catalog table into the inputs tree, the outbreak radar answers COVID-19
+// beyond Thailand.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
@@ -10,6 +11,7 @@ import type { CsvRejection } from "../../pipeline/feeds/csv.ts";
 import { COVID_FILE, COVID_WORLD_FILE, COVID_WORLD_SOURCE, covidSeries, covidSeriesByCountry } from "../../pipeline/health/owid-covid.ts";
 import { buildSnapshots } from "../../pipeline/snapshots/build-snapshots.ts";
 import { inputsTreeWith } from "../e2e/inputs-tree.ts";
+import { owidCovidCatalog } from "../sources/origin-replay.ts";
 import { privateArtifacts, startRealServer, type RealServer } from "../e2e/real-server.ts";
 
 // The mirror's Thailand rows in the live layout (iso_code first, the mirror's columns after), then Vietnam, an OWID
@@ -24,6 +26,10 @@ const world = [
   `PCN,Oceania,Pitcairn,2021-07-01,,${",".repeat(mirror[0].split(",").length - 5)}`,
   `VNM,Asia,Vietnam,07/04/2021,,40${",".repeat(mirror[0].split(",").length - 5)}`,
 ].join("\n") + "\n";
+
+// The same rows in the catalog table's layout (`country`, `date`, …, `code`; test/sources/origin-replay.ts cites
+// the provider's column order).
+const catalog = owidCovidCatalog(world);
 
 describe("OWID COVID-19, live worldwide layout", () => {
   it("one series per country; aggregates, countries without values and undated rows left out (the last counted)", () => {
@@ -43,18 +49,34 @@ describe("OWID COVID-19, live worldwide layout", () => {
     expect(Array.from(live.values)).toEqual(Array.from(fromMirror.values));
   });
 
-  it("a live file without iso_code is refused by name", () => {
-    expect(() => covidSeriesByCountry(mirror.join("\n"), "owid-covid-data.csv")).toThrow('owid-covid-data.csv: missing column "iso_code"');
+  it("the catalog table gives the same series as the frozen file, and Thailand's as the mirror's copy", () => {
+    expect(mirror[0].split(",").slice(0, 8)).toEqual(["continent", "location", "date", "total_cases", "new_cases", "new_cases_smoothed", "total_deaths", "new_deaths"]);
+    const rejected: CsvRejection[] = [];
+    const fromCatalog = covidSeriesByCountry(catalog, "compact.csv", rejected);
+    const fromFrozen = covidSeriesByCountry(world, "owid-covid-data.csv");
+    expect(fromCatalog.map((s) => s.country)).toEqual(["THA", "VNM"]);
+    expect(fromCatalog.map((s) => [s.start, Array.from(s.values)])).toEqual(fromFrozen.map((s) => [s.start, Array.from(s.values)]));
+    expect(rejected.map((r) => r.reason)).toEqual(['date "07/04/2021" is not YYYY-MM-DD']);
+    const tha = covidSeries(mirror.join("\n") + "\n", "mirror");
+    expect(fromCatalog[0].start).toBe(tha.start);
+    expect(Array.from(fromCatalog[0].values)).toEqual(Array.from(tha.values));
+    // 2021-07-03 in Thailand's series: the copy's own new_cases that day.
+    const jul3 = mirror.find((l) => l.split(",")[2] === "2021-07-03")!.split(",")[4];
+    expect(fromCatalog[0].values[dayIndex("2021-07-03") - tha.start]).toBe(Number(jul3));
+  });
+
+  it("a worldwide file without a code column is refused by name", () => {
+    expect(() => covidSeriesByCountry(mirror.join("\n"), "compact.csv")).toThrow('compact.csv: missing column "code" (OWID catalog) or "iso_code" (owid-covid-data.csv)');
   });
 });
 
-describe("the outbreak radar from the live file", () => {
+describe("the outbreak radar from the catalog table", () => {
   let server: RealServer | undefined;
   afterAll(() => server?.stop());
 
   it("answers COVID-19 for Vietnam from its own series, with the worldwide source named", async () => {
     // An inputs tree as a refresh writes it: the data mirror, with the live file beside the Thai copy.
-    const tree = inputsTreeWith({ [COVID_WORLD_FILE]: world });
+    const tree = inputsTreeWith({ [COVID_WORLD_FILE]: catalog });
 
     const art = privateArtifacts(inject("artifactsDir"));
     const r = await buildSnapshots({ dataDir: tree, artifactsDir: art.dir, only: ["outbreaks"] });
@@ -73,7 +95,7 @@ describe("the outbreak radar from the live file", () => {
     expect(hanoi.body.data.details.coverage.series).toEqual([
       expect.objectContaining({ disease: "covid", area: { code: "VNM", name: "Vietnam" }, source: COVID_WORLD_SOURCE, period: { from: "2021-05-01", to: "2021-07-03" } }),
     ]);
-    // Thailand's series now comes from the live file too.
+    // Thailand's series now comes from the catalog table too.
     const bangkok = await ask(13.75, 100.5);
     expect(bangkok.status).toBe(200);
     expect(bangkok.body.data.details.coverage.series.map((x: { source: string }) => x.source)).toEqual([COVID_WORLD_SOURCE]);

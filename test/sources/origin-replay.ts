@@ -62,3 +62,51 @@ export function arcgisPage(csv: string, search: URLSearchParams, dateColumns: re
   const features = table.rows.slice(offset, offset + count).map((r) => ({ attributes: Object.fromEntries(header.map((h, i) => [h, value(h, r.fields[i] ?? "")])) }));
   return Buffer.from(JSON.stringify({ features, exceededTransferLimit: offset + count < table.rows.length }));
 }
+
+const MONTH_NAMES = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+/** NASA writes hundredths without the leading zero: -.18, .05, 1.35. */
+const nasaValue = (v: number) => v.toFixed(2).replace(/^(-?)0\./, "$1.");
+
+/**
+ * The mirror's GISTEMP rows (datahub layout: Source,Year=YYYY-MM,Mean) in the layout NASA publishes them in,
+ * modelled on https://data.giss.nasa.gov/gistemp/tabledata_v4/GLB.Ts+dSST.csv as its GISTEMP page
+ * (https://data.giss.nasa.gov/gistemp/, "Tables of Global and Hemispheric Monthly Means and Zonal Annual Means",
+ * CSV) serves it: the title line "Land-Ocean: Global Means", then Year,Jan,…,Dec,J-D,D-N,DJF,MAM,JJA,SON in °C,
+ * *** where a month (or a mean over one) is not yet in. J-D is the year's mean; the seasonal means are written ***
+ * (nothing reads them). `throughMonth` (YYYY-MM) cuts the series there, as NASA's table stands in mid-year.
+ */
+export function gistempTable(datahubCsv: string, throughMonth?: string): string {
+  const byYear = new Map<number, (number | undefined)[]>();
+  for (const row of readCsv(datahubCsv, "datahub.csv").rows) {
+    const [source, ym, mean] = row.fields;
+    if (source !== "GISTEMP" || (throughMonth && ym > throughMonth)) continue;
+    const [y, m] = ym.split("-").map(Number);
+    if (!byYear.has(y)) byYear.set(y, new Array(12).fill(undefined));
+    byYear.get(y)![m - 1] = Number(mean);
+  }
+  const lines = ["Land-Ocean: Global Means", ["Year", ...MONTH_NAMES, "J-D", "D-N", "DJF", "MAM", "JJA", "SON"].join(",")];
+  for (const [y, months] of [...byYear].sort(([a], [b]) => a - b)) {
+    const full = months.every((v) => v !== undefined);
+    const jd = full ? nasaValue(months.reduce((s: number, v) => s + v!, 0) / 12) : "***";
+    lines.push([String(y), ...months.map((v) => (v === undefined ? "***" : nasaValue(v))), jd, "***", "***", "***", "***", "***"].join(","));
+  }
+  return lines.join("\n") + "\n";
+}
+
+/**
+ * Rows of OWID's frozen COVID-19 layout (owid-covid-data.csv, with `iso_code`, or the mirror's Thai copy without it:
+ * then `code` names the country) in the layout of OWID's catalog table
+ * https://catalog.ourworldindata.org/garden/covid/latest/compact/compact.csv: `country`, `date`, the indicators,
+ * then `code`, `continent` and the country facts — the column order OWID's ETL step writes (github.com/owid/etl,
+ * etl/steps/data/garden/covid/latest/compact.py: COLUMNS_INDEX + indicators + COLUMNS_EXT), abridged to the columns
+ * around the ones read.
+ */
+export function owidCovidCatalog(frozenCsv: string, code?: string): string {
+  const table = readCsv(frozenCsv, "owid-covid-data.csv", { fieldCount: "any" });
+  const col = (name: string) => table.header.indexOf(name);
+  const out = ["country", "date", "total_cases", "new_cases", "new_cases_smoothed", "total_deaths", "new_deaths", "code", "continent", "population"];
+  const from = ["location", "date", "total_cases", "new_cases", "new_cases_smoothed", "total_deaths", "new_deaths", "iso_code", "continent", "population"].map(col);
+  const lines = [out.join(",")];
+  for (const { fields } of table.rows) lines.push(from.map((i, k) => (out[k] === "code" && code ? code : i < 0 ? "" : (fields[i] ?? ""))).join(","));
+  return lines.join("\n") + "\n";
+}

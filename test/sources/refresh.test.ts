@@ -1,6 +1,7 @@
-// The refresh of a source against a local server that replays the real mirror file at an origin-shaped path
-// (SOURCE_URL_GISTEMP): a download, 304 with validators, 500 then 200, an HTML error page, a truncated body, a
-// timeout, a file 40 % shorter than the previous one, one malformed row. Whatever fails keeps the previous copy.
+// The refresh of a source against a local server that replays the real mirror's GISTEMP rows in NASA's layout at an
+// origin-shaped path (SOURCE_URL_GISTEMP): a download, 304 with validators, 500 then 200, an HTML error page, a
+// truncated body, a timeout, a file 40 % shorter than the previous one, one malformed row. Whatever fails keeps the
+// previous copy.
 import { existsSync, mkdtempSync, readFileSync, realpathSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -15,9 +16,13 @@ import { currentRawDir, readSourceState } from "../../pipeline/sources/raw-cache
 import { sourceStates } from "../../pipeline/sources/state.ts";
 import { readSourceStatus, SOURCE_STATUS_FILE } from "../../formats/source-status.ts";
 import { snapshotRoot } from "../../formats/snapshot-layout.ts";
+import { GISTEMP_TABLE_FILE } from "../../pipeline/feeds/temperature.ts";
+import { gistempTable } from "./origin-replay.ts";
 
 const MIRROR_FILE = "feeds/temperature/global-monthly-gistemp-gcag.csv";
-const mirror = readFileSync(join(dataDir(), MIRROR_FILE), "utf8");
+/** What NASA's origin answers (test/sources/origin-replay.ts: its layout, the mirror's values). */
+const mirror = gistempTable(readFileSync(join(dataDir(), MIRROR_FILE), "utf8"));
+const FILE = "GLB.Ts+dSST.csv";
 const artifactsDir = mkdtempSync(join(tmpdir(), "sources-refresh-"));
 
 type Behaviour = (req: IncomingMessage, res: ServerResponse) => void;
@@ -52,27 +57,29 @@ const silent = { start() {}, source() {} };
 async function refresh(behaviours: Behaviour[]) {
   queue = behaviours;
   seen.length = 0;
-  const env = { SOURCE_URL_GISTEMP: `${base}/core/global-temp/r/monthly.csv`, SOURCES_TIMEOUT_MS: "400", SOURCES_RETRIES: "1", SOURCES_BACKOFF_MS: "5" };
+  const env = { SOURCE_URL_GISTEMP: `${base}/gistemp/tabledata_v4/GLB.Ts+dSST.csv`, SOURCES_TIMEOUT_MS: "400", SOURCES_RETRIES: "1", SOURCES_BACKOFF_MS: "5" };
   const [r] = await refreshSources({ dataDir: dataDir(), artifactsDir, env, only: ["gistemp"], progress: silent });
   return r;
 }
 
-const cached = () => readFileSync(join(currentRawDir(artifactsDir, "gistemp")!, "global-monthly-gistemp-gcag.csv"), "utf8");
-const lastMonth = (csv: string) => csv.trim().split("\n").slice(1).map((l) => l.split(",")[1]).sort().at(-1)!;
+const cached = () => readFileSync(join(currentRawDir(artifactsDir, "gistemp")!, FILE), "utf8");
+/** Title and header lines above the years. */
+const HEAD = 2;
 
 describe("source refresh against a replay server", () => {
   it("downloads the file into the raw cache with its validators and data as-of", async () => {
     const r = await refresh([ok(mirror, { etag: '"v1"', "last-modified": "Tue, 10 Nov 2026 00:00:00 GMT" })]);
-    // The origin's bytes are the data directory's: nothing changed, but the copy is now a confirmed download.
-    expect(r).toMatchObject({ source: "gistemp", outcome: "unchanged", unchanged: 1, failed: 0 });
+    // NASA's table joins the mirror's datahub copy (carried as it is) in the raw cache.
+    expect(r).toMatchObject({ source: "gistemp", outcome: "updated", changed: 1, failed: 0 });
     expect(currentRawDir(artifactsDir, "gistemp")).toBeDefined();
     expect(cached()).toBe(mirror);
     const state = readSourceState(artifactsDir, "gistemp")!;
-    const file = state.files["global-monthly-gistemp-gcag.csv"];
-    expect(file).toMatchObject({ etag: '"v1"', lastModified: "Tue, 10 Nov 2026 00:00:00 GMT", rows: mirror.trim().split("\n").length - 1, malformedRows: 0, from: "download" });
+    const file = state.files[FILE];
+    // 1880..2023: one row a year.
+    expect(file).toMatchObject({ etag: '"v1"', lastModified: "Tue, 10 Nov 2026 00:00:00 GMT", rows: 144, malformedRows: 0, from: "download", dataAsOf: "2023-12-31" });
+    expect(state.files["global-monthly-gistemp-gcag.csv"]).toMatchObject({ from: "carried", dataAsOf: "2023-12-31" });
     // End of the last month in the data.
-    const [y, m] = lastMonth(mirror).split("-").map(Number);
-    expect(state.dataAsOf).toBe(new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10));
+    expect(state.dataAsOf).toBe("2023-12-31");
   });
 
   it("asks with If-None-Match; a 304 keeps the copy and its version", async () => {
@@ -120,27 +127,27 @@ describe("source refresh against a replay server", () => {
 
   it("refuses a file 40 % shorter than the previous one", async () => {
     const lines = mirror.trim().split("\n");
-    const short = lines.slice(0, 1 + Math.floor((lines.length - 1) * 0.6)).join("\n") + "\n";
+    const short = lines.slice(0, HEAD + Math.floor((lines.length - HEAD) * 0.6)).join("\n") + "\n";
     const r = await refresh([ok(short)]);
     expect(r.outcome).toBe("failed");
-    expect(r.reason).toMatch(/fell|drop|rows/i);
+    expect(r.reason).toMatch(/rows fell from 144 to 86/);
     expect(cached()).toBe(mirror);
   });
 
   it("counts a malformed row with its file and line, and keeps the others", async () => {
     const lines = mirror.trim().split("\n");
-    lines.splice(11, 0, "gcag,2001-01,0.5,extra,field");
+    lines.splice(11, 0, "2001,0.5,extra,field");
     const r = await refresh([ok(lines.join("\n") + "\n")]);
     expect(r.outcome).toBe("updated");
-    const file = readSourceState(artifactsDir, "gistemp")!.files["global-monthly-gistemp-gcag.csv"];
+    const file = readSourceState(artifactsDir, "gistemp")!.files[FILE];
     expect(file.malformedRows).toBe(1);
-    expect(file.malformedAt[0]).toMatch(/global-monthly-gistemp-gcag\.csv:12: /);
+    expect(file.malformedAt[0]).toMatch(/GLB\.Ts\+dSST\.csv:12: /);
   });
 
   it("builders read the download through the inputs overlay; the status names its age", async () => {
     const { dir } = await writeInputOverlay(dataDir(), artifactsDir, {});
     expect(effectiveDataDir(dataDir(), artifactsDir)).toBe(dir);
-    expect(realpathSync(join(dir, MIRROR_FILE))).toBe(realpathSync(join(currentRawDir(artifactsDir, "gistemp")!, "global-monthly-gistemp-gcag.csv")));
+    expect(realpathSync(join(dir, GISTEMP_TABLE_FILE))).toBe(realpathSync(join(currentRawDir(artifactsDir, "gistemp")!, FILE)));
     // Files without a download are the data directory's.
     expect(realpathSync(join(dir, "feeds/psmsl/filelist.txt"))).toBe(realpathSync(join(dataDir(), "feeds/psmsl/filelist.txt")));
     expect(effectiveDataDir("/elsewhere", artifactsDir)).toBe("/elsewhere");

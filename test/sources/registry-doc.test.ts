@@ -3,13 +3,39 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../lib/config.ts";
-import { SOURCES } from "../../pipeline/sources/registry.ts";
+import { SOURCES, sourceByName } from "../../pipeline/sources/registry.ts";
+import type { SourceReport } from "../../pipeline/sources/state.ts";
+import { sourcesTable } from "../../pipeline/sources/status-table.ts";
 
 describe("source registry", () => {
   it("is documented source by source", () => {
     const doc = readFileSync(join(PROJECT_ROOT, "docs", "methods", "sources.md"), "utf8");
     const listed = [...doc.matchAll(/^\| `([a-z0-9_]+)` \|/gm)].map((m) => m[1]);
     expect(listed).toEqual(SOURCES.map((s) => s.name));
+    // Each row gives the registry's title (the doc may add to it) and licence text word for word.
+    for (const s of SOURCES) {
+      const row = doc.split("\n").find((l) => l.startsWith(`| \`${s.name}\` |`))!;
+      expect(row, s.name).toContain(`| ${s.title}`);
+      expect(row, s.name).toContain(`| ${s.licence}`);
+    }
+  });
+
+  it("names every stopped upstream under its heading, and the table and --json say so", () => {
+    const doc = readFileSync(join(PROJECT_ROOT, "docs", "methods", "sources.md"), "utf8");
+    const section = doc.slice(doc.indexOf("## Stopped upstreams"), doc.indexOf("## Overrides and switches"));
+    const listed = [...section.matchAll(/^- `([a-z0-9_]+)`:/gm)].map((m) => m[1]);
+    expect(listed).toEqual(SOURCES.filter((s) => s.upstream).map((s) => s.name));
+    expect(listed).toEqual(["dfo", "unlocode"]);
+    for (const s of SOURCES.filter((x) => x.upstream)) {
+      expect(s.upstream!.alternatives, s.name).toMatch(/used: |named only: /);
+    }
+    // `pipeline sources`: the mark in the table, the note under it.
+    const report = (name: string) => ({ name, status: "offline", dataAsOf: null, from: "data-dir", cadence: "yearly", bytes: null, nonCommercial: null, reason: "the data directory's copy", upstream: sourceByName(name)!.upstream ?? null }) as unknown as SourceReport;
+    const text = sourcesTable([report("wpi"), report("unlocode")]);
+    expect(text).toContain("unlocode  offline");
+    expect(text.split("\n").find((l) => l.startsWith("unlocode "))).toContain("[upstream stopped] the data directory's copy");
+    expect(text.split("\n").find((l) => l.startsWith("wpi "))).not.toContain("upstream");
+    expect(text).toContain(`unlocode: upstream stopped: ${sourceByName("unlocode")!.upstream!.stopped}\n  alternatives: named only: UNECE's official`);
   });
 
   it("gives every source a licence, an attribution, a cadence and unique name; credentials only as placeholders", () => {
