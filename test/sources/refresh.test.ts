@@ -152,13 +152,13 @@ describe("source refresh against a replay server", () => {
     expect(realpathSync(join(dir, "feeds/psmsl/filelist.txt"))).toBe(realpathSync(join(dataDir(), "feeds/psmsl/filelist.txt")));
     expect(effectiveDataDir("/elsewhere", artifactsDir)).toBe("/elsewhere");
 
-    // The origin answered at the last attempt (just now) with data that end in 2024-07: frozen, not merely stale.
+    // The origin answered at the last attempt (just now) with data that end in 2023-12: frozen, not merely stale.
     const state = readSourceState(artifactsDir, "gistemp")!;
     const now = new Date(Date.parse(state.checkedAt) + 86_400_000);
     const reports = await sourceStates({ dataDir: dataDir(), artifactsDir, env: {}, now });
     const gistemp = reports.find((s) => s.name === "gistemp")!;
     expect(gistemp).toMatchObject({ from: "cache", status: "frozen" });
-    expect(gistemp.reason).toMatch(/^the origin answers \(asked \d{4}-\d{2}-\d{2}\) but its data end 2024-07-31, \d+ days ago: not advanced for more than 3 × the monthly cadence; the same data as-of since /);
+    expect(gistemp.reason).toMatch(/^the origin answers \(asked \d{4}-\d{2}-\d{2}\) but its data end 2023-12-31, \d+ days ago: not advanced for more than 3 × the monthly cadence; the same data as-of since /);
     // Nobody asked the origin for more than a cadence: stale (the nightly stopped), not frozen.
     const later = new Date(Date.parse(state.checkedAt) + 40 * 86_400_000);
     const stale = (await sourceStates({ dataDir: dataDir(), artifactsDir, env: {}, now: later })).find((s) => s.name === "gistemp")!;
