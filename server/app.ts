@@ -15,9 +15,11 @@ import { exportHandlers } from "./routes/exports.ts";
 import { EXPORTS_PATH, type ExportService } from "./services/export-service.ts";
 import { UNKNOWN_FRESHNESS, type Freshness, type SourceStatusService } from "./services/source-status-service.ts";
 import { DOCS_CSP, REDOC_BUNDLE_FILE, REDOC_BUNDLE_PATH, renderDocsPage } from "./docs-page.ts";
-import { ApiError, ClientAbortedError } from "./errors.ts";
+import { ApiError } from "./errors.ts";
+import { errorHandler } from "./http/error-handler.ts";
+import { headerProblem } from "./http/header-checks.ts";
 import { DEFAULT_BODY_LIMIT } from "./http/body.ts";
-import { sendError, sendJson } from "./http/respond.ts";
+import { sendJson } from "./http/respond.ts";
 import { applySecurityHeaders, FRAME_ANCESTORS_NONE } from "./http/security-headers.ts";
 import type { RateDecision, RateLimiter } from "./limits/rate-limit.ts";
 import { createMetrics } from "./metrics.ts";
@@ -160,10 +162,11 @@ export function createApp(deps: AppDeps) {
     res.on("close", () => {
       if (!res.writableFinished) logger.info(logFields(elapsedSeconds()), "request aborted");
     });
-    if (req.httpVersion === "1.1" && req.headers.host === undefined) {
-      // RFC 9112 3.2: a 400 for an HTTP/1.1 request without Host (serve.ts turns off Node's empty-bodied one).
+    // A missing or repeated Host (serve.ts turns off Node's empty-bodied 400) or an unknown Expect.
+    const problem = headerProblem(req);
+    if (problem !== undefined) {
       res.setHeader("Connection", "close");
-      throw new ApiError("BAD_REQUEST", "HTTP/1.1 requests need a Host header");
+      throw problem;
     }
     next();
   });
@@ -269,25 +272,7 @@ export function createApp(deps: AppDeps) {
     throw new ApiError("NOT_FOUND", `No route ${req.method} ${req.path}`);
   });
 
-  // One error envelope for everything; never HTML, never a stack.
-  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    if (res.headersSent || err instanceof ClientAbortedError) {
-      // Nobody to answer (the "close" listener above logs an aborted request), or an answer already under way.
-      res.destroy();
-      return;
-    }
-    if (err instanceof ApiError) {
-      sendError(req, res, err);
-      return;
-    }
-    if (err instanceof Error && (err as Error & { status?: unknown }).status === 400) {
-      // Express's own 400s (http-errors), e.g. a path parameter that is not valid percent-encoding.
-      sendError(req, res, new ApiError("BAD_REQUEST", "Malformed request", { reason: err.message }));
-      return;
-    }
-    logger.error({ err, method: req.method, path: req.path }, "unhandled error");
-    sendError(req, res, new ApiError("INTERNAL_ERROR", "Unexpected server error"));
-  });
+  app.use(errorHandler(logger));
 
   return app;
 }

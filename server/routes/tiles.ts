@@ -4,14 +4,13 @@
 //   GET /tiles/{tileset}.json                           TileJSON 3.0; tile URLs carry the data version
 //   GET /tiles/{tileset}/{z}/{x}/{y}.{png|mvt}          current version, revalidated (no-cache + ETag)
 //   GET /tiles/v/{version}/{tileset}/{z}/{x}/{y}.{ext}  versioned, immutable
-//   GET /tiles/archives/{name}.pmtiles                  the PMTiles archives, with HTTP Range (206/416)
+//   GET /tiles/archives/{name}.pmtiles                  the PMTiles archives, with HTTP Range (206/416) and conditions
 // Tilesets: drought-{index} (month from ?month=YYYY-MM, default the data's latest month), drought-{index}-{YYYY-MM},
 // provinces, cells, countries. Precomputed drought tiles come from the version's PMTiles archives; other months
 // are rendered on request. Both are kept in one bounded LRU cache of tile bytes.
 // Auth: every tile, TileJSON and archive request needs the X-API-Key header (never a query parameter, so keys
 // stay out of URLs and logs); the map page adds it with MapLibre's transformRequest.
 import { createHash } from "node:crypto";
-import { createReadStream, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { createRequire } from "node:module";
 import { gunzipSync, gzipSync } from "node:zlib";
@@ -23,6 +22,8 @@ import { formatMonth, parseMonth, type MonthIndex } from "../../lib/months.ts";
 import { intSetting } from "../../lib/config.ts";
 import { ApiError } from "../errors.ts";
 import { ifNoneMatchHits } from "../http/respond.ts";
+import { statEtag } from "../http/file-etag.ts";
+import { sendDiskFile } from "../http/send-file.ts";
 import type { DroughtArtifacts } from "../data/drought-artifacts.ts";
 import type GeoJSONVT from "geojson-vt";
 import { droughtAttribution } from "../../lib/drought/grid-sources.ts";
@@ -144,29 +145,6 @@ function parseTileCoords(zs: string, xs: string, ys: string, maxZoom: number): [
 
 function baseUrl(req: Request): string {
   return `${req.protocol}://${req.get("host") ?? "localhost"}`;
-}
-
-/** A single `bytes=` range of RFC 9110 §14.1.2; null = ignore the header (send 200), "unsatisfiable" = 416. */
-export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | "unsatisfiable" {
-  if (header === undefined) return null;
-  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (m === null) return null; // multiple or malformed ranges: the whole file
-  const [, a, b] = m;
-  if (a === "" && b === "") return null;
-  let start: number;
-  let end: number;
-  if (a === "") {
-    const n = Number(b);
-    if (n === 0) return "unsatisfiable";
-    start = Math.max(0, size - n);
-    end = size - 1;
-  } else {
-    start = Number(a);
-    end = b === "" ? size - 1 : Math.min(Number(b), size - 1);
-    if (b !== "" && Number(b) < start) return null;
-  }
-  if (start >= size) return "unsatisfiable";
-  return { start, end };
 }
 
 export function createTilesRouter(deps: TilesRouterDeps): Router {
@@ -358,45 +336,15 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
     sendJsonText(req, res, body, REVALIDATE);
   });
 
-  router.get("/tiles/archives/:file", (req, res) => {
+  router.get("/tiles/archives/:file", (req, res, next) => {
     requireKey(req, res);
     const s = currentState();
     const name = req.params.file;
     if (!/^tiles-[a-z0-9-]+\.pmtiles$/.test(name) || !s.index?.archives.some((a) => a.name === name)) {
       throw new ApiError("NOT_FOUND", `No archive ${name} in data version ${s.version}`);
     }
-    const path = join(s.dir, name);
-    const size = statSync(path).size;
-    const etag = `"${s.version}-${name}"`;
-    res.setHeader("ETag", etag);
-    res.setHeader("Accept-Ranges", "bytes");
-    res.setHeader("Cache-Control", REVALIDATE);
-    res.setHeader("Content-Type", "application/vnd.pmtiles");
-    if (ifNoneMatchHits(req.headers["if-none-match"], etag)) {
-      res.status(304).end();
-      return;
-    }
-    const range = parseRange(req.headers.range, size);
-    if (range === "unsatisfiable") {
-      // 416 has no ErrorCode of its own: the envelope says VALIDATION_ERROR, the status says 416.
-      res.setHeader("Content-Range", `bytes */${size}`);
-      res.status(416).json({
-        success: false,
-        error: { code: "VALIDATION_ERROR", message: `Range ${req.headers.range} is outside the archive (${size} bytes)`, details: { size } },
-      });
-      return;
-    }
-    const { start, end } = range ?? { start: 0, end: size - 1 };
-    if (range) {
-      res.status(206);
-      res.setHeader("Content-Range", `bytes ${start}-${end}/${size}`);
-    }
-    res.setHeader("Content-Length", String(end - start + 1));
-    if (req.method === "HEAD") {
-      res.end();
-      return;
-    }
-    createReadStream(path, { start, end }).pipe(res);
+    // Ranges, conditions, 206/304/412/416 by `send` (http/send-file.ts); its errors become the JSON envelope.
+    return sendDiskFile(req, res, next, { path: join(s.dir, name), contentType: "application/vnd.pmtiles", etag: statEtag, cacheControl: REVALIDATE });
   });
 
   router.get("/tiles/:tileset.json", async (req, res) => {
