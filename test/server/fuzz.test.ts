@@ -202,13 +202,16 @@ function generator(seed: number, key: string) {
       for (let n = int(1, 3); n > 0; n--) headers.push(pick(choices)());
       return plain([request(pick(["GET", "GET", "HEAD"]), path, headers)], {}, true);
     },
-    // Repeated Host headers, an unknown Expect.
+    // Repeated Host headers, repeated JSON keys, an unknown Expect.
     duplicates: () => {
       const body = validBody("/api/risk-map/score");
+      const dupBody = `{"lat":-95,${JSON.stringify(body).slice(1)}`;
       return plain([
         pick([
           () => `GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n`,
           () => `GET /api/ping HTTP/1.1\r\nHost: a\r\nX-API-Key: ${key}\r\nhost: a\r\nConnection: close\r\n\r\n`,
+          () => request("POST", "/api/risk-map/score", json(), dupBody),
+          () => request("POST", "/api/risk-map/batch", json(), `{"riskType":"drought","locations":[{"lat":13,"lng":100,"lat":14}]}`),
           () => request("POST", "/api/risk-map/score", [...json(), ["Content-Type", "application/json"]], JSON.stringify(body)),
           () => request("GET", "/healthz", [["Expect", pick(["x-weird", "100-continue, x", junk(int(1, 20))])]]),
         ])(),
@@ -314,6 +317,20 @@ describe("duplicates (issue 24)", () => {
     expect(a.status).toBe(400);
     expect(envelopeOf(a)).toEqual({ code: "BAD_REQUEST", message: "A request must have exactly one Host header", details: { hostFields: 2 } });
     expect(a.closedByServer).toBe(true);
+  });
+
+  it("a JSON body with a repeated key is 400 VALIDATION_ERROR naming the key", async () => {
+    const res = await fetch(`${server.base}/api/risk-map/score`, {
+      method: "POST",
+      headers: { "X-API-Key": server.key, "Content-Type": "application/json" },
+      body: '{"lat":-95,"lat":13.75,"lng":100.5,"riskType":"drought"}',
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: unknown }).error).toEqual({
+      code: "VALIDATION_ERROR",
+      message: "lat: duplicate key",
+      details: { reason: "duplicate_key", issues: [{ path: "lat", message: "duplicate key" }] },
+    });
   });
 });
 
