@@ -1,6 +1,7 @@
 // The express app. Request order (docs/api.md "Check order"):
 //   CORS preflight → routing (404 NOT_FOUND / 405 METHOD_NOT_ALLOWED) → auth (401) → rate limit (429)
-//   → content type (415) → body size (413) → JSON (400) → validation (400) → service (404 / 200).
+//   → admission of heavy requests (503, http/admission.ts) → content type (415) → body size (413) → JSON (400)
+//   → validation (400) → service (404 / 200).
 // Every response carries X-Data-Version, the CORS headers and the security headers (http/security-headers.ts);
 // authenticated ones also carry RateLimit-*. Failures before routing (malformed HTTP, timeouts) are answered by
 // the server's clientError listener (http/client-error.ts), bodies are read by http/body.ts.
@@ -16,6 +17,7 @@ import { EXPORTS_PATH, type ExportService } from "./services/export-service.ts";
 import { UNKNOWN_FRESHNESS, type Freshness, type SourceStatusService } from "./services/source-status-service.ts";
 import { DOCS_CSP, REDOC_BUNDLE_FILE, REDOC_BUNDLE_PATH, renderDocsPage } from "./docs-page.ts";
 import { ApiError } from "./errors.ts";
+import { Admission, type AdmissionLimits } from "./http/admission.ts";
 import { errorHandler } from "./http/error-handler.ts";
 import { headerProblem } from "./http/header-checks.ts";
 import { DEFAULT_BODY_LIMIT } from "./http/body.ts";
@@ -51,6 +53,8 @@ export interface AppDeps {
   exports?: ExportService;
   /** Feed snapshots' events for map layers; without it GET /api/risk-map/events answers 503. */
   feeds?: FeedRiskService;
+  /** Heavy requests (batch, export downloads) running and waiting at once, per class; past them 503 (http/admission.ts). */
+  admission?: AdmissionLimits;
   /** Routers with their own paths and auth (map page, tiles), mounted before the routing gate. */
   routers?: Router[];
 }
@@ -245,14 +249,15 @@ export function createApp(deps: AppDeps) {
     }
     sendJson(req, res, 200, { success: true, data: deps.sources.status(drought) });
   });
-  const riskMap = riskMapHandlers({ drought: deps.drought, bodyLimit, charge, freshness, history: deps.history });
+  const batchAdmission = new Admission("batch", deps.admission);
+  const riskMap = riskMapHandlers({ drought: deps.drought, bodyLimit, charge, freshness, history: deps.history, admission: batchAdmission });
   app.post("/api/risk-map/score", riskMap.score);
   app.get("/api/risk-map/drought", riskMap.drought);
   app.get("/api/risk-map/drought/province", riskMap.province);
   app.get("/api/risk-map/drought/history", riskMap.history);
   app.get("/api/risk-map/drought/provinces", riskMap.choropleth);
   app.get("/api/risk-map/drought/province/history", riskMap.provinceHistory);
-  app.post("/api/risk-map/batch", riskMap.batch);
+  app.post("/api/risk-map/batch", batchAdmission.gate, riskMap.batch);
   app.get("/api/risk-map/events", eventsHandler(deps.feeds, freshness));
   const supplyChain = supplyChainHandlers({ supplyChain: deps.supplyChain, bodyLimit, freshness });
   app.post("/api/supply-chain/query", supplyChain.query);
@@ -265,7 +270,8 @@ export function createApp(deps: AppDeps) {
     return exportHandlers(deps.exports);
   };
   app.get(EXPORTS_PATH, (req, res) => exportsOrUnavailable().list(req, res));
-  for (const name of EXPORT_FILE_NAMES) app.get(`${EXPORTS_PATH}/${name}`, (req, res, next) => exportsOrUnavailable().file(name)(req, res, next));
+  const exportAdmission = new Admission("export download", deps.admission);
+  for (const name of EXPORT_FILE_NAMES) app.get(`${EXPORTS_PATH}/${name}`, exportAdmission.middleware, (req, res, next) => exportsOrUnavailable().file(name)(req, res, next));
 
   // Reached only if a route in ROUTES has no handler.
   app.use((req) => {

@@ -24,6 +24,7 @@ import { ApiError } from "../errors.ts";
 import { ifNoneMatchHits } from "../http/respond.ts";
 import { statEtag } from "../http/file-etag.ts";
 import { sendDiskFile } from "../http/send-file.ts";
+import { Admission, type AdmissionLimits } from "../http/admission.ts";
 import type { DroughtArtifacts } from "../data/drought-artifacts.ts";
 import type GeoJSONVT from "geojson-vt";
 import { droughtAttribution } from "../../lib/drought/grid-sources.ts";
@@ -55,6 +56,8 @@ export interface TilesRouterDeps {
   /** Checks an API key (e.g. KeyStore#authenticate); undefined = tiles are public. */
   auth?: (apiKey: string | undefined) => { id: string } | undefined;
   logger: Logger;
+  /** Tiles rendered on request at once and waiting (http/admission.ts); past them 503. */
+  admission?: AdmissionLimits;
   /** Tiles kept in memory (default 4096, env TILE_CACHE_ENTRIES) and their byte budget (default 64 MiB). */
   cacheEntries?: number;
   cacheBytes?: number;
@@ -193,7 +196,10 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
     return p;
   }
 
-  async function loadTile(s: VersionState, ts: Tileset, z: number, x: number, y: number): Promise<CachedTile> {
+  const renderAdmission = new Admission("tile rendering", deps.admission);
+
+  /** A tile from the cache, a PMTiles archive, or rendered (raster or vector) in an admission slot of `res`. */
+  async function loadTile(res: Response, s: VersionState, ts: Tileset, z: number, x: number, y: number): Promise<CachedTile> {
     const key = `${s.version}/${ts.name}/${z}/${x}/${y}`;
     const hit = cache.get(key);
     if (hit) return hit;
@@ -206,7 +212,8 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
         // pmtiles decompresses tiles on read; stored gzip again to send as Content-Encoding: gzip.
         bytes = t ? Buffer.from(t.data) : null;
       } else {
-        const mvt = encodeVectorTile(vectorFallback(s, ts.name), ts.name, z, x, y);
+        const name = ts.name;
+        const mvt = await renderAdmission.run(res, () => encodeVectorTile(vectorFallback(s, name), name, z, x, y));
         bytes = mvt ? Buffer.from(mvt) : null;
       }
     } else {
@@ -215,15 +222,7 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
         const t = await a.getZxy(z, x, y);
         bytes = t ? Buffer.from(t.data) : null;
       } else {
-        const lattice = latticeOf(s);
-        const ck = `${ts.index}/${ts.month}`;
-        let classes = s.classes.get(ck);
-        if (classes === undefined) {
-          classes = cellClasses(s.data.grid, s.data.grid.monthOffset(ts.month), s.data.grid.indexNo(ts.index));
-          s.classes.set(ck, classes);
-        }
-        const classTile = renderClassTile(lattice, classes, z, x, y, landOf(s));
-        bytes = classTile ? encodeClassTilePng(classTile) : null;
+        bytes = await renderAdmission.run(res, () => renderDroughtTile(s, ts.index, ts.month, z, x, y));
       }
     }
     if (bytes && ts.kind === "vector") {
@@ -233,6 +232,17 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
     const tile: CachedTile = { bytes, etag: etagOf(bytes, key), gzip };
     cache.set(key, tile, (bytes?.length ?? 0) + key.length + 64);
     return tile;
+  }
+
+  function renderDroughtTile(s: VersionState, index: string, month: MonthIndex, z: number, x: number, y: number): Buffer | null {
+    const ck = `${index}/${month}`;
+    let classes = s.classes.get(ck);
+    if (classes === undefined) {
+      classes = cellClasses(s.data.grid, s.data.grid.monthOffset(month), s.data.grid.indexNo(index));
+      s.classes.set(ck, classes);
+    }
+    const classTile = renderClassTile(latticeOf(s), classes, z, x, y, landOf(s));
+    return classTile ? encodeClassTilePng(classTile) : null;
   }
 
   function latticeOf(s: VersionState): CellLattice {
@@ -394,7 +404,7 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
     if (ext !== (ts.kind === "vector" ? "mvt" : "png")) throw new ApiError("NOT_FOUND", `Tileset ${ts.name} has no .${ext} tiles`);
     const maxZoom = ts.kind === "vector" ? 22 : MAX_RENDER_ZOOM;
     const [z, x, y] = parseTileCoords(params.z, params.x, params.y, maxZoom);
-    const tile = await loadTile(s, ts, z, x, y);
+    const tile = await loadTile(res, s, ts, z, x, y);
     res.setHeader("Cache-Control", versioned ? IMMUTABLE : REVALIDATE);
     res.setHeader("ETag", tile.etag);
     res.setHeader("Vary", "Accept-Encoding");
