@@ -14,29 +14,40 @@ const CLOSE_BRACKET = 0x5d; // ]
 const QUOTE = 0x22; // "
 const BACKSLASH = 0x5c; // \
 const COMMA = 0x2c; // ,
+const SMALL_OBJECT = 8;
 
 export type JsonScanProblem = { reason: "too_deep" } | { reason: "duplicate_key"; path: string };
 
-/** An open object (its keys so far, the last one) or array (the index of the current item). */
+/** An open object (its keys so far as latin1 strings, the last one) or array (the index of the current item). */
 interface Frame {
-  keys: Set<string> | undefined;
+  /** Few keys are searched in an array (cheaper than a Set per object); past SMALL_OBJECT keys, a Set. */
+  keys: string[] | Set<string> | undefined;
   key: string;
   index: number;
 }
 
+/** The path of `key` in the innermost object, keys turned back from latin1 to their UTF-8 text. */
 function pathOf(frames: Frame[], key: string): string {
-  const parts: Array<string | number> = frames.slice(0, -1).map((f) => (f.keys === undefined ? f.index : f.key));
-  return formatPath([...parts, key]);
+  const text = (k: string) => Buffer.from(k, "latin1").toString("utf8");
+  const parts: Array<string | number> = frames.slice(0, -1).map((f) => (f.keys === undefined ? f.index : text(f.key)));
+  return formatPath([...parts, text(key)]);
 }
 
-/** A key's text: bytes as UTF-8, or JSON.parse of the quoted string when it has escapes (undefined if invalid). */
-function keyText(bytes: Buffer, start: number, end: number, escaped: boolean): string | undefined {
-  if (!escaped) return bytes.toString("utf8", start, end);
+/**
+ * A key as a string of its UTF-8 bytes read as latin1 (one char per byte: cheaper than decoding, and equal exactly
+ * when the bytes are); a key with escapes is unescaped by JSON.parse first (undefined when invalid).
+ */
+function keyBytes(bytes: Buffer, start: number, end: number, escaped: boolean): string | undefined {
+  if (!escaped) return bytes.toString("latin1", start, end);
   try {
-    return JSON.parse(bytes.toString("utf8", start - 1, end + 1)) as string;
+    return Buffer.from(JSON.parse(bytes.toString("utf8", start - 1, end + 1)) as string, "utf8").toString("latin1");
   } catch {
     return undefined;
   }
+}
+
+function seen(keys: string[] | Set<string>, key: string): boolean {
+  return Array.isArray(keys) ? keys.includes(key) : keys.has(key);
 }
 
 /** The first problem of the JSON text in `bytes` (UTF-8): more than `maxDepth` levels, or a repeated key. */
@@ -57,10 +68,12 @@ export function scanJson(bytes: Buffer, maxDepth: number): JsonScanProblem | und
         inString = false;
         const top = frames[frames.length - 1];
         if (isKey && top?.keys !== undefined) {
-          const key = keyText(bytes, start, i, escaped);
+          const key = keyBytes(bytes, start, i, escaped);
           if (key === undefined) continue;
-          if (top.keys.has(key)) return { reason: "duplicate_key", path: pathOf(frames, key) };
-          top.keys.add(key);
+          if (seen(top.keys, key)) return { reason: "duplicate_key", path: pathOf(frames, key) };
+          if (Array.isArray(top.keys) && top.keys.length >= SMALL_OBJECT) top.keys = new Set(top.keys);
+          if (Array.isArray(top.keys)) top.keys.push(key);
+          else top.keys.add(key);
           top.key = key;
         }
       }
@@ -77,7 +90,7 @@ export function scanJson(bytes: Buffer, maxDepth: number): JsonScanProblem | und
       case OPEN_BRACE:
       case OPEN_BRACKET:
         if (frames.length >= maxDepth) return { reason: "too_deep" };
-        frames.push({ keys: b === OPEN_BRACE ? new Set() : undefined, key: "", index: 0 });
+        frames.push({ keys: b === OPEN_BRACE ? [] : undefined, key: "", index: 0 });
         expectKey = b === OPEN_BRACE;
         break;
       case CLOSE_BRACE:
