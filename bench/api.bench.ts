@@ -11,11 +11,11 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import { artifactsDir as defaultArtifactsDir, PROJECT_ROOT } from "../lib/config.ts";
 import { openDroughtService } from "../server/services/drought-service.ts";
-import { generateKey, hashKey, writeKeyFile } from "../server/auth/key-store.ts";
 import { writeDroughtGrid } from "../formats/drought-grid.ts";
 import { createStaging, publishStaging } from "../pipeline/publish/publish.ts";
 import { readManifest } from "../formats/manifest.ts";
 import { rng } from "./random.ts";
+import { startServer, type Started } from "./bench-server.ts";
 
 const argSeconds = process.argv.indexOf("--seconds");
 const SECONDS = argSeconds > 0 ? Number(process.argv[argSeconds + 1]) : 8;
@@ -61,54 +61,6 @@ async function inProcess() {
     lookupP99us: quantile(single, 0.99) / 1000,
     batch100P50us: quantile(batch, 0.5) / 1000,
     batch100P99us: quantile(batch, 0.99) / 1000,
-  };
-}
-
-interface Started {
-  base: string;
-  key: string;
-  pid: number;
-  readyMs: number;
-  stop(): Promise<void>;
-}
-
-async function startServer(artifacts: string, env: Record<string, string> = {}): Promise<Started> {
-  const dir = mkdtempSync(join(tmpdir(), "bench-keys-"));
-  const key = generateKey();
-  writeKeyFile(join(dir, "keys.json"), { keys: [{ id: "key_bench", hash: hashKey(key), plan: "bench", status: "active", createdAt: new Date().toISOString() }] });
-  const port = 30000 + Math.floor(Math.random() * 20000);
-  const t0 = performance.now();
-  // The compiled server, as `npm start` runs it in production (main() builds it first when stale).
-  const proc = spawn(process.execPath, [join(PROJECT_ROOT, "dist/server/main.js")], {
-    env: {
-      ...process.env,
-      ARTIFACTS_DIR: artifacts,
-      API_KEYS_FILE: join(dir, "keys.json"),
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "warn",
-      RATE_LIMITS: JSON.stringify({ bench: { points: 1e9, duration: 60 } }),
-      ...env,
-    },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (;;) {
-    try {
-      if ((await fetch(base + "/readyz")).status === 200) break;
-    } catch {
-      // starting
-    }
-    if (performance.now() - t0 > 120_000) throw new Error("server did not become ready");
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  const readyMs = performance.now() - t0;
-  return {
-    base,
-    key,
-    pid: proc.pid!,
-    readyMs,
-    stop: () => new Promise((res) => (proc.once("exit", () => res()), proc.kill("SIGTERM"))),
   };
 }
 

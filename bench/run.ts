@@ -20,6 +20,7 @@ const BENCHES: [title: string, file: string, args: string[]][] = [
   ["Where a point is, lib/geo (issue 10)", "geo.bench.ts", []],
   ["Bulk scoring and many-series indices (issue 12)", "bulk.bench.ts", []],
   ["Start-up, compiled and tsx (issue 12)", "startup.bench.ts", []],
+  ["Admission control under a burst (issue 24)", "admission.bench.ts", []],
 ];
 
 const only = process.argv.slice(2);

@@ -1,6 +1,7 @@
 // The express app. Request order (docs/api.md "Check order"):
 //   CORS preflight → routing (404 NOT_FOUND / 405 METHOD_NOT_ALLOWED) → auth (401) → rate limit (429)
-//   → content type (415) → body size (413) → JSON (400) → validation (400) → service (404 / 200).
+//   → admission of heavy requests (503, http/admission.ts) → content type (415) → body size (413) → JSON (400)
+//   → validation (400) → service (404 / 200).
 // Every response carries X-Data-Version, the CORS headers and the security headers (http/security-headers.ts);
 // authenticated ones also carry RateLimit-*. Failures before routing (malformed HTTP, timeouts) are answered by
 // the server's clientError listener (http/client-error.ts), bodies are read by http/body.ts.
@@ -15,9 +16,12 @@ import { exportHandlers } from "./routes/exports.ts";
 import { EXPORTS_PATH, type ExportService } from "./services/export-service.ts";
 import { UNKNOWN_FRESHNESS, type Freshness, type SourceStatusService } from "./services/source-status-service.ts";
 import { DOCS_CSP, REDOC_BUNDLE_FILE, REDOC_BUNDLE_PATH, renderDocsPage } from "./docs-page.ts";
-import { ApiError, ClientAbortedError } from "./errors.ts";
+import { ApiError } from "./errors.ts";
+import { Admission, type AdmissionLimits } from "./http/admission.ts";
+import { errorHandler } from "./http/error-handler.ts";
+import { headerProblem } from "./http/header-checks.ts";
 import { DEFAULT_BODY_LIMIT } from "./http/body.ts";
-import { sendError, sendJson } from "./http/respond.ts";
+import { sendJson } from "./http/respond.ts";
 import { applySecurityHeaders, FRAME_ANCESTORS_NONE } from "./http/security-headers.ts";
 import type { RateDecision, RateLimiter } from "./limits/rate-limit.ts";
 import { createMetrics } from "./metrics.ts";
@@ -49,6 +53,8 @@ export interface AppDeps {
   exports?: ExportService;
   /** Feed snapshots' events for map layers; without it GET /api/risk-map/events answers 503. */
   feeds?: FeedRiskService;
+  /** Heavy requests (batch, export downloads) running and waiting at once, per class; past them 503 (http/admission.ts). */
+  admission?: AdmissionLimits;
   /** Routers with their own paths and auth (map page, tiles), mounted before the routing gate. */
   routers?: Router[];
 }
@@ -160,10 +166,11 @@ export function createApp(deps: AppDeps) {
     res.on("close", () => {
       if (!res.writableFinished) logger.info(logFields(elapsedSeconds()), "request aborted");
     });
-    if (req.httpVersion === "1.1" && req.headers.host === undefined) {
-      // RFC 9112 3.2: a 400 for an HTTP/1.1 request without Host (serve.ts turns off Node's empty-bodied one).
+    // A missing or repeated Host (serve.ts turns off Node's empty-bodied 400) or an unknown Expect.
+    const problem = headerProblem(req);
+    if (problem !== undefined) {
       res.setHeader("Connection", "close");
-      throw new ApiError("BAD_REQUEST", "HTTP/1.1 requests need a Host header");
+      throw problem;
     }
     next();
   });
@@ -242,14 +249,15 @@ export function createApp(deps: AppDeps) {
     }
     sendJson(req, res, 200, { success: true, data: deps.sources.status(drought) });
   });
-  const riskMap = riskMapHandlers({ drought: deps.drought, bodyLimit, charge, freshness, history: deps.history });
+  const batchAdmission = new Admission("batch", deps.admission);
+  const riskMap = riskMapHandlers({ drought: deps.drought, bodyLimit, charge, freshness, history: deps.history, admission: batchAdmission });
   app.post("/api/risk-map/score", riskMap.score);
   app.get("/api/risk-map/drought", riskMap.drought);
   app.get("/api/risk-map/drought/province", riskMap.province);
   app.get("/api/risk-map/drought/history", riskMap.history);
   app.get("/api/risk-map/drought/provinces", riskMap.choropleth);
   app.get("/api/risk-map/drought/province/history", riskMap.provinceHistory);
-  app.post("/api/risk-map/batch", riskMap.batch);
+  app.post("/api/risk-map/batch", batchAdmission.gate, riskMap.batch);
   app.get("/api/risk-map/events", eventsHandler(deps.feeds, freshness));
   const supplyChain = supplyChainHandlers({ supplyChain: deps.supplyChain, bodyLimit, freshness });
   app.post("/api/supply-chain/query", supplyChain.query);
@@ -262,32 +270,15 @@ export function createApp(deps: AppDeps) {
     return exportHandlers(deps.exports);
   };
   app.get(EXPORTS_PATH, (req, res) => exportsOrUnavailable().list(req, res));
-  for (const name of EXPORT_FILE_NAMES) app.get(`${EXPORTS_PATH}/${name}`, (req, res, next) => exportsOrUnavailable().file(name)(req, res, next));
+  const exportAdmission = new Admission("export download", deps.admission);
+  for (const name of EXPORT_FILE_NAMES) app.get(`${EXPORTS_PATH}/${name}`, exportAdmission.middleware, (req, res, next) => exportsOrUnavailable().file(name)(req, res, next));
 
   // Reached only if a route in ROUTES has no handler.
   app.use((req) => {
     throw new ApiError("NOT_FOUND", `No route ${req.method} ${req.path}`);
   });
 
-  // One error envelope for everything; never HTML, never a stack.
-  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    if (res.headersSent || err instanceof ClientAbortedError) {
-      // Nobody to answer (the "close" listener above logs an aborted request), or an answer already under way.
-      res.destroy();
-      return;
-    }
-    if (err instanceof ApiError) {
-      sendError(req, res, err);
-      return;
-    }
-    if (err instanceof Error && (err as Error & { status?: unknown }).status === 400) {
-      // Express's own 400s (http-errors), e.g. a path parameter that is not valid percent-encoding.
-      sendError(req, res, new ApiError("BAD_REQUEST", "Malformed request", { reason: err.message }));
-      return;
-    }
-    logger.error({ err, method: req.method, path: req.path }, "unhandled error");
-    sendError(req, res, new ApiError("INTERNAL_ERROR", "Unexpected server error"));
-  });
+  app.use(errorHandler(logger));
 
   return app;
 }

@@ -2,6 +2,9 @@
 // {"success": false, "error": {"code", "message", "details"}}. Anything else becomes 500 INTERNAL_ERROR.
 // BAD_REQUEST, REQUEST_TIMEOUT and HEADERS_TOO_LARGE are HTTP-level failures that Node's parser detects
 // (server/http/client-error.ts); VALIDATION_ERROR is for a well-formed request with bad content.
+// PRECONDITION_FAILED and RANGE_NOT_SATISFIABLE come from the conditional and range headers of file downloads
+// (the `send` library's 412/416, server/http/error-handler.ts); EXPECTATION_FAILED is an `Expect` other than
+// 100-continue (server/http/header-checks.ts).
 
 export type ErrorCode =
   | "VALIDATION_ERROR"
@@ -10,6 +13,9 @@ export type ErrorCode =
   | "NOT_FOUND"
   | "METHOD_NOT_ALLOWED"
   | "REQUEST_TIMEOUT"
+  | "PRECONDITION_FAILED"
+  | "RANGE_NOT_SATISFIABLE"
+  | "EXPECTATION_FAILED"
   | "PAYLOAD_TOO_LARGE"
   | "UNSUPPORTED_MEDIA_TYPE"
   | "HEADERS_TOO_LARGE"
@@ -24,6 +30,9 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
+  PRECONDITION_FAILED: 412,
+  RANGE_NOT_SATISFIABLE: 416,
+  EXPECTATION_FAILED: 417,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   HEADERS_TOO_LARGE: 431,

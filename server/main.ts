@@ -2,12 +2,14 @@
 // ARTIFACTS_DIR (lib/config.ts), REDIS_URL (shared rate-limit budget), RATE_LIMITS (JSON plan table),
 // BODY_LIMIT (bytes, 65536), REQUEST_TIMEOUT_MS (10000), HEADERS_TIMEOUT_MS (5000), KEEP_ALIVE_TIMEOUT_MS (5000),
 // WORKERS (1; a number, or "auto" = one per core; workers share the port via node:cluster, and share one
-// rate-limit budget only with REDIS_URL).
+// rate-limit budget only with REDIS_URL), ADMISSION_CONCURRENCY (4), ADMISSION_QUEUE (64), ADMISSION_RETRY_AFTER_S (1)
+// (heavy requests per class and process: server/http/admission.ts).
 import cluster from "node:cluster";
 import { resolve } from "node:path";
 import { artifactsDir, intSetting } from "../lib/config.ts";
 import { log } from "../lib/log.ts";
 import { createApp } from "./app.ts";
+import { admissionFromEnv } from "./http/admission.ts";
 import { exitOnStartFailure, superviseWorkers, type ListenAddress } from "./cluster.ts";
 import { createMapPageRouter, createTilesRouter } from "./routes/tiles.ts";
 import { FileKeyStore } from "./auth/key-store.ts";
@@ -37,6 +39,7 @@ async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
   // ioredis is loaded only when a Redis is configured (≈ 25 MB and 40 ms of start-up otherwise).
   const redis = env.REDIS_URL ? new (await import("ioredis")).Redis(env.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
   const limiter = createRateLimiter({ plans: planLimitsFromEnv(env), redis });
+  const admission = admissionFromEnv(env);
   const app = createApp({
     drought,
     keys,
@@ -44,13 +47,14 @@ async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
     logger: log,
     ready: () => store.current() !== undefined,
     bodyLimit: intSetting(env, "BODY_LIMIT", 64 * 1024),
+    admission,
     supplyChain: supplyChain.service,
     outbreak: outbreak.service,
     exports: new ExportService(store),
     history: droughtOnly,
     feeds: feeds.service,
     sources: sources.service,
-    routers: [createMapPageRouter(), createTilesRouter({ current: () => store.current(), auth: (k) => keys.authenticate(k), logger: log })],
+    routers: [createMapPageRouter(), createTilesRouter({ current: () => store.current(), auth: (k) => keys.authenticate(k), logger: log, admission })],
   });
   const running = await listen(app, {
     port: intSetting(env, "PORT", 8080),

@@ -61,17 +61,23 @@ function jsonBody(schema: z.ZodType) {
 const ERRORS = {
   "400":
     "VALIDATION_ERROR: missing or invalid parameters, malformed JSON, JSON nested deeper than 32 levels (too_deep), " +
-    "a compressed body that does not decode (corrupt_encoding), forbidden keys. BAD_REQUEST: malformed HTTP (connection closed)",
+    "a compressed body that does not decode (corrupt_encoding), forbidden keys, a key repeated in one object (duplicate_key). " +
+    "BAD_REQUEST: malformed HTTP, no Host or more than one Host header (connection closed)",
   "401": "INVALID_API_KEY: missing, unknown, revoked or expired API key",
   "404": "NOT_FOUND: no data for this location / province / risk type",
   "405": "METHOD_NOT_ALLOWED (Allow header lists the methods)",
   "408": "REQUEST_TIMEOUT: headers or the whole request not received in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); connection closed",
+  "412": "PRECONDITION_FAILED: If-Match or If-Unmodified-Since does not hold for the file as it is now",
   "413": "PAYLOAD_TOO_LARGE: body over the size limit, as sent or once decoded (Content-Encoding)",
   "415": "UNSUPPORTED_MEDIA_TYPE: Content-Type is not application/json, or Content-Encoding is not gzip, deflate, br or identity",
+  "416": "RANGE_NOT_SATISFIABLE: Range outside the file (Content-Range: bytes */size)",
+  "417": "EXPECTATION_FAILED: an Expect other than 100-continue",
   "429": "RATE_LIMIT_EXCEEDED: plan quota exceeded (see Retry-After)",
   "431": "HEADERS_TOO_LARGE: request headers over 16 KiB; connection closed",
   "500": "INTERNAL_ERROR",
-  "503": "SERVICE_UNAVAILABLE: data not loaded yet, or the feature is not configured in this process",
+  "503":
+    "SERVICE_UNAVAILABLE: data not loaded yet, the feature is not configured in this process, or (reason overloaded, " +
+    "with Retry-After) too many heavy requests at once: batches, export downloads, tiles rendered on request",
 } as const;
 
 function errorResponses(codes: ReadonlyArray<keyof typeof ERRORS>) {
@@ -87,8 +93,10 @@ function ok(description: string, schemas: Record<string, z.ZodType>) {
   };
 }
 
-const GET_ERRORS = ["400", "401", "404", "405", "408", "429", "431", "500", "503"] as const;
-const POST_ERRORS = ["400", "401", "404", "405", "408", "413", "415", "429", "431", "500", "503"] as const;
+const GET_ERRORS = ["400", "401", "404", "405", "408", "417", "429", "431", "500", "503"] as const;
+const POST_ERRORS = ["400", "401", "404", "405", "408", "413", "415", "417", "429", "431", "500", "503"] as const;
+/** A file sent from disk also answers its conditional and range headers. */
+const FILE_ERRORS = [...GET_ERRORS, "412", "416"] as const;
 
 const X_DATA_VERSION = { schema: { type: "string" }, description: "Version of the drought data that answered (none before loading)" };
 const RATE_LIMIT_HEADERS = {
@@ -110,7 +118,8 @@ function withHeaders<T extends Record<string, Record<string, { security?: unknow
       for (const [status, r] of Object.entries(op.responses)) {
         const headers: Record<string, unknown> = { "X-Data-Version": X_DATA_VERSION };
         if (authenticated && status !== "401") Object.assign(headers, RATE_LIMIT_HEADERS);
-        if (status === "429") headers["Retry-After"] = { schema: { type: "integer" }, description: "Seconds to wait before the next request" };
+        if (status === "429" || status === "503") headers["Retry-After"] = { schema: { type: "integer" }, description: "Seconds to wait before the next request (on a 503: when overloaded)" };
+        if (status === "416") headers["Content-Range"] = { schema: { type: "string" }, description: "bytes */SIZE" };
         r.headers = { ...headers, ...(r.headers ?? {}) };
       }
     }
@@ -289,17 +298,21 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
               operationId: `droughtExport_${name.replace(/[^a-z0-9]+/g, "_")}`,
               summary: `Download ${name}`,
               description:
-                "Strong ETag = the file's SHA-256 (as listed); If-None-Match → 304; Range and If-Range → 206 (bytes). " +
-                "404 NOT_FOUND when the served version has no such export.",
+                "Strong ETag = the SHA-256 of the file as it is on disk (the listed checksum while the file is intact); " +
+                "If-None-Match or If-Modified-Since → 304; Range and If-Range → 206 (bytes), a range outside the file → 416; " +
+                "If-Match or If-Unmodified-Since that does not hold → 412. 404 NOT_FOUND when the served version has no such " +
+                "export; 503 with Retry-After when too many downloads run and wait at once.",
               parameters: [
                 { name: "Range", in: "header", required: false, schema: { type: "string" }, description: "bytes=START-END" },
                 { name: "If-None-Match", in: "header", required: false, schema: { type: "string" } },
+                { name: "If-Match", in: "header", required: false, schema: { type: "string" } },
+                { name: "If-Range", in: "header", required: false, schema: { type: "string" } },
               ],
               responses: {
                 "200": { description: "the file", content: { [name.endsWith(".parquet") ? "application/vnd.apache.parquet" : "application/gzip"]: { schema: { type: "string", contentMediaType: "application/octet-stream" } } } },
                 "206": { description: "the requested byte range" },
                 "304": { description: "not modified" },
-                ...errorResponses(GET_ERRORS),
+                ...errorResponses(FILE_ERRORS),
               },
             },
           },

@@ -66,6 +66,8 @@ export function listen(
   );
   server.keepAliveTimeout = timeouts.keepAliveTimeoutMs;
   server.on("clientError", (err: NodeJS.ErrnoException, socket) => onClientError(err, socket, opts.logger));
+  // An Expect other than 100-continue: the app answers 417 in the envelope (http/header-checks.ts), not Node.
+  server.on("checkExpectation", app);
   const graceMs = opts.graceMs ?? 10_000;
   let closing: Promise<void> | undefined;
 

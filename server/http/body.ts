@@ -1,13 +1,13 @@
 // Reads a JSON request body: Content-Type must be application/json (charset utf-8 if given) → else 415;
 // Content-Encoding none, gzip, deflate or br → else 415; at most `limit` bytes on the wire and, once decoded,
-// at most `limit` bytes → else 413; a decodable body → else 400; nested at most MAX_JSON_DEPTH levels → else 400;
-// valid JSON → else 400; no prototype-pollution keys → else 400.
+// at most `limit` bytes → else 413; a decodable body → else 400; nested at most MAX_JSON_DEPTH levels and no key
+// repeated in an object (one scan, json-scan.ts) → else 400; valid JSON → else 400; no prototype-pollution keys → else 400.
 // We read the body ourselves (not express.json) so every one of these failures has our error envelope.
 import { promisify } from "node:util";
 import { brotliDecompress, gunzip, inflate, type ZlibOptions } from "node:zlib";
 import type { Request } from "express";
 import { ApiError, ClientAbortedError, ValidationError } from "../errors.ts";
-import { jsonDeeperThan } from "./json-depth.ts";
+import { scanJson } from "./json-scan.ts";
 import { findForbiddenKey } from "./validate.ts";
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
@@ -111,8 +111,12 @@ export async function readJsonBody(req: Request, limit = DEFAULT_BODY_LIMIT): Pr
   const raw = decoder === undefined || wire.length === 0 ? wire : await decode(wire, decoder, limit);
   const text = raw.toString("utf8");
   if (text.trim() === "") throw new ValidationError("Request body is empty; a JSON object is required", { reason: "empty_body" });
-  if (jsonDeeperThan(raw, MAX_JSON_DEPTH)) {
+  const problem = scanJson(raw, MAX_JSON_DEPTH);
+  if (problem?.reason === "too_deep") {
     throw new ValidationError(`Request body is nested deeper than ${MAX_JSON_DEPTH} levels`, { reason: "too_deep", maxDepth: MAX_JSON_DEPTH });
+  }
+  if (problem?.reason === "duplicate_key") {
+    throw new ValidationError(`${problem.path}: duplicate key`, { reason: "duplicate_key", issues: [{ path: problem.path, message: "duplicate key" }] });
   }
   let value: unknown;
   try {

@@ -77,6 +77,12 @@ function endWith(req: Request, res: Response, out: Buffer): void {
   else res.end(out);
 }
 
-export function sendError(req: Request, res: Response, err: ApiError): void {
+/** Headers that describe a file a handler was about to send; an error envelope is not that file. */
+const FILE_HEADERS = ["Content-Disposition", "Content-Encoding", "Content-Range", "ETag", "Last-Modified"];
+
+/** The error envelope, as application/json, with `headers` (e.g. a 416's Content-Range) after the file's are dropped. */
+export function sendError(req: Request, res: Response, err: ApiError, headers: Record<string, string> = {}): void {
+  for (const name of FILE_HEADERS) res.removeHeader(name);
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   sendJson(req, res, err.status, errorEnvelope(err));
 }

@@ -5,6 +5,7 @@ import { sendCsv, sendJson } from "../http/respond.ts";
 import { parseOrThrow } from "../http/validate.ts";
 import { batchBody, choroplethQuery, droughtQuery, historyQuery, provinceHistoryQuery, provinceQuery, scoreBody, scoreQuery } from "../schemas.ts";
 import { ApiError } from "../errors.ts";
+import type { Admission } from "../http/admission.ts";
 import { batchCsv, droughtCsv, historyCsv, provinceCsv, provinceHistoryCsv, wantsCsv } from "./drought-csv.ts";
 import type { BatchItem, DroughtHistory, DroughtService, ScoreData } from "../services/types.ts";
 import { batchCost } from "../limits/rate-limit.ts";
@@ -17,6 +18,8 @@ export interface RiskMapDeps {
   charge: (req: Request, res: Response, points: number) => Promise<void>;
   /** The freshness flag of an answer kind (stale, staleSources). */
   freshness: Freshness;
+  /** Batches being answered at once and waiting (http/admission.ts). */
+  admission: Admission;
   /** The monthly records (history routes); without it they answer 503. */
   history?: DroughtHistory;
 }
@@ -85,6 +88,24 @@ export function batchFeatureCollection(results: BatchItem[], timestamp: string, 
 
 export function riskMapHandlers(deps: RiskMapDeps) {
   const { drought } = deps;
+  /** Validation, the rest of the cost, the lookups and the answer of a batch: the heavy part, in an admission slot. */
+  async function batchAnswer(req: Request, res: Response, raw: unknown): Promise<void> {
+    const body = parseOrThrow(batchBody, raw, "body");
+    // A format in the body wins; without one, Accept: text/csv asks for CSV.
+    const explicit = typeof raw === "object" && raw !== null && "format" in raw;
+    // The entry gate charged 1 point; the rest of the batch cost is charged once the size is known.
+    await deps.charge(req, res, batchCost(body.locations.length) - 1);
+    const results = body.locations.map((loc) => drought.batchItem(loc.id, loc.lat, loc.lng));
+    const timestamp = new Date().toISOString();
+    if (body.format === "csv" || (!explicit && wantsCsv(req, undefined))) {
+      sendCsv(req, res, batchCsv(results), "batch.csv");
+    } else if (body.format === "geojson") {
+      sendJson(req, res, 200, { ...batchFeatureCollection(results, timestamp, drought.dataVersion()), ...deps.freshness("drought") }, "application/geo+json");
+    } else {
+      sendJson(req, res, 200, { success: true, data: { count: results.length, riskType: body.riskType, results, timestamp, ...deps.freshness("drought") } });
+    }
+  }
+
   return {
     async score(req: Request, res: Response) {
       const { format } = parseOrThrow(scoreQuery, req.query, "query");
@@ -132,20 +153,8 @@ export function riskMapHandlers(deps: RiskMapDeps) {
 
     async batch(req: Request, res: Response) {
       const raw = await readJsonBody(req, deps.bodyLimit);
-      const body = parseOrThrow(batchBody, raw, "body");
-      // A format in the body wins; without one, Accept: text/csv asks for CSV.
-      const explicit = typeof raw === "object" && raw !== null && "format" in raw;
-      // The entry gate charged 1 point; the rest of the batch cost is charged once the size is known.
-      await deps.charge(req, res, batchCost(body.locations.length) - 1);
-      const results = body.locations.map((loc) => drought.batchItem(loc.id, loc.lat, loc.lng));
-      const timestamp = new Date().toISOString();
-      if (body.format === "csv" || (!explicit && wantsCsv(req, undefined))) {
-        sendCsv(req, res, batchCsv(results), "batch.csv");
-      } else if (body.format === "geojson") {
-        sendJson(req, res, 200, { ...batchFeatureCollection(results, timestamp, drought.dataVersion()), ...deps.freshness("drought") }, "application/geo+json");
-      } else {
-        sendJson(req, res, 200, { success: true, data: { count: results.length, riskType: body.riskType, results, timestamp, ...deps.freshness("drought") } });
-      }
+      await deps.admission.run(res, () => batchAnswer(req, res, raw));
     },
   };
+
 }

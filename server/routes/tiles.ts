@@ -4,14 +4,13 @@
 //   GET /tiles/{tileset}.json                           TileJSON 3.0; tile URLs carry the data version
 //   GET /tiles/{tileset}/{z}/{x}/{y}.{png|mvt}          current version, revalidated (no-cache + ETag)
 //   GET /tiles/v/{version}/{tileset}/{z}/{x}/{y}.{ext}  versioned, immutable
-//   GET /tiles/archives/{name}.pmtiles                  the PMTiles archives, with HTTP Range (206/416)
+//   GET /tiles/archives/{name}.pmtiles                  the PMTiles archives, with HTTP Range (206/416) and conditions
 // Tilesets: drought-{index} (month from ?month=YYYY-MM, default the data's latest month), drought-{index}-{YYYY-MM},
 // provinces, cells, countries. Precomputed drought tiles come from the version's PMTiles archives; other months
 // are rendered on request. Both are kept in one bounded LRU cache of tile bytes.
 // Auth: every tile, TileJSON and archive request needs the X-API-Key header (never a query parameter, so keys
 // stay out of URLs and logs); the map page adds it with MapLibre's transformRequest.
 import { createHash } from "node:crypto";
-import { createReadStream, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { createRequire } from "node:module";
 import { gunzipSync, gzipSync } from "node:zlib";
@@ -23,6 +22,9 @@ import { formatMonth, parseMonth, type MonthIndex } from "../../lib/months.ts";
 import { intSetting } from "../../lib/config.ts";
 import { ApiError } from "../errors.ts";
 import { ifNoneMatchHits } from "../http/respond.ts";
+import { statEtag } from "../http/file-etag.ts";
+import { sendDiskFile } from "../http/send-file.ts";
+import { Admission, type AdmissionLimits } from "../http/admission.ts";
 import type { DroughtArtifacts } from "../data/drought-artifacts.ts";
 import type GeoJSONVT from "geojson-vt";
 import { droughtAttribution } from "../../lib/drought/grid-sources.ts";
@@ -54,6 +56,8 @@ export interface TilesRouterDeps {
   /** Checks an API key (e.g. KeyStore#authenticate); undefined = tiles are public. */
   auth?: (apiKey: string | undefined) => { id: string } | undefined;
   logger: Logger;
+  /** Tiles rendered on request at once and waiting (http/admission.ts); past them 503. */
+  admission?: AdmissionLimits;
   /** Tiles kept in memory (default 4096, env TILE_CACHE_ENTRIES) and their byte budget (default 64 MiB). */
   cacheEntries?: number;
   cacheBytes?: number;
@@ -146,29 +150,6 @@ function baseUrl(req: Request): string {
   return `${req.protocol}://${req.get("host") ?? "localhost"}`;
 }
 
-/** A single `bytes=` range of RFC 9110 §14.1.2; null = ignore the header (send 200), "unsatisfiable" = 416. */
-export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | "unsatisfiable" {
-  if (header === undefined) return null;
-  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (m === null) return null; // multiple or malformed ranges: the whole file
-  const [, a, b] = m;
-  if (a === "" && b === "") return null;
-  let start: number;
-  let end: number;
-  if (a === "") {
-    const n = Number(b);
-    if (n === 0) return "unsatisfiable";
-    start = Math.max(0, size - n);
-    end = size - 1;
-  } else {
-    start = Number(a);
-    end = b === "" ? size - 1 : Math.min(Number(b), size - 1);
-    if (b !== "" && Number(b) < start) return null;
-  }
-  if (start >= size) return "unsatisfiable";
-  return { start, end };
-}
-
 export function createTilesRouter(deps: TilesRouterDeps): Router {
   const router = express.Router();
   const cache = new LruCache<CachedTile>(
@@ -215,7 +196,10 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
     return p;
   }
 
-  async function loadTile(s: VersionState, ts: Tileset, z: number, x: number, y: number): Promise<CachedTile> {
+  const renderAdmission = new Admission("tile rendering", deps.admission);
+
+  /** A tile from the cache, a PMTiles archive, or rendered (raster or vector) in an admission slot of `res`. */
+  async function loadTile(res: Response, s: VersionState, ts: Tileset, z: number, x: number, y: number): Promise<CachedTile> {
     const key = `${s.version}/${ts.name}/${z}/${x}/${y}`;
     const hit = cache.get(key);
     if (hit) return hit;
@@ -228,7 +212,8 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
         // pmtiles decompresses tiles on read; stored gzip again to send as Content-Encoding: gzip.
         bytes = t ? Buffer.from(t.data) : null;
       } else {
-        const mvt = encodeVectorTile(vectorFallback(s, ts.name), ts.name, z, x, y);
+        const name = ts.name;
+        const mvt = await renderAdmission.run(res, () => encodeVectorTile(vectorFallback(s, name), name, z, x, y));
         bytes = mvt ? Buffer.from(mvt) : null;
       }
     } else {
@@ -237,15 +222,7 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
         const t = await a.getZxy(z, x, y);
         bytes = t ? Buffer.from(t.data) : null;
       } else {
-        const lattice = latticeOf(s);
-        const ck = `${ts.index}/${ts.month}`;
-        let classes = s.classes.get(ck);
-        if (classes === undefined) {
-          classes = cellClasses(s.data.grid, s.data.grid.monthOffset(ts.month), s.data.grid.indexNo(ts.index));
-          s.classes.set(ck, classes);
-        }
-        const classTile = renderClassTile(lattice, classes, z, x, y, landOf(s));
-        bytes = classTile ? encodeClassTilePng(classTile) : null;
+        bytes = await renderAdmission.run(res, () => renderDroughtTile(s, ts.index, ts.month, z, x, y));
       }
     }
     if (bytes && ts.kind === "vector") {
@@ -255,6 +232,17 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
     const tile: CachedTile = { bytes, etag: etagOf(bytes, key), gzip };
     cache.set(key, tile, (bytes?.length ?? 0) + key.length + 64);
     return tile;
+  }
+
+  function renderDroughtTile(s: VersionState, index: string, month: MonthIndex, z: number, x: number, y: number): Buffer | null {
+    const ck = `${index}/${month}`;
+    let classes = s.classes.get(ck);
+    if (classes === undefined) {
+      classes = cellClasses(s.data.grid, s.data.grid.monthOffset(month), s.data.grid.indexNo(index));
+      s.classes.set(ck, classes);
+    }
+    const classTile = renderClassTile(latticeOf(s), classes, z, x, y, landOf(s));
+    return classTile ? encodeClassTilePng(classTile) : null;
   }
 
   function latticeOf(s: VersionState): CellLattice {
@@ -358,45 +346,15 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
     sendJsonText(req, res, body, REVALIDATE);
   });
 
-  router.get("/tiles/archives/:file", (req, res) => {
+  router.get("/tiles/archives/:file", (req, res, next) => {
     requireKey(req, res);
     const s = currentState();
     const name = req.params.file;
     if (!/^tiles-[a-z0-9-]+\.pmtiles$/.test(name) || !s.index?.archives.some((a) => a.name === name)) {
       throw new ApiError("NOT_FOUND", `No archive ${name} in data version ${s.version}`);
     }
-    const path = join(s.dir, name);
-    const size = statSync(path).size;
-    const etag = `"${s.version}-${name}"`;
-    res.setHeader("ETag", etag);
-    res.setHeader("Accept-Ranges", "bytes");
-    res.setHeader("Cache-Control", REVALIDATE);
-    res.setHeader("Content-Type", "application/vnd.pmtiles");
-    if (ifNoneMatchHits(req.headers["if-none-match"], etag)) {
-      res.status(304).end();
-      return;
-    }
-    const range = parseRange(req.headers.range, size);
-    if (range === "unsatisfiable") {
-      // 416 has no ErrorCode of its own: the envelope says VALIDATION_ERROR, the status says 416.
-      res.setHeader("Content-Range", `bytes */${size}`);
-      res.status(416).json({
-        success: false,
-        error: { code: "VALIDATION_ERROR", message: `Range ${req.headers.range} is outside the archive (${size} bytes)`, details: { size } },
-      });
-      return;
-    }
-    const { start, end } = range ?? { start: 0, end: size - 1 };
-    if (range) {
-      res.status(206);
-      res.setHeader("Content-Range", `bytes ${start}-${end}/${size}`);
-    }
-    res.setHeader("Content-Length", String(end - start + 1));
-    if (req.method === "HEAD") {
-      res.end();
-      return;
-    }
-    createReadStream(path, { start, end }).pipe(res);
+    // Ranges, conditions, 206/304/412/416 by `send` (http/send-file.ts); its errors become the JSON envelope.
+    return sendDiskFile(req, res, next, { path: join(s.dir, name), contentType: "application/vnd.pmtiles", etag: statEtag, cacheControl: REVALIDATE });
   });
 
   router.get("/tiles/:tileset.json", async (req, res) => {
@@ -446,7 +404,7 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
     if (ext !== (ts.kind === "vector" ? "mvt" : "png")) throw new ApiError("NOT_FOUND", `Tileset ${ts.name} has no .${ext} tiles`);
     const maxZoom = ts.kind === "vector" ? 22 : MAX_RENDER_ZOOM;
     const [z, x, y] = parseTileCoords(params.z, params.x, params.y, maxZoom);
-    const tile = await loadTile(s, ts, z, x, y);
+    const tile = await loadTile(res, s, ts, z, x, y);
     res.setHeader("Cache-Control", versioned ? IMMUTABLE : REVALIDATE);
     res.setHeader("ETag", tile.etag);
     res.setHeader("Vary", "Accept-Encoding");

@@ -2,7 +2,7 @@
 // running server: the values are the grid's and the summaries' own, the geometry is each cell's square, the files
 // are served with their checksum as ETag, conditional GET and ranges.
 import { createHash } from "node:crypto";
-import { readFileSync, realpathSync } from "node:fs";
+import { readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { DuckDBInstance } from "@duckdb/node-api";
@@ -144,6 +144,23 @@ describe("export routes", () => {
     const stale = await get(path, { Range: "bytes=0-3", "If-Range": '"0000"' });
     expect(stale.status).toBe(200);
     await stale.arrayBuffer();
+  });
+
+  it("a file edited in place is served under a new ETag, the checksum of what is sent (issue 24)", async () => {
+    const path = `/api/risk-map/drought/exports/${EXPORT_FILES.provincesCsv}`;
+    const before = await get(path);
+    const oldTag = before.headers.get("etag");
+    await before.arrayBuffer();
+    const file = join(server.artifactsDir, "current", EXPORT_FILES.provincesCsv);
+    const edited = Buffer.concat([readFileSync(file), Buffer.from("edited in place")]);
+    writeFileSync(file, edited);
+    const after = await get(path);
+    const sent = Buffer.from(await after.arrayBuffer());
+    expect(sent.equals(edited)).toBe(true);
+    expect(after.headers.get("etag")).toBe(`"${createHash("sha256").update(sent).digest("hex")}"`);
+    expect(after.headers.get("etag")).not.toBe(oldTag);
+    expect((await get(path, { "If-None-Match": oldTag! })).status).toBe(200);
+    expect((await get(path, { "If-Match": oldTag! })).status).toBe(412);
   });
 
   it("needs a key; an unknown export is a 404 in the envelope", async () => {

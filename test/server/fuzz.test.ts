@@ -7,6 +7,7 @@
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { rng } from "../../bench/random.ts";
+import { EXPORT_FILE_NAMES } from "../../formats/drought-export.ts";
 import { privateArtifacts, startRealServer, type RealServer } from "../e2e/real-server.ts";
 import { envelopeOf, rawExchange, type RawAnswer, type RawOptions } from "./raw-http.ts";
 
@@ -183,6 +184,39 @@ function generator(seed: number, key: string) {
       return plain([full.subarray(0, int(1, full.length))], { abortAfterMs: int(0, 30) }, false);
     },
     randomBytes: () => plain([Buffer.from(Array.from({ length: int(1, 3000) }, () => int(0, 255)))], { end: chance(0.5) }),
+    // Conditional and range headers on every route that sends a file from disk (static assets, Redoc, exports,
+    // PMTiles archives), the libraries' 412/416 included.
+    conditional: () => {
+      const path = pick(["/map/map.js", "/docs/redoc.standalone.js", "/", "/map/vendor/maplibre-gl/maplibre-gl.css", "/tiles/archives/tiles-provinces.pmtiles", ...EXPORT_FILE_NAMES.map((n) => `/api/risk-map/drought/exports/${n}`)]);
+      const date = () => pick(["Thu, 01 Jan 1970 00:00:00 GMT", "Fri, 01 Jan 2100 00:00:00 GMT", "yesterday", junk(int(0, 30))]);
+      const tag = () => pick(['"nope"', "*", 'W/"x"', '"a", "b"', "", junk(int(1, 20))]);
+      const choices: Array<() => [string, string]> = [
+        () => ["Range", pick(["bytes=999999999-", "bytes=-0", "bytes=0-0", "bytes=5-1", "bytes=0-1,3-4,9999999-", "bytes=-999999999", "bytes=" + junk(8, "0123456789-,")])],
+        () => ["If-Match", tag()],
+        () => ["If-None-Match", tag()],
+        () => ["If-Unmodified-Since", date()],
+        () => ["If-Modified-Since", date()],
+        () => ["If-Range", chance(0.5) ? tag() : date()],
+      ];
+      const headers: Array<[string, string]> = [...auth()];
+      for (let n = int(1, 3); n > 0; n--) headers.push(pick(choices)());
+      return plain([request(pick(["GET", "GET", "HEAD"]), path, headers)], {}, true);
+    },
+    // Repeated Host headers, repeated JSON keys, an unknown Expect.
+    duplicates: () => {
+      const body = validBody("/api/risk-map/score");
+      const dupBody = `{"lat":-95,${JSON.stringify(body).slice(1)}`;
+      return plain([
+        pick([
+          () => `GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n`,
+          () => `GET /api/ping HTTP/1.1\r\nHost: a\r\nX-API-Key: ${key}\r\nhost: a\r\nConnection: close\r\n\r\n`,
+          () => request("POST", "/api/risk-map/score", json(), dupBody),
+          () => request("POST", "/api/risk-map/batch", json(), `{"riskType":"drought","locations":[{"lat":13,"lng":100,"lat":14}]}`),
+          () => request("POST", "/api/risk-map/score", [...json(), ["Content-Type", "application/json"]], JSON.stringify(body)),
+          () => request("GET", "/healthz", [["Expect", pick(["x-weird", "100-continue, x", junk(int(1, 20))])]]),
+        ])(),
+      ]);
+    },
     slowBody: () => {
       const body = JSON.stringify(validBody("/api/risk-map/score"));
       return plain([request("POST", "/api/risk-map/score", [...json(), ["Content-Length", String(body.length)]]), ...body], { gapMs: 250 });
@@ -191,7 +225,7 @@ function generator(seed: number, key: string) {
   const weights: Array<[keyof typeof kinds, number]> = [
     ["randomJson", 14], ["mutatedValid", 14], ["deepJson", 5], ["hugeJson", 3], ["badJson", 5], ["badMethod", 5], ["badHeaders", 8],
     ["randomPath", 10], ["randomQuery", 10], ["tiles", 8], ["encodings", 6], ["truncatedBody", 4], ["pipelinedGarbage", 2],
-    ["aborted", 5], ["randomBytes", 3],
+    ["aborted", 5], ["randomBytes", 3], ["conditional", 8], ["duplicates", 5],
   ];
   const total = weights.reduce((a, [, w]) => a + w, 0);
   return (i: number): FuzzCase => {
@@ -225,7 +259,10 @@ describe("fuzz: hostile requests against the real server", () => {
     expect(bareErrors.map(describeCase)).toEqual([]);
     // The run reached the answers it was meant to provoke.
     const statuses = new Set(answers.map(({ a }) => a.status));
-    for (const status of [200, 400, 401, 404, 405, 408, 413, 415, 431]) expect([status, statuses.has(status)]).toEqual([status, true]);
+    for (const status of [200, 206, 304, 400, 401, 404, 405, 408, 412, 413, 415, 416, 417, 431]) expect([status, statuses.has(status)]).toEqual([status, true]);
+    // Errors from conditional and range headers and from Expect are the envelope by their headers too.
+    const wrongHeaders = answers.filter(({ a }) => [412, 416, 417].includes(a.status ?? 0) && (a.headers["content-type"] !== "application/json; charset=utf-8" || a.headers["x-content-type-options"] !== "nosniff"));
+    expect(wrongHeaders.map(describeCase)).toEqual([]);
 
     expect(server.proc.exitCode).toBeNull();
     const health = await fetch(`${server.base}/healthz`);
@@ -233,6 +270,67 @@ describe("fuzz: hostile requests against the real server", () => {
     expect(await health.json()).toEqual({ success: true, data: { status: "ok" } });
     const errorLines = server.logs.join("").split("\n").filter((l) => /"level":(5|6)\d/.test(l));
     expect(errorLines).toEqual([]);
+  });
+});
+
+describe("conditional and range headers on files from disk (issue 24)", () => {
+  const exportPath = `/api/risk-map/drought/exports/${EXPORT_FILE_NAMES[0]}`;
+  const get = (path: string, headers: Record<string, string>) => fetch(server.base + path, { headers: { "X-API-Key": server.key, ...headers } });
+  const expectEnvelope = async (res: Response, status: number, code: string) => {
+    expect([res.status, res.headers.get("content-type"), res.headers.get("x-content-type-options"), res.headers.get("content-security-policy")]).toEqual([
+      status,
+      "application/json; charset=utf-8",
+      "nosniff",
+      "frame-ancestors 'none'",
+    ]);
+    expect(res.headers.get("content-disposition")).toBeNull();
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe(code);
+  };
+
+  it("a Range past the end or bytes=-0 is 416 RANGE_NOT_SATISFIABLE with Content-Range */size", async () => {
+    const js = await get("/map/map.js", { Range: "bytes=999999999-" });
+    expect(js.headers.get("content-range")).toMatch(/^bytes \*\/\d+$/);
+    await expectEnvelope(js, 416, "RANGE_NOT_SATISFIABLE");
+    await expectEnvelope(await get(exportPath, { Range: "bytes=-0" }), 416, "RANGE_NOT_SATISFIABLE");
+  });
+
+  it("If-Match that does not match, or If-Unmodified-Since in the past, is 412 PRECONDITION_FAILED", async () => {
+    await expectEnvelope(await get("/docs/redoc.standalone.js", { "If-Match": '"nope"' }), 412, "PRECONDITION_FAILED");
+    await expectEnvelope(await get("/map/map.js", { "If-Unmodified-Since": "Thu, 01 Jan 1970 00:00:00 GMT" }), 412, "PRECONDITION_FAILED");
+    await expectEnvelope(await get(exportPath, { "If-Match": '"nope"' }), 412, "PRECONDITION_FAILED");
+    const etag = (await get(exportPath, { Range: "bytes=0-0" })).headers.get("etag")!;
+    const matched = await get(exportPath, { "If-Match": etag, Range: "bytes=0-3" });
+    expect(matched.status).toBe(206);
+    await matched.arrayBuffer();
+  });
+
+  it("an Expect other than 100-continue is 417 EXPECTATION_FAILED in the envelope, with the security headers", async () => {
+    const a = await rawExchange(port, ["GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: x-weird\r\n\r\n"], { timeoutMs: 5000 });
+    expect([a.status, a.headers["content-type"], a.headers["x-content-type-options"], a.headers["content-security-policy"]]).toEqual([417, "application/json; charset=utf-8", "nosniff", "frame-ancestors 'none'"]);
+    expect(envelopeOf(a)).toEqual({ code: "EXPECTATION_FAILED", message: "Only the expectation 100-continue is supported", details: { received: "x-weird", supported: ["100-continue"] } });
+  });
+});
+
+describe("duplicates (issue 24)", () => {
+  it("two Host headers are 400 BAD_REQUEST (RFC 9112 §3.2), and the connection closes", async () => {
+    const a = await rawExchange(port, ["GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n"], { timeoutMs: 5000 });
+    expect(a.status).toBe(400);
+    expect(envelopeOf(a)).toEqual({ code: "BAD_REQUEST", message: "A request must have exactly one Host header", details: { hostFields: 2 } });
+    expect(a.closedByServer).toBe(true);
+  });
+
+  it("a JSON body with a repeated key is 400 VALIDATION_ERROR naming the key", async () => {
+    const res = await fetch(`${server.base}/api/risk-map/score`, {
+      method: "POST",
+      headers: { "X-API-Key": server.key, "Content-Type": "application/json" },
+      body: '{"lat":-95,"lat":13.75,"lng":100.5,"riskType":"drought"}',
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: unknown }).error).toEqual({
+      code: "VALIDATION_ERROR",
+      message: "lat: duplicate key",
+      details: { reason: "duplicate_key", issues: [{ path: "lat", message: "duplicate key" }] },
+    });
   });
 });
 

@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
 import { createApp } from "../../server/app.ts";
+import type { AdmissionLimits } from "../../server/http/admission.ts";
 import { FileKeyStore, generateKey, hashKey, writeKeyFile, type ApiKeyRecord } from "../../server/auth/key-store.ts";
-import { createRateLimiter, type PlanLimit } from "../../server/limits/rate-limit.ts";
+import { createRateLimiter, type PlanLimit, type RateLimiter } from "../../server/limits/rate-limit.ts";
 import { listen, type HttpTimeouts, type RunningServer } from "../../server/serve.ts";
 import { FakeDroughtService } from "./fake-service.ts";
 
@@ -30,6 +31,10 @@ export interface TestServerOptions {
   logger?: typeof silent;
   /** HTTP server timeouts (server/serve.ts); Node's own defaults are not used. */
   timeouts?: Partial<HttpTimeouts>;
+  /** Admission limits of heavy requests (server/http/admission.ts). */
+  admission?: AdmissionLimits;
+  /** Wraps the in-memory rate limiter (e.g. to make a charge slow). */
+  wrapLimiter?: (limiter: RateLimiter) => RateLimiter;
 }
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
@@ -58,10 +63,11 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const app = createApp({
     drought: service,
     keys: new FileKeyStore(keyFile, { checkIntervalMs: 0 }),
-    limiter: createRateLimiter({ plans }),
+    limiter: (opts.wrapLimiter ?? ((l) => l))(createRateLimiter({ plans })),
     logger: opts.logger ?? silent,
     ready: () => ready.value,
     bodyLimit: opts.bodyLimit,
+    admission: opts.admission,
   });
   const running = await listen(app, { port: 0, host: "127.0.0.1", logger: opts.logger ?? silent, timeouts: opts.timeouts });
   return {

@@ -65,6 +65,29 @@ describe("JSON nesting depth", () => {
   });
 });
 
+describe("repeated JSON keys (issue 24)", () => {
+  const reasonOf = async (body: string, path = "/api/risk-map/batch") => {
+    const res = await postJson(s.base, path, body, s.key);
+    const error = (await res.json()).error as { code: string; message: string; details: { reason?: string } } | undefined;
+    return [res.status, error?.code, error?.message, error?.details.reason];
+  };
+
+  it("is 400 VALIDATION_ERROR naming the key by its path, also escaped or nested", async () => {
+    expect(await reasonOf('{"riskType":"drought","locations":[{"lat":1,"lng":100},{"lat":13,"lng":100,"lat":14}]}')).toEqual([400, "VALIDATION_ERROR", "locations[1].lat: duplicate key", "duplicate_key"]);
+    expect(await reasonOf('{"lat":13,"l\\u0061t":14,"lng":100,"riskType":"drought"}', "/api/risk-map/score")).toEqual([400, "VALIDATION_ERROR", "lat: duplicate key", "duplicate_key"]);
+    expect(await reasonOf('{"riskType":"drought","riskType":"drought","locations":[]}')).toEqual([400, "VALIDATION_ERROR", "riskType: duplicate key", "duplicate_key"]);
+  });
+
+  it("the same key in sibling objects, or as a string value, is no duplicate", async () => {
+    const batch = JSON.stringify({ riskType: "drought", locations: [{ id: "lat", lat: 13, lng: 100 }, { id: "lat", lat: 14, lng: 100 }] });
+    expect((await postJson(s.base, "/api/risk-map/batch", batch, s.key)).status).toBe(200);
+  });
+
+  it("keeps the depth limit: a deep body is too_deep before any key is compared", async () => {
+    expect((await reasonOf(nestedObjects(100_000)))[3]).toBe("too_deep");
+  });
+});
+
 describe("malformed HTTP that Node answers itself", () => {
   const expectEnvelope = (a: Awaited<ReturnType<typeof rawExchange>>, status: number, code: string) => {
     expect(a.status).toBe(status);

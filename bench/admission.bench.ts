@@ -1,0 +1,116 @@
+// Admission control under a burst (issue 24): 1,000 simultaneous batch-100 POSTs at the compiled server on
+// loopback, each on its own connection, while a prober in a worker thread (its own event loop, so the burst's
+// client work does not delay it) sends GET /healthz every 5 ms, answered or not (open loop). Reports /healthz latency p50/p99/max
+// during the burst and how the batches were answered (200 / 503), with the default admission limits and with
+// admission effectively off (limits of 1,000,000), side by side in the same run.
+// Run: npx tsx bench/admission.bench.ts   (needs published artifacts: make artifacts; ARTIFACTS_DIR to choose)
+import { spawnSync } from "node:child_process";
+import { request, Agent } from "node:http";
+import { Worker } from "node:worker_threads";
+import { artifactsDir as defaultArtifactsDir, PROJECT_ROOT } from "../lib/config.ts";
+import { DEFAULT_ADMISSION } from "../server/http/admission.ts";
+import { startServer, type Started } from "./bench-server.ts";
+import { rng } from "./random.ts";
+
+const BURST = 1000;
+const ARTIFACTS = process.env.ARTIFACTS_DIR ?? defaultArtifactsDir();
+
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+};
+
+/**
+ * GET /healthz every PROBE_EVERY_MS whether or not the previous one was answered (open loop: a stall delays every
+ * probe due during it, not just one), until told to stop; posts back the latencies (ms).
+ */
+const PROBER = `
+const { parentPort, workerData } = require("node:worker_threads");
+const http = require("node:http");
+const agent = new http.Agent({ keepAlive: true });
+const ms = [];
+const pending = new Set();
+const probe = () => {
+  const t0 = performance.now();
+  const p = new Promise((resolve) => {
+    http.get(workerData.url, { agent }, (res) => { res.resume(); res.on("end", () => resolve(performance.now() - t0)); })
+      .on("error", () => resolve(NaN));
+  }).then((t) => { ms.push(t); pending.delete(p); });
+  pending.add(p);
+};
+const timer = setInterval(probe, workerData.everyMs);
+parentPort.on("message", async () => {
+  clearInterval(timer);
+  await Promise.all(pending);
+  agent.destroy();
+  parentPort.postMessage({ ms });
+});
+parentPort.postMessage({ ready: true });
+`;
+const PROBE_EVERY_MS = 5;
+
+function batchBody(): string {
+  const r = rng(24);
+  return JSON.stringify({ riskType: "drought", locations: Array.from({ length: 100 }, (_, i) => ({ id: `p${i}`, lat: 14.6 + r() * 2.6, lng: 99.5 + r() * 3.3 })) });
+}
+
+function post(s: Started, body: string, agent: Agent): Promise<number> {
+  const url = new URL(s.base + "/api/risk-map/batch");
+  return new Promise((resolve) => {
+    const req = request(url, { method: "POST", agent, headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), "X-API-Key": s.key } }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    });
+    req.on("error", () => resolve(0));
+    req.end(body);
+  });
+}
+
+async function burst(label: string, env: Record<string, string>) {
+  const s = await startServer(ARTIFACTS, env);
+  const body = batchBody();
+  const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
+  await Promise.all(Array.from({ length: 20 }, () => post(s, body, agent))); // warm-up
+  const prober = new Worker(PROBER, { eval: true, workerData: { url: s.base + "/healthz", everyMs: PROBE_EVERY_MS } });
+  await new Promise((r) => prober.once("message", r));
+  const t0 = performance.now();
+  const statuses = await Promise.all(Array.from({ length: BURST }, () => post(s, body, agent)));
+  const burstMs = performance.now() - t0;
+  prober.postMessage("stop");
+  const { ms: all } = await new Promise<{ ms: number[] }>((r) => prober.once("message", r));
+  const ms = all.filter((x) => Number.isFinite(x));
+  await prober.terminate();
+  await s.stop();
+  const count = (st: number) => statuses.filter((x) => x === st).length;
+  return {
+    label,
+    burstMs,
+    ok: count(200),
+    refused: count(503),
+    other: BURST - count(200) - count(503),
+    probes: ms.length,
+    p50: quantile(ms, 0.5),
+    p99: quantile(ms, 0.99),
+    max: Math.max(...ms),
+  };
+}
+
+async function main() {
+  const built = spawnSync("make", ["-s", "build"], { cwd: PROJECT_ROOT, stdio: "inherit" });
+  if (built.status !== 0) throw new Error("make build failed");
+  const d = DEFAULT_ADMISSION;
+  const rows = [
+    await burst(`admission on (concurrency ${d.concurrency}, queue ${d.queue}; the defaults)`, {}),
+    await burst("admission off (limits 1,000,000)", { ADMISSION_CONCURRENCY: "1000000", ADMISSION_QUEUE: "1000000" }),
+  ];
+  const f = (x: number) => x.toFixed(1);
+  console.log(`${BURST} simultaneous batch-100 POSTs (one connection each) at the compiled server, one worker; /healthz sent every ${PROBE_EVERY_MS} ms (open loop) from a worker thread during the burst.\n`);
+  console.log("| admission | /healthz p50 ms | /healthz p99 ms | /healthz max ms | probes | batches 200 | batches 503 | other | burst s |");
+  console.log("|---|---|---|---|---|---|---|---|---|");
+  for (const r of rows) console.log(`| ${r.label} | ${f(r.p50)} | ${f(r.p99)} | ${f(r.max)} | ${r.probes} | ${r.ok} | ${r.refused} | ${r.other} | ${(r.burstMs / 1000).toFixed(2)} |`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
