@@ -17,6 +17,9 @@ import { createTilesRouter } from "../../server/routes/tiles.ts";
 import { ArtifactDroughtService } from "../../server/services/drought-service.ts";
 import { createStaging, listVersions, publishStaging, pruneVersions, type ManifestBody } from "../../pipeline/publish/publish.ts";
 import { buildTiles } from "../../tiles/build-tiles.ts";
+import { readManifest, type Manifest } from "../../formats/manifest.ts";
+import { PROVINCE_SHAPES_FILE, writeProvinceShapes } from "../../formats/province-shapes.ts";
+import { writeExports } from "../../pipeline/publish/exports.ts";
 import { CELLS, INDICES, PROVINCE_META, PROVINCES, SPEI1_FEB, writeFixture } from "../tiles/fixture.ts";
 
 const BODY: ManifestBody = {
@@ -62,7 +65,62 @@ beforeAll(async () => {
   writeFixture(source);
   const fx = writeFixture(mkdtempSync(join(tmpdir(), "version-load-fx-")));
   await buildTiles({ grid: fx.grid, provinces: PROVINCES, summaries: fx.summaries, provinceMeta: PROVINCE_META, outDir: source, months: 1, maxZoom: 4 });
+  // Every file a drought version holds (formats/version-files.ts REQUIRED_FILES).
+  writeFileSync(join(source, PROVINCE_SHAPES_FILE), writeProvinceShapes(PROVINCES));
+  writeExports(source, fx.grid, fx.summaries, PROVINCE_META);
   writeFileSync(join(source, "build-report.json"), JSON.stringify({ ok: true }));
+});
+
+/** Publishes a good copy of the fixture, then edits the published version's manifest and files behind its back. */
+async function publishEdited(root: string, version: string, edit: (dir: string, artifacts: Manifest["artifacts"], manifest: Manifest) => void): Promise<string> {
+  const dir = await publish(root, version);
+  const manifest = readManifest(dir);
+  edit(dir, manifest.artifacts, manifest);
+  writeFileSync(join(dir, "manifest.json"), JSON.stringify(manifest, null, 2));
+  return dir;
+}
+
+describe("a version whose manifest and directory disagree, or that lacks a file of its kind", () => {
+  const cases: Array<[string, (dir: string, artifacts: Manifest["artifacts"], manifest: Manifest) => void, RegExp]> = [
+    ["a manifest listing no artifacts", (_dir, artifacts) => Object.keys(artifacts).forEach((k) => delete artifacts[k]), /manifest\.json: lists no artifacts/],
+    ["tiles-index.json removed with its manifest entry", (dir, artifacts) => (rmSync(join(dir, "tiles-index.json")), delete artifacts["tiles-index.json"]), /^tiles-index\.json: required of a drought version/],
+    ["province-shapes.json removed with its entry", (dir, artifacts) => (rmSync(join(dir, PROVINCE_SHAPES_FILE)), delete artifacts[PROVINCE_SHAPES_FILE]), /^province-shapes\.json: required/],
+    ["a Parquet export removed with its entry", (dir, artifacts) => (rmSync(join(dir, "drought-cells.parquet")), delete artifacts["drought-cells.parquet"]), /^drought-cells\.parquet: required/],
+    ["a station-built version without confidence.bin", (_dir, _a, manifest) => void (manifest.qc = { gridSource: "stations" }), /^confidence\.bin: required/],
+    ["a listed file missing on disk", (dir) => rmSync(join(dir, "coverage-mask.bin")), /^coverage-mask\.bin: ENOENT/],
+    ["a wrong bytes", (_dir, artifacts) => void (artifacts["provinces.json"].bytes += 1), /^provinces\.json: \d+ bytes, manifest says \d+/],
+    ["a wrong sha256", (_dir, artifacts) => void (artifacts["provinces.json"].sha256 = "0".repeat(64)), /^provinces\.json: sha256 /],
+    ["an unlisted file on disk", (dir) => writeFileSync(join(dir, "extra.bin"), "x"), /^extra\.bin: file on disk not listed in the manifest/],
+  ];
+
+  for (const [what, edit, reason] of cases) {
+    it(`${what}: refused at start and by hot swap; the previous version keeps serving`, async () => {
+      const root = mkdtempSync(join(tmpdir(), "version-load-"));
+      const log = capture();
+      await publishEdited(root, "v1", edit);
+      const cold = openStore(root, log.logger);
+      expect(await cold.reload()).toBe("refused");
+      expect(cold.current()).toBeUndefined();
+      expect(log.messages().at(-1)?.err).toMatch(reason);
+
+      await publish(root, "v2");
+      const store = openStore(root, log.logger);
+      expect(await store.reload()).toBe("loaded");
+      await publishEdited(root, "v3", edit);
+      expect(await store.reload()).toBe("refused");
+      expect(store.current()?.version).toBe("v2");
+      expect(log.messages().at(-1)).toMatchObject({ msg: "artifact version refused; previous version keeps serving", err: expect.stringMatching(reason) });
+    });
+  }
+
+  it("a version of another kind is refused by a store that expects drought", async () => {
+    const root = mkdtempSync(join(tmpdir(), "version-load-"));
+    const log = capture();
+    await publishEdited(root, "v1", (_dir, _a, manifest) => void (manifest.kind = "heatwave"));
+    const store = new ArtifactStore<DroughtArtifacts>({ root, open: openDroughtArtifacts, logger: log.logger, label: "drought artifacts", kind: "drought" });
+    expect(await store.reload()).toBe("refused");
+    expect(log.messages().at(-1)?.err).toBe('manifest.json: kind "heatwave", expected "drought"');
+  });
 });
 
 describe("a version whose checksums match but whose tiles-index.json is broken", () => {
