@@ -16,7 +16,7 @@ import { SOURCE_STATUS_FILE, SOURCES_SNAPSHOT } from "./source-status.ts";
 import { readPmtilesHeader } from "./pmtiles-header.ts";
 import { PROVINCE_SHAPES_FILE, readProvinceShapes } from "./province-shapes.ts";
 import { CONFIDENCE_FILE, ConfidenceGrid } from "./confidence-grid.ts";
-import { checkCsvExport, checkParquetExport, EXPORT_FILE_NAMES, EXPORT_FILES, readHead, readParquetFooter } from "./drought-export.ts";
+import { checkCsvExport, checkParquetFile, EXPORT_FILE_NAMES, EXPORT_FILES, readHead } from "./drought-export.ts";
 import { ProvinceIndexReader, readProvincesJson } from "./province-index.ts";
 import { ProvinceSummariesReader } from "./province-summaries.ts";
 import { checkJson } from "./json-shape.ts";
@@ -47,8 +47,8 @@ const BY_NAME: Record<string, FileCheck> = {
   "events.bin": (path) => void new EventIndex(readAligned(path)),
   "footprints.bin": (path, name) => void new FootprintIndex(readAligned(path), name),
   "outbreaks.json": (path, name) => void readOutbreakData(text(path), name),
-  [EXPORT_FILES.cellsParquet]: (path, name) => void checkParquetExport(readParquetFooter(path), name),
-  [EXPORT_FILES.provincesParquet]: (path, name) => void checkParquetExport(readParquetFooter(path), name),
+  [EXPORT_FILES.cellsParquet]: (path, name) => void checkParquetFile(path, name),
+  [EXPORT_FILES.provincesParquet]: (path, name) => void checkParquetFile(path, name),
   [EXPORT_FILES.cellsCsv]: (path, name) => checkCsvExport(readHead(path), name),
   [EXPORT_FILES.provincesCsv]: (path, name) => checkCsvExport(readHead(path), name),
   "port-calls.dseries": (path) => {
