@@ -17,11 +17,9 @@ import { sendError } from "../../server/http/respond.ts";
 import { createTilesRouter } from "../../server/routes/tiles.ts";
 import { ArtifactDroughtService } from "../../server/services/drought-service.ts";
 import { createStaging, listVersions, publishStaging, pruneVersions, type ManifestBody } from "../../pipeline/publish/publish.ts";
-import { buildTiles } from "../../tiles/build-tiles.ts";
 import { readManifest, type Manifest } from "../../formats/manifest.ts";
-import { PROVINCE_SHAPES_FILE, writeProvinceShapes } from "../../formats/province-shapes.ts";
-import { writeExports } from "../../pipeline/publish/exports.ts";
-import { CELLS, INDICES, JAN, PROVINCE_META, PROVINCES, SPEI1_FEB, writeFixture } from "../tiles/fixture.ts";
+import { PROVINCE_SHAPES_FILE } from "../../formats/province-shapes.ts";
+import { CELLS, INDICES, JAN, SPEI1_FEB, writeFixture, writeVersionExtras } from "../tiles/fixture.ts";
 import { CONFIDENCE_FILE, writeConfidenceGrid } from "../../formats/confidence-grid.ts";
 
 const BODY: ManifestBody = {
@@ -66,10 +64,7 @@ beforeAll(async () => {
   source = mkdtempSync(join(tmpdir(), "version-load-src-"));
   writeFixture(source);
   const fx = writeFixture(mkdtempSync(join(tmpdir(), "version-load-fx-")));
-  await buildTiles({ grid: fx.grid, provinces: PROVINCES, summaries: fx.summaries, provinceMeta: PROVINCE_META, outDir: source, months: 1, maxZoom: 4 });
-  // Every file a drought version holds (formats/version-files.ts REQUIRED_FILES).
-  writeFileSync(join(source, PROVINCE_SHAPES_FILE), writeProvinceShapes(PROVINCES));
-  writeExports(source, fx.grid, fx.summaries, PROVINCE_META);
+  await writeVersionExtras(source, fx.grid, fx.summaries);
   const confidence = { nCells: CELLS.length, nMonths: 2, firstMonth: JAN, binConfidence: Float64Array.of(0.4, 0.9), nProvinces: 2 };
   writeFileSync(join(source, CONFIDENCE_FILE), writeConfidenceGrid({ ...confidence, cellBins: new Uint8Array(CELLS.length * 2).fill(1), provinceConfidence: new Float32Array(4).fill(0.9) }));
   writeFileSync(join(source, "build-report.json"), JSON.stringify({ ok: true }));
