@@ -23,6 +23,7 @@ export interface CoverageMaskData {
 
 export function writeCoverageMask(m: CoverageMaskData): Uint8Array {
   if (m.state.length !== m.nCols * m.nRows) throw new Error(`state has ${m.state.length} squares, expected ${m.nCols * m.nRows}`);
+  if (m.state.some((v) => v > MIXED)) throw new Error("a square state is not 0 outside, 1 inside or 2 mixed");
   const bytes = new Uint8Array(HEADER + m.state.length);
   const dv = new DataView(bytes.buffer);
   bytes.set(new TextEncoder().encode(COVERAGE_MAGIC), 0);
@@ -60,6 +61,9 @@ export class CoverageMask {
     const expected = HEADER + this.nCols * this.nRows;
     if (bytes.length !== expected) throw new Error(`${source}: size ${bytes.length} bytes, expected ${expected}`);
     this.state = bytes.subarray(HEADER);
+    // A state outside the enumeration would answer "outside the covered area" for a land point.
+    const bad = this.state.findIndex((v) => v > MIXED);
+    if (bad >= 0) throw new Error(`${source}: square ${bad} (row ${Math.floor(bad / this.nCols)}, col ${bad % this.nCols}) has state ${this.state[bad]}, not 0 outside, 1 inside or 2 mixed`);
   }
 
   /** OUTSIDE, INSIDE or MIXED for the square holding the point; OUTSIDE beyond the mask. */

@@ -239,6 +239,37 @@ export function checkParquetExport(bytes: Uint8Array, name: string): FileMetaDat
   return meta;
 }
 
+/**
+ * Load-time check of a Parquet export file: "PAR1" at both ends, a footer that parses with the expected columns
+ * (checkParquetExport), and every column chunk inside the data between the leading magic and the footer.
+ */
+export function checkParquetFile(path: string, name: string): FileMetaData {
+  const head = readHead(path, 4);
+  if (String.fromCharCode(...head) !== "PAR1") throw new Error(`${name}: does not start with the Parquet magic PAR1`);
+  const footer = readParquetFooter(path);
+  const meta = checkParquetExport(footer, name);
+  const dataEnd = fstatSizeOf(path) - footer.length;
+  for (const [g, group] of meta.row_groups.entries()) {
+    for (const column of group.columns) {
+      const m = column.meta_data;
+      if (!m) continue;
+      const start = Number(m.dictionary_page_offset ?? m.data_page_offset);
+      const end = start + Number(m.total_compressed_size);
+      if (!(start >= 4 && end <= dataEnd)) throw new Error(`${name}: row group ${g} column ${m.path_in_schema.join(".")} at ${start}..${end} lies outside the data (4..${dataEnd})`);
+    }
+  }
+  return meta;
+}
+
+function fstatSizeOf(path: string): number {
+  const fd = openSync(path, "r");
+  try {
+    return fstatSync(fd).size;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Load-time check of a CSV export: gzip that starts with the expected header (only the first block is inflated). */
 export function checkCsvExport(bytes: Uint8Array, name: string): void {
   let head: string;

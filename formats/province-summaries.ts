@@ -38,6 +38,10 @@ export function writeProvinceSummaries(c: SummariesContent): Uint8Array {
   if (c.cellsUsed.length !== nRecords) throw new Error(`cellsUsed has ${c.cellsUsed.length} entries, expected ${nRecords}`);
   const outside = c.values.findIndex(indexOutOfRange);
   if (outside >= 0) throw new Error(`value ${showFloat32(c.values[outside])} of ${c.indexNames[outside % nIndices]} is outside ±${MAX_ABS_INDEX}`);
+  for (let r = 0; r < nRecords; r++) {
+    const values = c.values.subarray(r * nIndices, (r + 1) * nIndices).some((v) => v === v);
+    if ((c.cellsUsed[r] > 0) !== values) throw new Error(`record ${r} has ${values ? "values" : "no value"} but ${c.cellsUsed[r]} cells used`);
+  }
   const names = c.indexNames.map((n) => new TextEncoder().encode(n));
   for (const [i, b] of names.entries()) {
     if (b.length === 0 || b.length > 255) throw new Error(`index name ${i} must be 1..255 UTF-8 bytes`);
@@ -113,17 +117,23 @@ export class ProvinceSummariesReader {
     this.checkValues(source);
   }
 
-  /** Means of standardised indices obey the grid's range (index-range.ts): finite |v| ≤ MAX_ABS_INDEX. */
+  /**
+   * Means of standardised indices obey the grid's range (index-range.ts): finite |v| ≤ MAX_ABS_INDEX. NaN (missing)
+   * agrees with cellsUsed: a record with cells has a value of some index, a record without cells has none (a NaN
+   * written over a province's record would otherwise make it answer "no data").
+   */
   private checkValues(source: string): void {
     const f32 = this.f32;
+    const where = (r: number) => `province ${Math.floor(r / this.nMonths)}, ${formatMonth(this.firstMonth + (r % this.nMonths))}`;
     for (let r = 0, at = 0; r < this.nProvinces * this.nMonths; r++, at += this.slots) {
+      let values = 0;
       for (let k = 0; k < this.nIndices; k++) {
         const v = f32[at + k];
-        if (indexOutOfRange(v)) {
-          const month = formatMonth(this.firstMonth + (r % this.nMonths));
-          throw new Error(`${source}: value ${showFloat32(v)} of ${this.indexNames[k]} for province ${Math.floor(r / this.nMonths)}, ${month} is outside ±${MAX_ABS_INDEX}`);
-        }
+        if (v === v) values++;
+        if (indexOutOfRange(v)) throw new Error(`${source}: value ${showFloat32(v)} of ${this.indexNames[k]} for ${where(r)} is outside ±${MAX_ABS_INDEX}`);
       }
+      const cells = this.u16[(at + this.nIndices) * 2];
+      if ((cells > 0) !== (values > 0)) throw new Error(`${source}: ${where(r)} has ${values} index values (the others NaN) but ${cells} cells used`);
     }
   }
 

@@ -9,12 +9,14 @@ import { readDaySeries } from "./day-series.ts";
 import { openDroughtGridFile } from "./drought-grid.ts";
 import { EventIndex } from "./event-index.ts";
 import { FootprintIndex } from "./footprint-index.ts";
-import { readManifest, verifyArtifacts, type Manifest } from "./manifest.ts";
-import { readOutbreakData } from "./outbreak-snapshot.ts";
+import { MANIFEST_FILE, readManifest, verifyArtifacts, type Manifest } from "./manifest.ts";
+import { OUTBREAK_DATA_FILE, OUTBREAK_INDEX_FILE, OUTBREAK_SNAPSHOT, readOutbreakData } from "./outbreak-snapshot.ts";
+import { PORTS_SNAPSHOT } from "./ports-snapshot.ts";
+import { SOURCE_STATUS_FILE, SOURCES_SNAPSHOT } from "./source-status.ts";
 import { readPmtilesHeader } from "./pmtiles-header.ts";
 import { PROVINCE_SHAPES_FILE, readProvinceShapes } from "./province-shapes.ts";
 import { CONFIDENCE_FILE, ConfidenceGrid } from "./confidence-grid.ts";
-import { checkCsvExport, checkParquetExport, EXPORT_FILES, readHead, readParquetFooter } from "./drought-export.ts";
+import { checkCsvExport, checkParquetFile, EXPORT_FILE_NAMES, EXPORT_FILES, readHead } from "./drought-export.ts";
 import { ProvinceIndexReader, readProvincesJson } from "./province-index.ts";
 import { ProvinceSummariesReader } from "./province-summaries.ts";
 import { checkJson } from "./json-shape.ts";
@@ -45,8 +47,8 @@ const BY_NAME: Record<string, FileCheck> = {
   "events.bin": (path) => void new EventIndex(readAligned(path)),
   "footprints.bin": (path, name) => void new FootprintIndex(readAligned(path), name),
   "outbreaks.json": (path, name) => void readOutbreakData(text(path), name),
-  [EXPORT_FILES.cellsParquet]: (path, name) => void checkParquetExport(readParquetFooter(path), name),
-  [EXPORT_FILES.provincesParquet]: (path, name) => void checkParquetExport(readParquetFooter(path), name),
+  [EXPORT_FILES.cellsParquet]: (path, name) => void checkParquetFile(path, name),
+  [EXPORT_FILES.provincesParquet]: (path, name) => void checkParquetFile(path, name),
   [EXPORT_FILES.cellsCsv]: (path, name) => checkCsvExport(readHead(path), name),
   [EXPORT_FILES.provincesCsv]: (path, name) => checkCsvExport(readHead(path), name),
   "port-calls.dseries": (path) => {
@@ -93,7 +95,51 @@ export function checkVersionFiles(dir: string, manifest: Manifest, skip: Readonl
   return problems;
 }
 
-/** The whole load-time check of a version directory: manifest, checksums, then every file. Problems, or []. */
+/** The kind of a version without `kind` in its manifest (drought versions predate the field). */
+export const DROUGHT_KIND = "drought";
+
+const EVENT_SNAPSHOT = ["snapshot.json", "events.bin"];
+
+/**
+ * What each kind of version holds (manifest format 1): the files its build always writes. A version lacking one
+ * never serves, even when its manifest agrees with the directory (a file removed with its manifest entry).
+ * Besides these: the manifest's `report`, drought `confidence.bin` when the grid was interpolated from stations
+ * (qc.gridSource "stations"), and every archive tiles-index.json names (checked by its reader).
+ */
+export const REQUIRED_FILES: Readonly<Record<string, readonly string[]>> = {
+  [DROUGHT_KIND]: ["drought-grid.bin", "province-summaries.bin", "province-index.bin", "coverage-mask.bin", "provinces.json", PROVINCE_SHAPES_FILE, "tiles-index.json", ...EXPORT_FILE_NAMES],
+  flood: [...EVENT_SNAPSHOT, "footprints.bin"],
+  wildfire: EVENT_SNAPSHOT,
+  storm: EVENT_SNAPSHOT,
+  sea_level_rise: EVENT_SNAPSHOT,
+  heatwave: ["snapshot.json"],
+  [OUTBREAK_SNAPSHOT]: [OUTBREAK_DATA_FILE, OUTBREAK_INDEX_FILE],
+  [PORTS_SNAPSHOT]: ["ports.json", "port-calls.dseries", "ais.json", "hazards.json"],
+  [SOURCES_SNAPSHOT]: [SOURCE_STATUS_FILE],
+};
+
+/** The files a version of this manifest must list, or a problem when its kind is unknown (or not `expectedKind`). */
+export function missingFiles(manifest: Manifest, expectedKind?: string): string[] {
+  const kind = manifest.kind ?? DROUGHT_KIND;
+  if (expectedKind !== undefined && kind !== expectedKind) return [`${MANIFEST_FILE}: kind "${kind}", expected "${expectedKind}"`];
+  const required = REQUIRED_FILES[kind];
+  if (required === undefined) return [`${MANIFEST_FILE}: unknown kind "${kind}"`];
+  const names = [...required, manifest.report];
+  if (kind === DROUGHT_KIND && manifest.qc?.gridSource === "stations") names.push(CONFIDENCE_FILE);
+  return names.filter((name) => !Object.hasOwn(manifest.artifacts, name)).map((name) => `${name}: required of a ${kind} version, not in the manifest`);
+}
+
+/**
+ * The whole load-time check of a version whose manifest is read: its contents complete (missingFiles), the
+ * directory equal to the manifest (names, bytes, sha256: verifyArtifacts), then every file by its reader, except
+ * those in `skip`. Problems, or [].
+ */
+export async function checkVersion(dir: string, manifest: Manifest, opts: { skip?: ReadonlySet<string>; expectedKind?: string } = {}): Promise<string[]> {
+  const problems = [...missingFiles(manifest, opts.expectedKind), ...(await verifyArtifacts(dir, manifest))];
+  return problems.length > 0 ? problems : checkVersionFiles(dir, manifest, opts.skip);
+}
+
+/** The whole load-time check of a version directory: manifest, contents, checksums, then every file. Problems, or []. */
 export async function validateVersion(dir: string): Promise<string[]> {
   let manifest: Manifest;
   try {
@@ -101,6 +147,5 @@ export async function validateVersion(dir: string): Promise<string[]> {
   } catch (err) {
     return [(err as Error).message];
   }
-  const problems = await verifyArtifacts(dir, manifest);
-  return problems.length > 0 ? problems : checkVersionFiles(dir, manifest);
+  return checkVersion(dir, manifest);
 }

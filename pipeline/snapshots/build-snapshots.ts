@@ -1,6 +1,6 @@
 // `make snapshots`: builds and publishes one snapshot per registered builder. A builder that fails (download,
 // validation, anything) is reported and leaves its previous snapshot in place; the others still publish. A build
-// whose accepted rows fell too far against the serving snapshot is refused the same way (row-drop.ts).
+// whose accepted rows fell too far against the recent snapshots' largest count is refused the same way (row-drop.ts).
 // Unchanged inputs publish nothing, and a snapshot whose inputs and code are unchanged since its current version
 // (inputs-fingerprint.ts) is not even built: `make snapshots` then says "unchanged" for it in a second.
 // Other engineers add builders to SNAPSHOT_BUILDERS (outbreaks, ports).

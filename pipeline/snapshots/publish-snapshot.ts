@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { createHash } from "node:crypto";
 import type { FileChecksum } from "../../formats/manifest.ts";
 import { createStaging, discardStaging, makeVersionId, publishStaging, pruneVersions } from "../publish/publish.ts";
-import { MAX_ROW_DROP_DEFAULT, RowDropError, rowDrops, servingAcceptedRows } from "./row-drop.ts";
+import { MAX_ROW_DROP_DEFAULT, recordRowCounts, RowDropError, rowDropsAgainstReference, servingAcceptedRows } from "./row-drop.ts";
 
 import { snapshotRoot } from "../../formats/snapshot-layout.ts";
 
@@ -26,7 +26,7 @@ export interface SnapshotInput {
   qc: Record<string, unknown>;
   /** Name of the report file among `files`. */
   report: string;
-  /** Accepted rows per input feed; kept in qc.acceptedRows and checked against the serving snapshot's (row-drop.ts). */
+  /** Accepted rows per input feed; kept in qc.acceptedRows and checked against the largest of the recent snapshots' (row-drop.ts). */
   acceptedRows?: Record<string, number>;
   /** Largest allowed fall of an input's accepted rows, a share; default 0.2 (FEED_MAX_ROW_DROP). */
   maxRowDrop?: number;
@@ -41,11 +41,10 @@ export interface SnapshotInput {
  */
 export async function publishSnapshot(s: SnapshotInput): Promise<{ version: string; dir: string }> {
   const root = snapshotRoot(s.artifactsDir, s.name);
+  const maxDrop = s.maxRowDrop ?? MAX_ROW_DROP_DEFAULT;
   if (s.acceptedRows) {
-    const serving = servingAcceptedRows(root);
-    const maxDrop = s.maxRowDrop ?? MAX_ROW_DROP_DEFAULT;
-    const drops = serving ? rowDrops(serving.acceptedRows, s.acceptedRows, maxDrop) : [];
-    if (serving && drops.length > 0) throw new RowDropError(s.name, serving.version, drops, maxDrop);
+    const drops = rowDropsAgainstReference(root, s.acceptedRows, maxDrop);
+    if (drops.length > 0) throw new RowDropError(s.name, servingAcceptedRows(root)?.version ?? "none", drops, maxDrop);
   }
   const h = createHash("sha256");
   for (const [name, content] of Object.entries(s.files).sort(([a], [b]) => (a < b ? -1 : 1))) h.update(name).update(content);
@@ -63,6 +62,7 @@ export async function publishSnapshot(s: SnapshotInput): Promise<{ version: stri
       report: s.report,
       settings: s.settings ?? {},
     });
+    if (s.acceptedRows) recordRowCounts(root, { version, acceptedRows: s.acceptedRows }, maxDrop >= 1);
     await pruneVersions(root, s.keep ?? 3);
     return { version, dir };
   } catch (err) {

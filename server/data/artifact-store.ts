@@ -1,12 +1,13 @@
-// Follows ARTIFACTS_DIR/current. A new version is verified (manifest checksums), every file of it validated
+// Follows ARTIFACTS_DIR/current. A new version is verified (manifest complete for its kind, names, bytes and
+// checksums equal to the directory), every file of it validated
 // (formats/version-files.ts: readers, JSON shapes, PMTiles headers, value ranges) and opened off to the side;
 // only then is it swapped in with one assignment. A request takes `current()` once and keeps that object, so
 // in-flight requests finish on the version they started with. A version that fails is refused and logged once
 // (not on every poll), and the previous one keeps serving.
 import { lstatSync, readlinkSync, realpathSync, statSync, watch, type FSWatcher } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { MANIFEST_FILE, readManifest, verifyArtifacts, type Manifest } from "../../formats/manifest.ts";
-import { checkVersionFiles } from "../../formats/version-files.ts";
+import { MANIFEST_FILE, readManifest, type Manifest } from "../../formats/manifest.ts";
+import { checkVersion } from "../../formats/version-files.ts";
 import type { Logger } from "../../lib/log.ts";
 import { LEASE_REFRESH_MS, removeLease, writeLease } from "../../formats/reader-leases.ts";
 import { ApiError } from "../errors.ts";
@@ -29,6 +30,8 @@ export interface ArtifactStoreOptions<T> {
   /** Files that `open` reads with the validating readers of formats/ itself: the load-time check skips them. */
   openedFiles?: ReadonlySet<string>;
   logger: Logger;
+  /** The manifest kind the versions must have ("drought", "flood", ...; formats/version-files.ts REQUIRED_FILES). */
+  kind?: string;
   /** What the store serves, for logs ("drought artifacts", "flood snapshot", ...). */
   label: string;
   pollMs?: number;
@@ -92,10 +95,8 @@ export class ArtifactStore<T> {
     this.lastSeen = seen;
     try {
       const manifest = readManifest(dir);
-      const problems = await verifyArtifacts(dir, manifest);
-      if (problems.length > 0) throw new Error(`checksum verification failed: ${problems.join("; ")}`);
-      const invalid = checkVersionFiles(dir, manifest, this.opts.openedFiles);
-      if (invalid.length > 0) throw new Error(invalid.join("; "));
+      const problems = await checkVersion(dir, manifest, { skip: this.opts.openedFiles, expectedKind: this.opts.kind });
+      if (problems.length > 0) throw new Error(problems.join("; "));
       const data = this.opts.open(dir, manifest);
       const previous = this.loaded?.version;
       this.loaded = { version: manifest.version, dir, manifest, data, loadedAt: new Date() };

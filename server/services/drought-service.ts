@@ -8,6 +8,7 @@ import { confidenceLabel, droughtLevel, droughtScore, riskLevel, D_LEVEL_NAMES }
 import { formatMonth, parseMonth, type MonthIndex } from "../../lib/months.ts";
 import { closeMatches, looseName, normalizeName } from "../../lib/province-names.ts";
 import { ArtifactStore } from "../data/artifact-store.ts";
+import { DROUGHT_KIND } from "../../formats/version-files.ts";
 import { locateCell, locateReason, NO_CELL_NEAR_REASON, noMonthReason, noValueReason, OUTSIDE_AREA_REASON } from "../../lib/drought/locate-cell.ts";
 import { DEFAULT_HISTORY_INDICES } from "../schemas.ts";
 import { droughtRuns, rankOf } from "../../lib/drought/runs.ts";
@@ -489,6 +490,7 @@ export async function openDroughtService(artifactsDir: string, opts: { pollMs?: 
     open: openDroughtArtifacts,
     openedFiles: DROUGHT_OPENED_FILES,
     logger: log,
+    kind: DROUGHT_KIND,
     label: "drought artifacts",
     pollMs: opts.pollMs,
   });

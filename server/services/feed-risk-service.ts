@@ -135,6 +135,7 @@ export async function openFeedRiskService(artifactsDir: string, logger: Logger, 
       root: snapshotRoot(artifactsDir, type),
       open: (dir, manifest) => openFeedSnapshot(dir, manifest.version),
       logger,
+      kind: type,
       label: `${type} snapshot`,
     });
     await store.reload();

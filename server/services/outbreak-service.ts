@@ -703,6 +703,7 @@ export async function openOutbreakService(
     open: openOutbreakSnapshot,
     openedFiles: new Set([OUTBREAK_DATA_FILE]),
     logger,
+    kind: OUTBREAK_SNAPSHOT,
     label: "outbreak snapshot",
   });
   await store.reload();

@@ -144,6 +144,7 @@ export async function openSourceStatusService(artifactsDir: string, logger: Logg
     open: (dir) => readSourceStatus(readFileSync(join(dir, SOURCE_STATUS_FILE), "utf8")),
     openedFiles: new Set([SOURCE_STATUS_FILE]),
     logger,
+    kind: SOURCES_SNAPSHOT,
     label: "sources status",
     pollMs: opts.pollMs,
   });

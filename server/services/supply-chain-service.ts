@@ -265,7 +265,7 @@ export class SnapshotSupplyChainService implements SupplyChainService {
 
 /** Follows ARTIFACTS_DIR/snapshots/ports/current (hot reload). */
 export async function openSupplyChainService(artifactsDir: string, logger: Logger): Promise<{ service: SnapshotSupplyChainService; store: ArtifactStore<PortsSnapshot> }> {
-  const store = new ArtifactStore<PortsSnapshot>({ root: snapshotRoot(artifactsDir, PORTS_SNAPSHOT), open: openPortsSnapshot, logger, label: "ports snapshot" });
+  const store = new ArtifactStore<PortsSnapshot>({ root: snapshotRoot(artifactsDir, PORTS_SNAPSHOT), open: openPortsSnapshot, logger, kind: PORTS_SNAPSHOT, label: "ports snapshot" });
   await store.reload();
   store.start();
   return { service: new SnapshotSupplyChainService(store), store };

@@ -9,13 +9,14 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "csv-parse/sync";
 import { writeProvinceIndex, writeProvincesJson } from "../../formats/province-index.ts";
-import { writeProvinceSummaries } from "../../formats/province-summaries.ts";
+import { ProvinceSummariesReader, writeProvinceSummaries } from "../../formats/province-summaries.ts";
+import { openDroughtGrid } from "../../formats/drought-grid.ts";
 import { INSIDE, writeCoverageMask } from "../../formats/coverage-mask.ts";
 import { flattenRings } from "../../lib/geo/province-rings.ts";
 import { monthIndex } from "../../lib/months.ts";
 import { CELL_LATEST_MONTH_RULE } from "../../lib/drought/cell-latest.ts";
 import { createStaging, publishStaging } from "../../pipeline/publish/publish.ts";
-import { CELLS, fixtureGridBytes, INDICES, PROVINCE_META, PROVINCES } from "../tiles/fixture.ts";
+import { CELLS, fixtureGridBytes, INDICES, PROVINCE_META, PROVINCES, writeVersionExtras } from "../tiles/fixture.ts";
 import { startRealServer, type RealServer } from "./real-server.ts";
 
 const MONTHS = ["2020-01", "2020-02", "2020-03"];
@@ -55,11 +56,11 @@ beforeAll(async () => {
     }),
   );
   const firstMonth = monthIndex(2020, 1);
-  writeFileSync(join(staging.dir, "drought-grid.bin"), fixtureGridBytes(firstMonth, nMonths, values));
-  writeFileSync(
-    join(staging.dir, "province-summaries.bin"),
-    writeProvinceSummaries({ indexNames: INDICES, nProvinces: 2, nMonths, firstMonth, values: new Float32Array(2 * nMonths * INDICES.length).fill(-0.6), cellsUsed: new Uint16Array(2 * nMonths).fill(2) }),
-  );
+  const gridBytes = fixtureGridBytes(firstMonth, nMonths, values);
+  writeFileSync(join(staging.dir, "drought-grid.bin"), gridBytes);
+  const summaryBytes = writeProvinceSummaries({ indexNames: INDICES, nProvinces: 2, nMonths, firstMonth, values: new Float32Array(2 * nMonths * INDICES.length).fill(-0.6), cellsUsed: new Uint16Array(2 * nMonths).fill(2) });
+  writeFileSync(join(staging.dir, "province-summaries.bin"), summaryBytes);
+  await writeVersionExtras(staging.dir, openDroughtGrid(gridBytes), new ProvinceSummariesReader(summaryBytes));
   writeFileSync(join(staging.dir, "province-index.bin"), writeProvinceIndex(flattenRings(PROVINCES)));
   writeFileSync(join(staging.dir, "provinces.json"), writeProvincesJson(PROVINCE_META));
   writeFileSync(join(staging.dir, "coverage-mask.bin"), writeCoverageMask({ west: 100, south: 13, resolutionDeg: 0.5, nCols: 3, nRows: 2, state: new Uint8Array(6).fill(INSIDE) }));

@@ -90,11 +90,15 @@ describe("publish", () => {
     expect(existsSync(join(dir, "staging", "vx.999999999"))).toBe(false);
   });
 
-  /** A version whose only file is build-report.json: valid when it is a JSON object, refused when it is not. */
+  /** A heatwave snapshot (snapshot.json, build-report.json): valid when the report is a JSON object, refused when it is not. */
   function publishReport(dir: string, version: string, valid: boolean) {
     const staging = createStaging(dir, version);
+    const time = "2026-01-01T00:00:00.000Z";
+    const coverage = { bbox: [-180, -90, 180, 90], surface: "land", description: "land" };
+    const meta = { riskType: "heatwave", format: 2, asOf: time, recordStart: time, recordYears: 1, coverage, dataSources: [], params: {}, unit: "days" };
+    writeFileSync(join(staging.dir, "snapshot.json"), JSON.stringify({ meta }));
     writeFileSync(join(staging.dir, "build-report.json"), valid ? JSON.stringify({ version }) : "[broken");
-    return publishStaging(staging, body);
+    return publishStaging(staging, { ...body, kind: "heatwave" });
   }
 
   it("never removes the newest valid version while newer ones on disk are refused (a server still serves it)", async () => {

@@ -12,7 +12,8 @@ import { log } from "../../lib/log.ts";
 import { readManifest } from "../../formats/manifest.ts";
 import { buildSnapshots } from "../../pipeline/snapshots/build-snapshots.ts";
 import { snapshotRoot } from "../../pipeline/snapshots/publish-snapshot.ts";
-import { maxRowDropFromEnv, rowDrops } from "../../pipeline/snapshots/row-drop.ts";
+import { maxRowDropFromEnv, ROW_REFERENCE_FILE, rowDrops } from "../../pipeline/snapshots/row-drop.ts";
+import { pruneVersions } from "../../pipeline/publish/publish.ts";
 
 const work = mkdtempSync(join(tmpdir(), "row-drop-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -46,13 +47,14 @@ describe("refusing a feed whose accepted rows fell", () => {
     writeDfo(3000); // 2,943 accepted, −35.6 %
     const error = vi.spyOn(log, "error").mockImplementation(() => undefined);
     const third = await build(3);
+    // The reference is the largest count of the recent snapshots: the first one's 4,669.
     expect(third.flood).toEqual({
       status: "refused",
       version: kept,
-      error: `flood: refused, accepted rows fell by more than 20 % against ${kept}: dfo 4572 → 2943 (−35.6 %)`,
+      error: `flood: refused, accepted rows fell by more than 20 % against the largest of the last 5 snapshots (serving ${kept}): dfo 4669 (${first.flood.version}) → 2943 (−37 %)`,
     });
     expect(error).toHaveBeenCalledWith(
-      { snapshot: "flood", serving: kept, maxRowDrop: 0.2, drops: [{ feed: "dfo", previous: 4572, now: 2943 }] },
+      { snapshot: "flood", serving: kept, maxRowDrop: 0.2, drops: [{ feed: "dfo", previous: 4669, now: 2943, reference: first.flood.version }] },
       "snapshot refused: accepted rows fell; previous snapshot kept",
     );
     error.mockRestore();
@@ -72,6 +74,38 @@ describe("refusing a feed whose accepted rows fell", () => {
     expect(fourth.flood.status).toBe("published");
     expect(serving()).toBe(fourth.flood.version);
     expect(acceptedRows().dfo).toBe(2943);
+  });
+
+  it("builds each 15 % smaller cannot ratchet the count down: the reference is the largest of the recent snapshots, kept beside versions/", async () => {
+    const root = join(work, "ratchet");
+    const ratchet = (day: number, env: NodeJS.ProcessEnv = {}) =>
+      buildSnapshots({ dataDir: data, artifactsDir: root, only: ["flood"], env, now: new Date(Date.UTC(2026, 11, day)) });
+    const rootFlood = snapshotRoot(root, "flood");
+    const dfoNow = () => (readManifest(join(rootFlood, "current")).qc.acceptedRows as Record<string, number>).dfo;
+    writeDfo(4797);
+    const first = await ratchet(1);
+    expect(dfoNow()).toBe(4669);
+    writeDfo(4080); // −15 % against the first
+    expect((await ratchet(2)).flood.status).toBe("published");
+    const second = dfoNow();
+    expect(second / 4669).toBeGreaterThan(0.8);
+    expect(second / 4669).toBeLessThan(0.86);
+    writeDfo(3470); // −15 % against the second, −28 % against the first
+    const error = vi.spyOn(log, "error").mockImplementation(() => undefined);
+    const third = await ratchet(3);
+    expect(third.flood.status).toBe("refused");
+    expect(third.flood.error).toMatch(new RegExp(`dfo 4669 \\(${first.flood.version}\\) → \\d+ \\(−2\\d\\.\\d %\\)`));
+    // Pruning every old version does not lose the reference: it lives in the snapshot root.
+    expect(await pruneVersions(rootFlood, 1)).not.toHaveLength(0);
+    expect((await ratchet(4)).flood.status).toBe("refused");
+    error.mockRestore();
+    expect(JSON.parse(readFileSync(join(rootFlood, ROW_REFERENCE_FILE), "utf8")).builds.map((b: { acceptedRows: { dfo: number } }) => b.acceptedRows.dfo)).toEqual([4669, second]);
+    // A deliberate change of source: FEED_MAX_ROW_DROP=1 publishes and restarts the reference from it.
+    expect((await ratchet(5, { FEED_MAX_ROW_DROP: "1" })).flood.status).toBe("published");
+    const restarted = dfoNow();
+    writeDfo(3400);
+    expect((await ratchet(6)).flood.status).toBe("published");
+    expect(dfoNow() / restarted).toBeGreaterThan(0.8);
   });
 
   it("the share: default 0.2, a share in [0, 1] from FEED_MAX_ROW_DROP, anything else refused", async () => {

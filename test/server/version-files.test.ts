@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { writeDaySeries } from "../../formats/day-series.ts";
 import { writeEventIndex, type EventInput } from "../../formats/event-index.ts";
+import { writeFootprintIndex } from "../../formats/footprint-index.ts";
 import { validateVersion } from "../../formats/version-files.ts";
 import { publishSnapshot } from "../../pipeline/snapshots/publish-snapshot.ts";
 
@@ -23,13 +24,16 @@ const META = {
 };
 const EVENT: EventInput = { id: "DFO-1", source: "DFO", time: Date.UTC(2011, 7, 1), endTime: Date.UTC(2011, 11, 1), lng: 100.5, lat: 13.75, magnitude: 6.5, name: "Thailand flood" };
 
-async function versionWith(files: Record<string, Uint8Array | string>): Promise<string[]> {
+/** Publishes a snapshot of `name` holding `files` (and the files every snapshot of that kind holds, unless given). */
+async function versionWith(files: Record<string, Uint8Array | string>, name = "flood"): Promise<string[]> {
   const artifactsDir = mkdtempSync(join(tmpdir(), "version-files-"));
-  const { dir } = await publishSnapshot({ artifactsDir, name: "flood", files, asOf: META.asOf, sources: [], inputs: {}, qc: {}, report: "build-report.json" });
+  const all = { ...(name === "flood" ? { "footprints.bin": writeFootprintIndex([]) } : {}), ...files };
+  const { dir } = await publishSnapshot({ artifactsDir, name, files: all, asOf: META.asOf, sources: [], inputs: {}, qc: {}, report: "build-report.json" });
   return validateVersion(dir);
 }
 
 const report = JSON.stringify({ rows: 1 });
+const PORTS_EXTRA = { "ais.json": JSON.stringify({ sampleTime: null, fixes: [] }), "hazards.json": JSON.stringify({ liveFeedAsOf: null, events: [] }), "build-report.json": report };
 
 describe("snapshot versions", () => {
   it("a good flood snapshot passes", async () => {
@@ -67,17 +71,30 @@ describe("snapshot versions", () => {
     const series = (v: number) => writeDaySeries([{ key: "port1", firstDay: 20000, columns: { portcalls: Float32Array.of(3, v) } }]);
     const doc = (ports: object[]) => JSON.stringify({ ports, aliases: [], otherEntries: {}, tankerCountries: {} });
     const ports = doc([{ code: "THBKK", name: "Bangkok", country: "TH", iso3: "THA", lat: 13.7, lng: 100.6, portwatch: [] }]);
-    expect(await versionWith({ "port-calls.dseries": series(2), "ports.json": ports })).toEqual([]);
-    expect(await versionWith({ "port-calls.dseries": series(-1), "ports.json": ports })).toEqual(["port-calls.dseries: port1.portcalls: value 1 is negative (-1)"]);
+    expect(await versionWith({ "port-calls.dseries": series(2), "ports.json": ports, ...PORTS_EXTRA }, "ports")).toEqual([]);
+    expect(await versionWith({ "port-calls.dseries": series(-1), "ports.json": ports, ...PORTS_EXTRA }, "ports")).toEqual(["port-calls.dseries: port1.portcalls: value 1 is negative (-1)"]);
     const longer = new Uint8Array(series(2).length + 4);
     longer.set(series(2));
-    expect(await versionWith({ "port-calls.dseries": longer, "ports.json": ports })).toEqual(["port-calls.dseries: day series file has 4 bytes after the last series"]);
-    expect(await versionWith({ "ports.json": doc([{ code: "X", name: "X", country: "TH", iso3: "THA", lat: 91, lng: 0, portwatch: [] }]) })).toEqual([
+    expect(await versionWith({ "port-calls.dseries": longer, "ports.json": ports, ...PORTS_EXTRA }, "ports")).toEqual(["port-calls.dseries: day series file has 4 bytes after the last series"]);
+    expect(await versionWith({ "port-calls.dseries": series(2), "ports.json": doc([{ code: "X", name: "X", country: "TH", iso3: "THA", lat: 91, lng: 0, portwatch: [] }]), ...PORTS_EXTRA }, "ports")).toEqual([
       expect.stringMatching(/^ports\.json: ports\.0\.lat: /),
     ]);
   });
 
   it("a file that no reader knows is refused", async () => {
-    expect(await versionWith({ "notes.txt": "hello", "build-report.json": report })).toEqual(["notes.txt: no reader knows this file"]);
+    expect(await versionWith({ "notes.txt": "hello", "snapshot.json": JSON.stringify({ meta: { ...META, riskType: "heatwave" } }), "build-report.json": report }, "heatwave")).toEqual([
+      "notes.txt: no reader knows this file",
+    ]);
+  });
+
+  it("a snapshot lacking a file its kind always holds, or of an unknown kind, is refused", async () => {
+    const bin = writeEventIndex([EVENT]);
+    expect(await versionWith({ "snapshot.json": JSON.stringify({ meta: META }), "build-report.json": report }, "storm")).toEqual(["events.bin: required of a storm version, not in the manifest"]);
+    expect(await versionWith({ "snapshot.json": JSON.stringify({ meta: META }), "events.bin": bin })).toEqual(["build-report.json: required of a flood version, not in the manifest"]);
+    expect(await versionWith({ "port-calls.dseries": writeDaySeries([]), "ports.json": "{}", "build-report.json": report }, "ports")).toEqual([
+      "ais.json: required of a ports version, not in the manifest",
+      "hazards.json: required of a ports version, not in the manifest",
+    ]);
+    expect(await versionWith({ "build-report.json": report }, "drizzle")).toEqual(['manifest.json: unknown kind "drizzle"']);
   });
 });

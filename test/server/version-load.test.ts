@@ -6,6 +6,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symli
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,8 +17,10 @@ import { sendError } from "../../server/http/respond.ts";
 import { createTilesRouter } from "../../server/routes/tiles.ts";
 import { ArtifactDroughtService } from "../../server/services/drought-service.ts";
 import { createStaging, listVersions, publishStaging, pruneVersions, type ManifestBody } from "../../pipeline/publish/publish.ts";
-import { buildTiles } from "../../tiles/build-tiles.ts";
-import { CELLS, INDICES, PROVINCE_META, PROVINCES, SPEI1_FEB, writeFixture } from "../tiles/fixture.ts";
+import { readManifest, type Manifest } from "../../formats/manifest.ts";
+import { PROVINCE_SHAPES_FILE } from "../../formats/province-shapes.ts";
+import { CELLS, INDICES, JAN, SPEI1_FEB, writeFixture, writeVersionExtras } from "../tiles/fixture.ts";
+import { CONFIDENCE_FILE, writeConfidenceGrid } from "../../formats/confidence-grid.ts";
 
 const BODY: ManifestBody = {
   builtAt: "2020-03-01T00:00:00.000Z",
@@ -61,8 +64,71 @@ beforeAll(async () => {
   source = mkdtempSync(join(tmpdir(), "version-load-src-"));
   writeFixture(source);
   const fx = writeFixture(mkdtempSync(join(tmpdir(), "version-load-fx-")));
-  await buildTiles({ grid: fx.grid, provinces: PROVINCES, summaries: fx.summaries, provinceMeta: PROVINCE_META, outDir: source, months: 1, maxZoom: 4 });
+  await writeVersionExtras(source, fx.grid, fx.summaries);
+  const confidence = { nCells: CELLS.length, nMonths: 2, firstMonth: JAN, binConfidence: Float64Array.of(0.4, 0.9), nProvinces: 2 };
+  writeFileSync(join(source, CONFIDENCE_FILE), writeConfidenceGrid({ ...confidence, cellBins: new Uint8Array(CELLS.length * 2).fill(1), provinceConfidence: new Float32Array(4).fill(0.9) }));
   writeFileSync(join(source, "build-report.json"), JSON.stringify({ ok: true }));
+});
+
+/** Publishes a good copy of the fixture, then edits the published version's manifest and files behind its back. */
+async function publishEdited(root: string, version: string, edit: (dir: string, artifacts: Manifest["artifacts"], manifest: Manifest) => void): Promise<string> {
+  const dir = await publish(root, version);
+  const manifest = readManifest(dir);
+  edit(dir, manifest.artifacts, manifest);
+  writeFileSync(join(dir, "manifest.json"), JSON.stringify(manifest, null, 2));
+  return dir;
+}
+
+/** A store serving a good `good` under `root` refuses the version `publishBad` makes current, logs why and keeps serving. */
+async function expectSwapRefused(root: string, log: ReturnType<typeof capture>, good: string, publishBad: () => Promise<unknown>, reason: RegExp): Promise<void> {
+  await publish(root, good);
+  const store = openStore(root, log.logger);
+  expect(await store.reload()).toBe("loaded");
+  await publishBad();
+  expect(await store.reload()).toBe("refused");
+  expect(store.current()?.version).toBe(good);
+  expect(log.messages().at(-1)).toMatchObject({ msg: "artifact version refused; previous version keeps serving", err: expect.stringMatching(reason) });
+}
+
+describe("a version whose manifest and directory disagree, or that lacks a file of its kind", () => {
+  const cases: Array<[string, (dir: string, artifacts: Manifest["artifacts"], manifest: Manifest) => void, RegExp]> = [
+    ["a manifest listing no artifacts", (_dir, artifacts) => Object.keys(artifacts).forEach((k) => delete artifacts[k]), /manifest\.json: lists no artifacts/],
+    ["tiles-index.json removed with its manifest entry", (dir, artifacts) => (rmSync(join(dir, "tiles-index.json")), delete artifacts["tiles-index.json"]), /^tiles-index\.json: required of a drought version/],
+    ["province-shapes.json removed with its entry", (dir, artifacts) => (rmSync(join(dir, PROVINCE_SHAPES_FILE)), delete artifacts[PROVINCE_SHAPES_FILE]), /^province-shapes\.json: required/],
+    ["a Parquet export removed with its entry", (dir, artifacts) => (rmSync(join(dir, "drought-cells.parquet")), delete artifacts["drought-cells.parquet"]), /^drought-cells\.parquet: required/],
+    [
+      "a station-built version without confidence.bin",
+      (dir, artifacts, manifest) => (rmSync(join(dir, CONFIDENCE_FILE)), delete artifacts[CONFIDENCE_FILE], (manifest.qc = { gridSource: "stations" })),
+      /^confidence\.bin: required/,
+    ],
+    ["a listed file missing on disk", (dir) => rmSync(join(dir, "coverage-mask.bin")), /^coverage-mask\.bin: ENOENT/],
+    ["a wrong bytes", (_dir, artifacts) => void (artifacts["provinces.json"].bytes += 1), /^provinces\.json: \d+ bytes, manifest says \d+/],
+    ["a wrong sha256", (_dir, artifacts) => void (artifacts["provinces.json"].sha256 = "0".repeat(64)), /^provinces\.json: sha256 /],
+    ["an unlisted file on disk", (dir) => writeFileSync(join(dir, "extra.bin"), "x"), /^extra\.bin: file on disk not listed in the manifest/],
+  ];
+
+  for (const [what, edit, reason] of cases) {
+    it(`${what}: refused at start and by hot swap; the previous version keeps serving`, async () => {
+      const root = mkdtempSync(join(tmpdir(), "version-load-"));
+      const log = capture();
+      await publishEdited(root, "v1", edit);
+      const cold = openStore(root, log.logger);
+      expect(await cold.reload()).toBe("refused");
+      expect(cold.current()).toBeUndefined();
+      expect(log.messages().at(-1)?.err).toMatch(reason);
+
+      await expectSwapRefused(root, log, "v2", () => publishEdited(root, "v3", edit), reason);
+    });
+  }
+
+  it("a version of another kind is refused by a store that expects drought", async () => {
+    const root = mkdtempSync(join(tmpdir(), "version-load-"));
+    const log = capture();
+    await publishEdited(root, "v1", (_dir, _a, manifest) => void (manifest.kind = "heatwave"));
+    const store = new ArtifactStore<DroughtArtifacts>({ root, open: openDroughtArtifacts, logger: log.logger, label: "drought artifacts", kind: "drought" });
+    expect(await store.reload()).toBe("refused");
+    expect(log.messages().at(-1)?.err).toBe('manifest.json: kind "heatwave", expected "drought"');
+  });
 });
 
 describe("a version whose checksums match but whose tiles-index.json is broken", () => {
@@ -158,6 +224,44 @@ describe("a version with out-of-range values and matching checksums", () => {
     expect(await openStore(root, log.logger).reload()).toBe("refused");
     expect(log.messages().at(-1)?.err).toMatch(/^province-summaries\.bin: .*-1e\+30.*spei3/);
   });
+});
+
+/** Rewrites a file of the version in place. */
+const patch = (dir: string, name: string, change: (bytes: Buffer) => Buffer | void) => {
+  const bytes = readFileSync(join(dir, name));
+  writeFileSync(join(dir, name), change(bytes) ?? bytes);
+};
+
+describe("a version with a corrupted file of each format and matching checksums is refused; the previous keeps serving", () => {
+  const cases: Array<[string, (dir: string) => void, RegExp]> = [
+    ["a coverage-mask state outside its enumeration", (dir) => patch(dir, "coverage-mask.bin", (b) => void (b[48 + 4] = 3)), /^coverage-mask\.bin: square 4 \(row 1, col 1\) has state 3/],
+    [
+      "NaN over a province's record that has cells",
+      (dir) => patch(dir, "province-summaries.bin", (b) => INDICES.forEach((_, k) => b.writeFloatLE(NaN, b.readUInt32LE(28) + ((1 * 2 + 1) * (INDICES.length + 1) + k) * 4))),
+      /^province-summaries\.bin: province 1, 2020-02 has 0 index values \(the others NaN\) but 2 cells used/,
+    ],
+    ["a bin confidence of 1.5", (dir) => patch(dir, CONFIDENCE_FILE, (b) => void b.writeDoubleLE(1.5, 32)), /^confidence\.bin: bin 0 confidence 1\.5 outside 0\.\.1/],
+    ["a province confidence of −0.5", (dir) => patch(dir, CONFIDENCE_FILE, (b) => void b.writeFloatLE(-0.5, b.length - 4)), /^confidence\.bin: province confidence -0\.5 outside 0\.\.1/],
+    ["a Parquet export without its leading magic", (dir) => patch(dir, "drought-cells.parquet", (b) => void b.write("XXXX", 0, "ascii")), /^drought-cells\.parquet: does not start with the Parquet magic/],
+    [
+      "a Parquet export with bytes cut from its body (footer intact)",
+      (dir) => patch(dir, "province-summaries.parquet", (b) => Buffer.concat([b.subarray(0, 4), b.subarray(54)])),
+      /^province-summaries\.parquet: row group 0 column .* lies outside the data/,
+    ],
+    ["a CSV export with another header", (dir) => patch(dir, "province-summaries.csv.gz", () => gzipSync("a,b\n1,2\n")), /^province-summaries\.csv\.gz: header "a,b" does not start with province_code/],
+    [
+      "a PMTiles archive whose tile data would end beyond the file",
+      (dir) => patch(dir, "tiles-provinces.pmtiles", (b) => void b.writeBigUInt64LE(BigInt(b.length), 64)),
+      /^tiles-provinces\.pmtiles: tile data \(\d+\+\d+\) ends beyond the file's \d+ bytes/,
+    ],
+  ];
+
+  for (const [what, damage, reason] of cases) {
+    it(what, async () => {
+      const root = mkdtempSync(join(tmpdir(), "version-load-"));
+      await expectSwapRefused(root, capture(), "v1", () => publish(root, "v2", damage), reason);
+    });
+  }
 });
 
 describe("versions that cannot be read at all", () => {

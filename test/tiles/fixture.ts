@@ -11,6 +11,9 @@ import { monthIndex, type MonthIndex } from "../../lib/months.ts";
 import type { Province } from "../../pipeline/provinces/boundaries.ts";
 import { flattenRings } from "../../lib/geo/province-rings.ts";
 import { openDroughtArtifacts, type DroughtArtifacts } from "../../server/data/drought-artifacts.ts";
+import { PROVINCE_SHAPES_FILE, writeProvinceShapes } from "../../formats/province-shapes.ts";
+import { writeExports } from "../../pipeline/publish/exports.ts";
+import { buildTiles } from "../../tiles/build-tiles.ts";
 
 export const INDICES = ["spei1", "spei3", "spei6", "spei12", "spi1", "mcdi"];
 export const JAN = monthIndex(2020, 1);
@@ -104,4 +107,14 @@ export function writeFixture(dir = mkdtempSync(join(tmpdir(), "tiles-fixture-"))
   const manifest = { version, latestValidMonth: "2020-02", baseline: { start: "1961-01", end: "1990-12" } } as unknown as Manifest;
   const data = openDroughtArtifacts(dir, manifest);
   return { dir, version, grid: data.grid, summaries: data.summaries, data };
+}
+
+/**
+ * The rest of what a drought version holds (formats/version-files.ts REQUIRED_FILES): province shapes, a small tile
+ * build (1 month, zoom ≤ 4) and the exports, for a fixture published as a version.
+ */
+export async function writeVersionExtras(dir: string, grid: DroughtGrid, summaries: ProvinceSummariesReader): Promise<void> {
+  writeFileSync(join(dir, PROVINCE_SHAPES_FILE), writeProvinceShapes(PROVINCES));
+  await buildTiles({ grid, provinces: PROVINCES, summaries, provinceMeta: PROVINCE_META, outDir: dir, months: 1, maxZoom: 4 });
+  writeExports(dir, grid, summaries, PROVINCE_META);
 }
