@@ -5,7 +5,7 @@
 // against the Thai one. The server runs compiled (dist/, as `npm start`).
 // Run: npx tsx bench/api.bench.ts [--seconds S]   (needs published artifacts: make artifacts)
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
@@ -13,6 +13,7 @@ import { artifactsDir as defaultArtifactsDir, PROJECT_ROOT } from "../lib/config
 import { openDroughtService } from "../server/services/drought-service.ts";
 import { writeDroughtGrid } from "../formats/drought-grid.ts";
 import { createStaging, publishStaging } from "../pipeline/publish/publish.ts";
+import { copyVersionExtras } from "./synthetic-grid.ts";
 import { readManifest } from "../formats/manifest.ts";
 import { rng } from "./random.ts";
 import { startServer, type Started } from "./bench-server.ts";
@@ -234,7 +235,7 @@ async function syntheticMillion(): Promise<string> {
   for (let i = 0; i < values.length; i++) values[i] = rand() * 4 - 2;
   const m = readManifest(src);
   const staging = createStaging(root, "synthetic-1m");
-  for (const f of ["province-summaries.bin", "province-index.bin", "provinces.json", "coverage-mask.bin"]) cpSync(join(src, f), join(staging.dir, f));
+  const report = copyVersionExtras(src, staging.dir);
   writeFileSync(
     join(staging.dir, "drought-grid.bin"),
     writeDroughtGrid({
@@ -244,7 +245,8 @@ async function syntheticMillion(): Promise<string> {
     }),
   );
   const { manifestFormat: _f, version: _v, artifacts: _a, ...body } = m;
-  await publishStaging(staging, { ...body, latestValidMonth: "2019-06", monthRange: { first: "2018-01", last: "2019-12" } });
+  // Not a stations grid: no confidence.bin of its cells (formats/version-files.ts asks one only of a stations grid).
+  await publishStaging(staging, { ...body, report, qc: { ...m.qc, gridSource: "synthetic" }, latestValidMonth: "2019-06", monthRange: { first: "2018-01", last: "2019-12" } });
   return root;
 }
 

@@ -6,8 +6,8 @@
 // never into the artifacts directory the service reads by default, and its manifest says it is synthetic.
 //
 // Run: npm run -s bench:grid -- --cells N --out DIR [--from ARTIFACTS_DIR] [--months M] [--seed S]
-import { copyFileSync, existsSync, realpathSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, realpathSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { artifactsDir, PROJECT_ROOT } from "../lib/config.ts";
 import { formatMonth, parseMonth, type MonthIndex } from "../lib/months.ts";
@@ -18,7 +18,23 @@ import { createStaging, discardStaging, makeVersionId, publishStaging } from "..
 import { rng } from "./random.ts";
 
 export const SYNTHETIC_INDICES = ["spei1", "spei3", "spei6", "spei12", "spei24", "spi1", "spi3", "mcdi"];
-const COPIED_FILES = ["province-summaries.bin", "province-index.bin", "provinces.json", "coverage-mask.bin"];
+/** Files of the source version a synthetic grid does not replace: everything but the grid and the stations' confidence. */
+const NOT_COPIED = new Set(["drought-grid.bin", "confidence.bin"]);
+
+/**
+ * Copies into `dir` every artifact of the published version `src` that a synthetic grid keeps (provinces, coverage
+ * mask, shapes, tiles, exports, the report): a version must hold every required file to be served
+ * (formats/version-files.ts). Returns the source's report file name.
+ */
+export function copyVersionExtras(src: string, dir: string): string {
+  const manifest = readManifest(src);
+  for (const f of Object.keys(manifest.artifacts)) {
+    if (NOT_COPIED.has(f)) continue;
+    mkdirSync(dirname(join(dir, f)), { recursive: true });
+    copyFileSync(join(src, f), join(dir, f));
+  }
+  return manifest.report;
+}
 
 export interface SyntheticGridOptions {
   /** Number of grid cells. */
@@ -148,7 +164,7 @@ export async function publishSyntheticGrid(opts: SyntheticGridOptions): Promise<
       values,
     });
     writeFileSync(join(staging.dir, "drought-grid.bin"), gridBytes);
-    for (const f of COPIED_FILES) copyFileSync(join(src, f), join(staging.dir, f));
+    const report = copyVersionExtras(src, staging.dir);
     const synthetic = { synthetic: true, generator: "bench/synthetic-grid.ts", seed, cells, months, resolutionDeg: step, provincesFrom: manifest.version };
     const dir = await publishStaging(staging, {
       builtAt: now.toISOString(),
@@ -159,7 +175,7 @@ export async function publishSyntheticGrid(opts: SyntheticGridOptions): Promise<
       monthRange: { first: formatMonth(firstMonth), last: formatMonth(latest) },
       latestValidMonth: formatMonth(latest),
       qc: synthetic,
-      report: "",
+      report,
       settings: synthetic,
     });
     return { version: staging.version, dir, cells, resolutionDeg: step, months, gridBytes: gridBytes.byteLength };

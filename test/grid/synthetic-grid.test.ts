@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { publishSyntheticGrid, type SyntheticGridResult } from "../../bench/synthetic-grid.ts";
+import { missingFiles } from "../../formats/version-files.ts";
 import { openDroughtGridFile } from "../../formats/drought-grid.ts";
 import { readManifest, verifyArtifacts } from "../../formats/manifest.ts";
 import { PROJECT_ROOT } from "../../lib/config.ts";
@@ -37,7 +38,11 @@ describe("npm run bench:grid (publishSyntheticGrid)", () => {
     expect(manifest.settings.synthetic).toBe(true);
     expect(manifest.settings.seed).toBe(7);
     expect(manifest.sources?.[0]).toMatch(/^SYNTHETIC values \(bench\/synthetic-grid\.ts, seed 7\), for benchmarks and tests only/);
-    expect(Object.keys(manifest.artifacts).sort()).toEqual(["coverage-mask.bin", "drought-grid.bin", "province-index.bin", "province-summaries.bin", "provinces.json"]);
+    // Its own grid; every other required file of the source version (shapes, tiles, exports, report) but the
+    // stations' confidence, so the server's completeness check accepts it (formats/version-files.ts).
+    expect(Object.keys(manifest.artifacts)).toEqual(expect.arrayContaining(["coverage-mask.bin", "drought-grid.bin", "province-index.bin", "province-summaries.bin", "provinces.json", "tiles-index.json", manifest.report]));
+    expect(Object.keys(manifest.artifacts)).not.toContain("confidence.bin");
+    expect(missingFiles(manifest)).toEqual([]);
     expect(await verifyArtifacts(dir, manifest)).toEqual([]);
 
     const source = readManifest(join(inject("artifactsDir"), "current"));
