@@ -65,7 +65,8 @@ export async function main(argv: string[]): Promise<number> {
       const { publishSourceStatus } = await import("./sources/publish-status.ts");
       const { nightlySummary } = await import("./sources/status-table.ts");
       const { nightlyOutcome, outcomeText } = await import("./sources/nightly-outcome.ts");
-      const results = await refreshSources({ dataDir: dataDir(), artifactsDir: artifactsDir(), only: rest.filter((a) => a !== "--verbose").length ? rest.filter((a) => a !== "--verbose") : undefined });
+      const names = rest.filter((a) => a !== "--verbose");
+      const results = await refreshSources({ dataDir: dataDir(), artifactsDir: artifactsDir(), only: names.length ? names : undefined });
       const { writeInputOverlay } = await import("./sources/input-overlay.ts");
       const overlay = await writeInputOverlay(dataDir(), artifactsDir());
       log.info({ dir: overlay.dir, fromDownloads: overlay.fromCache }, "inputs for the builders");

@@ -112,10 +112,15 @@ export function burdenFromEstimate(scale: BurdenScale, year: number, rate: numbe
  * Median yearly rate per 100,000 over a series' calendar years with at least MIN_REPORTED_SHARE of their periods
  * (NaN without any): under a disease's `sporadicBelowPer100k`, the country has no established local transmission.
  */
+/** Calendar year of a period index (months year*12 + month-1, years, UTC days). */
+export function yearOfPeriod(resolution: Resolution, p: number): number {
+  return resolution === "year" ? p : resolution === "month" ? Math.floor(p / 12) : new Date(p * 86_400_000).getUTCFullYear();
+}
+
 export function medianYearlyRate(s: Pick<CaseSeries, "start" | "values" | "resolution">, populationOfYear: (year: number) => number | null): number {
   const perYear = s.resolution === "year" ? 1 : s.resolution === "month" ? 12 : 365;
   const rates: number[] = [];
-  const yearOf = (p: number) => (s.resolution === "year" ? p : s.resolution === "month" ? Math.floor(p / 12) : new Date(p * 86_400_000).getUTCFullYear());
+  const yearOf = (p: number) => yearOfPeriod(s.resolution, p);
   const first = yearOf(s.start);
   const last = yearOf(s.start + s.values.length - 1);
   for (let y = first; y <= last; y++) {

@@ -2,7 +2,7 @@
 // fortnight) of cases and the population of its area — or, for malaria, WHO's modelled incidence. Why a rate is
 // missing is said, never guessed.
 import type { OutbreakData } from "../../formats/outbreak-snapshot.ts";
-import { burdenFromCases, burdenFromEstimate, casesOver, medianYearlyRate, periodsFor, populationOf, type Burden } from "./burden.ts";
+import { burdenFromCases, burdenFromEstimate, casesOver, medianYearlyRate, periodsFor, populationOf, yearOfPeriod, type Burden } from "./burden.ts";
 import { DISEASES } from "./diseases/index.ts";
 import type { CaseSeries } from "./series.ts";
 
@@ -14,8 +14,6 @@ export interface SeriesBurden {
   sporadic: boolean;
   sporadicNote: string | null;
 }
-
-const yearOfPeriod = (s: CaseSeries, p: number) => (s.resolution === "year" ? p : s.resolution === "month" ? Math.floor(p / 12) : new Date(p * 86_400_000).getUTCFullYear());
 
 /** `end`: the series' last reported period (the window's end). `province`: index into d.provinces for an admin-1 series. */
 export function seriesBurden(d: OutbreakData, s: CaseSeries, end: number, areaName: string, province?: number): SeriesBurden {
@@ -30,7 +28,7 @@ export function seriesBurden(d: OutbreakData, s: CaseSeries, end: number, areaNa
       return { burden: burdenFromEstimate(scale, year, rate, `WHO's estimated incidence per 1,000 population at risk in ${areaName}, ${year} (${d.malariaIncidenceSource})`), note: null, sporadic: false, sporadicNote: null };
     }
   }
-  const year = yearOfPeriod(s, end);
+  const year = yearOfPeriod(s.resolution, end);
   const prov = province === undefined ? undefined : d.provinces[province];
   const popList = d.populations[s.country];
   const pop = prov !== undefined ? { year: prov.populationYear, population: prov.population } : popList ? populationOf(popList, year) : null;
