@@ -13,6 +13,7 @@ command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 command -v promtool >/dev/null 2>&1 || need+=(prometheus)
 command -v ogr2ogr >/dev/null 2>&1 || need+=(gdal-bin)
 /usr/bin/python3 -c "import osgeo.ogr" >/dev/null 2>&1 || need+=(python3-gdal)
+command -v ss >/dev/null 2>&1 || need+=(iproute2)
 { [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1; } || need+=(nginx-light)
 [ ${#need[@]} -eq 0 ] && exit 0
 
@@ -22,7 +23,7 @@ if [ "$(id -u)" -ne 0 ]; then
   exit 1
 fi
 if ! command -v apt-get >/dev/null 2>&1; then
-  echo "test-deps: the tests need ${need[*]} (redis-server, promtool, ogr2ogr and nginx on PATH, Chromium at /usr/bin/chromium, GDAL's Python bindings for /usr/bin/python3); install them with your package manager." >&2
+  echo "test-deps: the tests need ${need[*]} (redis-server, promtool, ogr2ogr, ss and nginx on PATH, Chromium at /usr/bin/chromium, GDAL's Python bindings for /usr/bin/python3); install them with your package manager." >&2
   exit 1
 fi
 echo "test-deps: installing ${need[*]} (apt-get)"

@@ -1,6 +1,6 @@
 // The compiled server (dist/, as `npm start` runs it) over an artifacts directory, with one key of an unlimited
 // "bench" plan; resolves once /readyz answers 200. Shared by the benches that load a real server over loopback.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,14 +15,21 @@ export interface Started {
   stop(): Promise<void>;
 }
 
-export async function startServer(artifacts: string, env: Record<string, string> = {}): Promise<Started> {
+/**
+ * Starts the server; `opts.cpu` pins it to those cores (taskset -c, e.g. "0") so a load generator pinned elsewhere
+ * (pinSelf) does not take its CPU.
+ */
+export async function startServer(artifacts: string, env: Record<string, string> = {}, opts: { cpu?: string } = {}): Promise<Started> {
   const dir = mkdtempSync(join(tmpdir(), "bench-keys-"));
   const key = generateKey();
   writeKeyFile(join(dir, "keys.json"), { keys: [{ id: "key_bench", hash: hashKey(key), plan: "bench", status: "active", createdAt: new Date().toISOString() }] });
   const port = 30000 + Math.floor(Math.random() * 20000);
   const t0 = performance.now();
   // The compiled server, as `npm start` runs it in production (main() builds it first when stale).
-  const proc = spawn(process.execPath, [join(PROJECT_ROOT, "dist/server/main.js")], {
+  // BENCH_SERVER_NODE_ARGS adds node flags to the server only (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof).
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const argv = [...nodeArgs, join(PROJECT_ROOT, "dist/server/main.js")];
+  const proc = spawn(opts.cpu === undefined ? process.execPath : "taskset", opts.cpu === undefined ? argv : ["-c", opts.cpu, process.execPath, ...argv], {
     env: {
       ...process.env,
       ARTIFACTS_DIR: artifacts,
@@ -36,7 +43,10 @@ export async function startServer(artifacts: string, env: Record<string, string>
     stdio: ["ignore", "inherit", "inherit"],
   });
   const base = `http://127.0.0.1:${port}`;
+  let exited: number | null | undefined;
+  proc.once("exit", (code) => (exited = code));
   for (;;) {
+    if (exited !== undefined) throw new Error(`the server exited (code ${exited}) before it was ready`);
     try {
       if ((await fetch(base + "/readyz")).status === 200) break;
     } catch {
@@ -53,4 +63,10 @@ export async function startServer(artifacts: string, env: Record<string, string>
     readyMs,
     stop: () => new Promise((res) => (proc.once("exit", () => res()), proc.kill("SIGTERM"))),
   };
+}
+
+/** Pins this process (every thread) to `cpu` (taskset -pc), e.g. the load generator to the core the server is not on. */
+export function pinSelf(cpu: string): void {
+  const r = spawnSync("taskset", ["-a", "-p", "-c", cpu, String(process.pid)], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`taskset failed: ${r.stderr}`);
 }

@@ -3,7 +3,7 @@
 // BODY_LIMIT (bytes, 65536), REQUEST_TIMEOUT_MS (10000), HEADERS_TIMEOUT_MS (5000), KEEP_ALIVE_TIMEOUT_MS (5000),
 // WORKERS (1; a number, or "auto" = one per core; workers share the port via node:cluster, and share one
 // rate-limit budget only with REDIS_URL), ADMISSION_CONCURRENCY (4), ADMISSION_QUEUE (64), ADMISSION_RETRY_AFTER_S (1)
-// (heavy requests per class and process: server/http/admission.ts).
+// (heavy requests per class and process: server/http/admission.ts), LISTEN_BACKLOG (4096, server/serve.ts).
 import cluster from "node:cluster";
 import { resolve } from "node:path";
 import { artifactsDir, intSetting } from "../lib/config.ts";
@@ -15,7 +15,7 @@ import { createMapPageRouter, createTilesRouter } from "./routes/tiles.ts";
 import { FileKeyStore } from "./auth/key-store.ts";
 import { printDevBanner } from "./auth/dev-key.ts";
 import { createRateLimiter, planLimitsFromEnv } from "./limits/rate-limit.ts";
-import { exitOnSignals, httpTimeoutsFromEnv, listen, workerCount } from "./serve.ts";
+import { DEFAULT_LISTEN_BACKLOG, exitOnSignals, httpTimeoutsFromEnv, listen, workerCount } from "./serve.ts";
 import { openDroughtService } from "./services/drought-service.ts";
 import { ExportService } from "./services/export-service.ts";
 import { openFeedRiskService } from "./services/feed-risk-service.ts";
@@ -61,6 +61,7 @@ async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
     host: env.HOST || "0.0.0.0",
     logger: log,
     timeouts: httpTimeoutsFromEnv(env),
+    backlog: intSetting(env, "LISTEN_BACKLOG", DEFAULT_LISTEN_BACKLOG),
   });
   printDevBanner(env, running.port, log); // make serve only (DEV_KEY_FILE): the key and requests to try, last
   exitOnSignals(running, () => {

@@ -48,9 +48,16 @@ function checkTimeouts(t: HttpTimeouts): HttpTimeouts {
   return t;
 }
 
+/**
+ * Pending connections the kernel queues before accept() (LISTEN_BACKLOG; the kernel caps it at
+ * net.core.somaxconn). Node's default, 511, overflows under a burst of ~1,000 new connections: the kernel then
+ * drops SYNs and those clients, /healthz probes among them, wait for TCP's 1 s retransmission (bench/admission.bench.ts).
+ */
+export const DEFAULT_LISTEN_BACKLOG = 4096;
+
 export function listen(
   app: Express,
-  opts: { port: number; host: string; logger: Logger; graceMs?: number; timeouts?: Partial<HttpTimeouts> },
+  opts: { port: number; host: string; logger: Logger; graceMs?: number; timeouts?: Partial<HttpTimeouts>; backlog?: number },
 ): Promise<RunningServer> {
   const timeouts = checkTimeouts({ ...DEFAULT_HTTP_TIMEOUTS, ...opts.timeouts });
   const server = createServer(
@@ -91,7 +98,7 @@ export function listen(
 
   return new Promise((resolve, reject) => {
     server.once("error", reject);
-    server.listen(opts.port, opts.host, () => {
+    server.listen({ port: opts.port, host: opts.host, backlog: opts.backlog ?? DEFAULT_LISTEN_BACKLOG }, () => {
       server.off("error", reject);
       const port = (server.address() as AddressInfo).port;
       opts.logger.info({ host: opts.host, port }, "listening");

@@ -265,3 +265,15 @@ describe("documentation of the limits", () => {
     }
   });
 });
+
+describe("listen backlog (issue 24: a burst of new connections)", () => {
+  it("the listening socket queues 4,096 pending connections (capped by net.core.somaxconn), not Node's 511", async () => {
+    const { spawnSync } = await import("node:child_process");
+    const { readFileSync } = await import("node:fs");
+    const port = new URL(s.base).port;
+    // ss -ltn shows a listening socket's backlog in its Send-Q column.
+    const line = spawnSync("ss", ["-ltnH", `sport = :${port}`], { encoding: "utf8" }).stdout.trim();
+    const somaxconn = Number(readFileSync("/proc/sys/net/core/somaxconn", "utf8"));
+    expect(Number(line.split(/\s+/)[2])).toBe(Math.min(4096, somaxconn));
+  });
+});
