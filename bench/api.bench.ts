@@ -4,36 +4,25 @@
 // with the Thailand artifacts and with a synthetic 1,000,000-cell artifact, and batch-100 over HTTP on that grid
 // against the Thai one. The server runs compiled (dist/, as `npm start`).
 // Run: npx tsx bench/api.bench.ts [--seconds S]   (needs published artifacts: make artifacts)
-import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import autocannon from "autocannon";
 import { artifactsDir as defaultArtifactsDir, PROJECT_ROOT } from "../lib/config.ts";
 import { openDroughtService } from "../server/services/drought-service.ts";
-import { writeDroughtGrid } from "../formats/drought-grid.ts";
-import { createStaging, publishStaging } from "../pipeline/publish/publish.ts";
-import { copyVersionExtras } from "./synthetic-grid.ts";
 import { readManifest } from "../formats/manifest.ts";
-import { rng } from "./random.ts";
 import { startServer, type Started } from "./bench-server.ts";
+import { bareExpress, load, median, syntheticMillion, thaiPoints } from "./http-load.ts";
+import { rng } from "./random.ts";
 
 const argSeconds = process.argv.indexOf("--seconds");
 const SECONDS = argSeconds > 0 ? Number(process.argv[argSeconds + 1]) : 8;
 const ARTIFACTS = process.env.ARTIFACTS_DIR ?? defaultArtifactsDir();
 
-const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(q * s.length))];
 };
 
-
-/** Random points in the Khorat plateau and central plains (inland Thailand, so they all have data). */
-function thaiPoints(n: number, seed = 1): { lat: number; lng: number }[] {
-  const r = rng(seed);
-  return Array.from({ length: n }, () => ({ lat: 14.6 + r() * 2.6, lng: 99.5 + r() * 3.3 }));
-}
 
 async function inProcess() {
   const { service, store } = await openDroughtService(ARTIFACTS, { pollMs: 3_600_000 });
@@ -70,20 +59,6 @@ function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
 }
 
-async function load(s: Started, opts: { path: string; method?: "GET" | "POST"; body?: string; headers?: Record<string, string> }): Promise<number> {
-  const r = await autocannon({
-    url: s.base + opts.path,
-    method: opts.method ?? "GET",
-    body: opts.body,
-    headers: { "x-api-key": s.key, "content-type": "application/json", ...opts.headers },
-    connections: 32,
-    pipelining: 1,
-    duration: SECONDS,
-  });
-  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${opts.path}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return r.requests.average;
-}
-
 async function http() {
   const s = await startServer(ARTIFACTS);
   const batchBody = JSON.stringify({ riskType: "drought", locations: thaiPoints(100, 7).map((p, i) => ({ id: String(i), ...p })) });
@@ -94,10 +69,10 @@ async function http() {
     ["score", { path: "/api/risk-map/score", method: "POST", body: JSON.stringify({ lat: 15.2, lng: 102.1, riskType: "drought" }) }],
     ["batch100", { path: "/api/risk-map/batch", method: "POST", body: batchBody }],
   ];
-  await load(s, { path: "/api/ping" }); // warm-up
+  await load(s, { path: "/api/ping" }, SECONDS); // warm-up
   for (const [name, req] of pairs) {
-    const ping = await load(s, { path: "/api/ping" });
-    const real = await load(s, req);
+    const ping = await load(s, { path: "/api/ping" }, SECONDS);
+    const real = await load(s, req, SECONDS);
     out[`${name}Rps`] = real;
     out[`${name}PingRps`] = ping;
     out[`${name}Ratio`] = real / ping;
@@ -108,37 +83,14 @@ async function http() {
   const zipped = { ...plain, headers: { "accept-encoding": "gzip, br" } };
   const rounds: Record<"plain" | "zipped", number[]> = { plain: [], zipped: [] };
   for (let round = 0; round < 2; round++) {
-    rounds.plain.push(await load(s, plain));
-    rounds.zipped.push(await load(s, zipped));
+    rounds.plain.push(await load(s, plain, SECONDS));
+    rounds.zipped.push(await load(s, zipped, SECONDS));
   }
-  out.batch100PlainRps = med(rounds.plain);
-  out.batch100CompressedRps = med(rounds.zipped);
+  out.batch100PlainRps = median(rounds.plain);
+  out.batch100CompressedRps = median(rounds.zipped);
   process.stderr.write(`batch-100 compressed: ${out.batch100CompressedRps.toFixed(0)} vs ${out.batch100PlainRps.toFixed(0)} req/s\n`);
   await s.stop();
   return out;
-}
-
-/**
- * A bare Express 5 app in its own process that answers with fixed bytes (the service's own answers, captured), the
- * baseline of goal 1: our route against Express doing nothing but sending the same body.
- */
-async function bareExpress(bodies: Record<string, { method: "get" | "post"; body: string; type: string }>): Promise<{ base: string; stop(): Promise<void> }> {
-  const port = 30000 + Math.floor(Math.random() * 20000);
-  const routes = Object.entries(bodies)
-    .map(([path, b]) => `app.${b.method}(${JSON.stringify(path)}, (req, res) => { if (req.method === "POST") req.resume(); res.type(${JSON.stringify(b.type)}).send(${JSON.stringify(b.body)}); });`)
-    .join("\n");
-  const script = `import express from "express"; const app = express(); app.disable("x-powered-by"); app.set("etag", false);\n${routes}\napp.listen(${port}, "127.0.0.1");`;
-  const proc = spawn(process.execPath, ["--input-type=module", "-e", script], { cwd: PROJECT_ROOT, stdio: ["ignore", "inherit", "inherit"] });
-  const base = `http://127.0.0.1:${port}`;
-  for (;;) {
-    try {
-      await fetch(base + "/");
-      break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
-  return { base, stop: () => new Promise((res) => (proc.once("exit", () => res()), proc.kill("SIGTERM"))) };
 }
 
 /** Goal 1: each route against a bare Express route sending the same bytes; goal 3: WORKERS=auto against one. */
@@ -161,10 +113,10 @@ async function againstBareAndWorkers() {
     ["score", { path: "/api/risk-map/score", method: "POST", body: JSON.stringify({ lat: 15.2, lng: 102.1, riskType: "drought" }) }],
     ["batch100", { path: "/api/risk-map/batch", method: "POST", body: batchBody }],
   ];
-  await load(asBare(bare.base), cases[0][1]); // warm-up
+  await load(asBare(bare.base), cases[0][1], SECONDS); // warm-up
   for (const [name, req] of cases) {
-    const base = await load(asBare(bare.base), req);
-    const ours = await load(s, req);
+    const base = await load(asBare(bare.base), req, SECONDS);
+    const ours = await load(s, req, SECONDS);
     out[`${name}VsBare`] = ours / base;
     process.stderr.write(`${name}: ${ours.toFixed(0)} req/s vs bare Express ${base.toFixed(0)} req/s (${((100 * ours) / base).toFixed(0)} %)\n`);
   }
@@ -175,13 +127,13 @@ async function againstBareAndWorkers() {
   for (let round = 0; round < 2; round++) {
     for (const [label, workers] of [["one", "1"], ["auto", "auto"]] as const) {
       const w = await startServer(ARTIFACTS, { WORKERS: workers });
-      await load(w, cases[0][1]);
-      rps[label].push(await load(w, cases[0][1]));
+      await load(w, cases[0][1], SECONDS);
+      rps[label].push(await load(w, cases[0][1], SECONDS));
       await w.stop();
     }
   }
-  out.oneWorkerRps = med(rps.one);
-  out.autoWorkersRps = med(rps.auto);
+  out.oneWorkerRps = median(rps.one);
+  out.autoWorkersRps = median(rps.auto);
   process.stderr.write(`WORKERS: 1 → ${out.oneWorkerRps.toFixed(0)} req/s, auto → ${out.autoWorkersRps.toFixed(0)} req/s\n`);
   return out;
 }
@@ -200,54 +152,18 @@ async function millionOverHttp(million: string) {
     const answer = await (await fetch(s.base + req.path, { method: "POST", headers: { "x-api-key": s.key, "content-type": "application/json" }, body: req.body })).text();
     const found = answer.split('"found":true').length - 1;
     if (found !== 100) throw new Error(`batch on ${s === thai ? "the Thai grid" : "the 1M grid"}: ${found} of 100 found`);
-    await load(s, req); // warm-up
+    await load(s, req, SECONDS); // warm-up
   }
   const rounds: Record<"thai" | "million", number[]> = { thai: [], million: [] };
   for (let round = 0; round < 2; round++) {
-    rounds.thai.push(await load(thai, req));
-    rounds.million.push(await load(big, req));
+    rounds.thai.push(await load(thai, req, SECONDS));
+    rounds.million.push(await load(big, req, SECONDS));
   }
   await thai.stop();
   await big.stop();
-  const out = { thaiRps: med(rounds.thai), millionRps: med(rounds.million) };
+  const out = { thaiRps: median(rounds.thai), millionRps: median(rounds.million) };
   process.stderr.write(`batch-100 over HTTP: Thai grid ${out.thaiRps.toFixed(0)} req/s, 1M grid ${out.millionRps.toFixed(0)} req/s\n`);
   return out;
-}
-
-/** A published version whose grid has 1,000,000 cells (1000 × 1000 at 0.01°) and 24 months of 8 indices. */
-async function syntheticMillion(): Promise<string> {
-  const root = mkdtempSync(join(tmpdir(), "bench-1m-"));
-  const src = realpathSync(join(ARTIFACTS, "current"));
-  const n = 1000;
-  const nCells = n * n;
-  const nMonths = 24;
-  const names = ["spei1", "spei3", "spei6", "spei12", "spei24", "spi1", "spi3", "mcdi"];
-  const lats = new Float64Array(nCells);
-  const lngs = new Float64Array(nCells);
-  for (let r = 0; r < n; r++) {
-    for (let c = 0; c < n; c++) {
-      lats[r * n + c] = 6 + (r + 0.5) * 0.01;
-      lngs[r * n + c] = 97.5 + (c + 0.5) * 0.01;
-    }
-  }
-  const values = new Float32Array(nCells * nMonths * names.length);
-  const rand = rng(3);
-  for (let i = 0; i < values.length; i++) values[i] = rand() * 4 - 2;
-  const m = readManifest(src);
-  const staging = createStaging(root, "synthetic-1m");
-  const report = copyVersionExtras(src, staging.dir);
-  writeFileSync(
-    join(staging.dir, "drought-grid.bin"),
-    writeDroughtGrid({
-      firstMonth: 2018 * 12, nMonths, indexNames: names, baselineStart: 1961 * 12, baselineEnd: 1990 * 12 + 11, resolutionDeg: 0.01,
-      cellIds: Uint32Array.from({ length: nCells }, (_, i) => i), cellLats: lats, cellLngs: lngs, countries: ["THA"],
-      cellCountry: new Uint8Array(nCells), values,
-    }),
-  );
-  const { manifestFormat: _f, version: _v, artifacts: _a, ...body } = m;
-  // Not a stations grid: no confidence.bin of its cells (formats/version-files.ts asks one only of a stations grid).
-  await publishStaging(staging, { ...body, report, qc: { ...m.qc, gridSource: "synthetic" }, latestValidMonth: "2019-06", monthRange: { first: "2018-01", last: "2019-12" } });
-  return root;
 }
 
 async function startupAndMemory(label: string, artifacts: string) {
@@ -270,7 +186,7 @@ async function main() {
   results.http = await http();
   results.bareAndWorkers = await againstBareAndWorkers();
   results.startupThailand = await startupAndMemory("Thailand artifacts", ARTIFACTS);
-  const million = await syntheticMillion();
+  const million = await syntheticMillion(ARTIFACTS);
   const gridBytes = readManifest(join(million, "current")).artifacts["drought-grid.bin"].bytes;
   results.startupMillion = { ...(await startupAndMemory("synthetic 1,000,000 cells", million)), gridBytes };
   results.millionOverHttp = await millionOverHttp(million);

@@ -104,6 +104,35 @@ function setRateHeaders(res: Response, d: RateDecision): void {
   res.setHeader("RateLimit-Reset", String(d.resetSeconds));
 }
 
+type Handler = (req: Request, res: Response, next: NextFunction) => unknown;
+
+/** Runs handlers in turn, each calling next() to pass on; a throw or a rejected promise goes to the error handler. */
+function runChain(chain: Handler[], req: Request, res: Response, done: NextFunction): void {
+  let i = 0;
+  const step: NextFunction = (err?: unknown) => {
+    if (err !== undefined && err !== "route") return done(err);
+    const handler = chain[i++];
+    if (handler === undefined) return done();
+    try {
+      const result = handler(req, res, step);
+      if (result instanceof Promise) result.catch(done);
+    } catch (thrown) {
+      done(thrown);
+    }
+  };
+  step();
+}
+
+function logFields(req: Request, res: Response, seconds: number) {
+  return {
+    method: req.method,
+    path: req.path,
+    route: (res.locals.route as string | undefined) ?? "unmatched",
+    durationMs: Math.round(seconds * 1e4) / 10,
+    keyId: res.locals.keyId as string | undefined,
+  };
+}
+
 export function createApp(deps: AppDeps) {
   const { logger } = deps;
   const bodyLimit = deps.bodyLimit ?? DEFAULT_BODY_LIMIT;
@@ -113,6 +142,14 @@ export function createApp(deps: AppDeps) {
   const openApi = () => (openApiCache ??= buildOpenApi({ bodyLimit }));
 
   const app = express();
+  /** The drought version's name for X-Data-Version; "none" before the data are loaded (readyz says so). */
+  const currentVersion = () => {
+    try {
+      return deps.drought.dataVersion() || "none";
+    } catch {
+      return "none";
+    }
+  };
   app.disable("x-powered-by");
   app.set("etag", false); // we set our own ETags (respond.ts)
 
@@ -133,38 +170,26 @@ export function createApp(deps: AppDeps) {
     });
   }
 
-  // Common headers, request log line and metrics.
-  app.use((req, res, next) => {
+  // Common headers, request log line and metrics (named, so a CPU profile names each middleware's cost:
+  // bench/http-pinned.bench.ts).
+  const logRequests = () => logger.isLevelEnabled("info");
+  app.use(function commonHeadersLogMetrics(req, res, next) {
     applySecurityHeaders(res);
     const started = process.hrtime.bigint();
-    let version = "none";
-    try {
-      version = deps.drought.dataVersion() || "none";
-    } catch {
-      // data not loaded yet: readyz says so
-    }
-    res.setHeader("X-Data-Version", version);
+    res.setHeader("X-Data-Version", currentVersion());
     res.setHeader("Access-Control-Allow-Origin", "*");
     res.setHeader("Access-Control-Expose-Headers", EXPOSED_HEADERS);
-    const elapsedSeconds = () => Number(process.hrtime.bigint() - started) / 1e9;
-    // req.path has no query string, so nothing secret in it; the key itself is never logged, only its id.
-    const logFields = (seconds: number) => ({
-      method: req.method,
-      path: req.path,
-      route: (res.locals.route as string | undefined) ?? "unmatched",
-      durationMs: Math.round(seconds * 1e4) / 10,
-      keyId: res.locals.keyId as string | undefined,
-    });
-    res.on("finish", () => {
-      const seconds = elapsedSeconds();
-      const line = logFields(seconds);
-      metrics.observe(req.method, line.route, res.statusCode, seconds);
-      logger.info({ ...line, status: res.statusCode }, "request");
+    res.on("finish", function logAndMeasure() {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = (res.locals.route as string | undefined) ?? "unmatched";
+      metrics.observe(req.method, route, res.statusCode, seconds);
+      // req.path has no query string, so nothing secret in it; the key itself is never logged, only its id.
+      if (logRequests()) logger.info({ ...logFields(req, res, seconds), status: res.statusCode }, "request");
     });
     // Connection closed before our answer was sent (client gone, or closed on a request timeout): no status,
     // not a server error, not in the status metrics.
     res.on("close", () => {
-      if (!res.writableFinished) logger.info(logFields(elapsedSeconds()), "request aborted");
+      if (!res.writableFinished) logger.info(logFields(req, res, Number(process.hrtime.bigint() - started) / 1e9), "request aborted");
     });
     // A missing or repeated Host (serve.ts turns off Node's empty-bodied 400) or an unknown Expect.
     const problem = headerProblem(req);
@@ -176,10 +201,22 @@ export function createApp(deps: AppDeps) {
   });
 
   // The map page and tiles answer their own paths (server/routes/tiles.ts); everything else goes to the gate.
-  for (const router of deps.routers ?? []) app.use(router);
+  // An API path never goes through them (one Map lookup instead of each router's path matching).
+  const pageRouters = deps.routers ?? [];
+  app.use(function mapAndTilesRouters(req, res, next) {
+    if (pageRouters.length === 0 || ROUTE_BY_PATH.has(req.path)) return next();
+    let i = 0;
+    const step = (err?: unknown) => {
+      if (err !== undefined && err !== "route" && err !== "router") return next(err);
+      const router = pageRouters[i++];
+      if (router === undefined) return next();
+      router(req, res, step);
+    };
+    step();
+  });
 
   // Routing gate: 404, CORS preflight, 405.
-  app.use((req, res, next) => {
+  app.use(function routingGate(req, res, next) {
     const route = ROUTE_BY_PATH.get(req.path);
     if (route === undefined) throw new ApiError("NOT_FOUND", `No route ${req.method} ${req.path}`);
     res.locals.route = route.path;
@@ -203,7 +240,7 @@ export function createApp(deps: AppDeps) {
   });
 
   // Auth, then the rate limit's entry point (1 point).
-  app.use(async (req: Request, res: Response, next: NextFunction) => {
+  app.use(async function authAndRateLimit(req: Request, res: Response, next: NextFunction) {
     if (!res.locals.auth) return next();
     const header = req.headers["x-api-key"];
     const record = deps.keys.authenticate(typeof header === "string" ? header : undefined);
@@ -216,30 +253,39 @@ export function createApp(deps: AppDeps) {
     next();
   });
 
-  app.get("/healthz", (req, res) => sendJson(req, res, 200, { success: true, data: { status: "ok" } }));
-  app.get("/readyz", (req, res) => {
+  // The routes' handlers by "METHOD path": one Map lookup per request instead of Express matching each route's
+  // path in turn (HEAD runs the GET handlers; sendJson sends no body for it).
+  const handlers = new Map<string, Handler[]>();
+  app.use(function dispatch(req, res, next) {
+    const chain = handlers.get(`${req.method === "HEAD" ? "GET" : req.method} ${res.locals.route as string}`);
+    if (chain === undefined) return next();
+    runChain(chain, req, res, next);
+  });
+
+  on("GET", "/healthz", (req, res) => sendJson(req, res, 200, { success: true, data: { status: "ok" } }));
+  on("GET", "/readyz", (req, res) => {
     if (!deps.ready()) throw new ApiError("SERVICE_UNAVAILABLE", "Drought data is not loaded yet");
     sendJson(req, res, 200, { success: true, data: { status: "ready", dataVersion: res.getHeader("X-Data-Version") } });
   });
-  app.get("/metrics", async (_req, res) => {
+  on("GET", "/metrics", async (_req, res) => {
     const text = await metrics.registry.metrics();
     res.setHeader("Content-Type", metrics.registry.contentType);
     res.end(text);
   });
-  app.get("/openapi.json", (req, res) => sendJson(req, res, 200, openApi()));
-  app.get("/docs", (_req, res) => {
+  on("GET", "/openapi.json", (req, res) => sendJson(req, res, 200, openApi()));
+  on("GET", "/docs", (_req, res) => {
     docsCache ??= renderDocsPage(openApi() as Parameters<typeof renderDocsPage>[0]);
     res.setHeader("Content-Type", "text/html; charset=utf-8");
     res.setHeader("Content-Security-Policy", `${DOCS_CSP}; ${FRAME_ANCESTORS_NONE}`);
     res.end(docsCache);
   });
   // Redoc's bundle changes only with the installed package: cached for a day, revalidated by ETag.
-  app.get(REDOC_BUNDLE_PATH, (_req, res, next) => res.sendFile(REDOC_BUNDLE_FILE, { maxAge: "1d", immutable: false, headers: { "Content-Type": "text/javascript; charset=utf-8" } }, (err) => err && next(err)));
-  app.get("/api/ping", (req, res) => sendJson(req, res, 200, { success: true, data: { pong: true } }));
+  on("GET", REDOC_BUNDLE_PATH, (_req, res, next) => res.sendFile(REDOC_BUNDLE_FILE, { maxAge: "1d", immutable: false, headers: { "Content-Type": "text/javascript; charset=utf-8" } }, (err) => err && next(err)));
+  on("GET", "/api/ping", (req, res) => sendJson(req, res, 200, { success: true, data: { pong: true } }));
 
   // A drought answer is stale by the inputs of the grid it was drawn from, not by those of the other grids.
   const freshness: Freshness = (kind) => deps.sources?.flag(kind, kind === "drought" ? otherGridInputs(deps.drought.gridSource() ?? "stations") : undefined) ?? UNKNOWN_FRESHNESS;
-  app.get("/api/status", (req, res) => {
+  on("GET", "/api/status", (req, res) => {
     if (!deps.sources) throw new ApiError("SERVICE_UNAVAILABLE", "the sources status is not available in this process");
     let drought = "none";
     try {
@@ -251,27 +297,27 @@ export function createApp(deps: AppDeps) {
   });
   const batchAdmission = new Admission("batch", deps.admission);
   const riskMap = riskMapHandlers({ drought: deps.drought, bodyLimit, charge, freshness, history: deps.history, admission: batchAdmission });
-  app.post("/api/risk-map/score", riskMap.score);
-  app.get("/api/risk-map/drought", riskMap.drought);
-  app.get("/api/risk-map/drought/province", riskMap.province);
-  app.get("/api/risk-map/drought/history", riskMap.history);
-  app.get("/api/risk-map/drought/provinces", riskMap.choropleth);
-  app.get("/api/risk-map/drought/province/history", riskMap.provinceHistory);
-  app.post("/api/risk-map/batch", batchAdmission.gate, riskMap.batch);
-  app.get("/api/risk-map/events", eventsHandler(deps.feeds, freshness));
+  on("POST", "/api/risk-map/score", riskMap.score);
+  on("GET", "/api/risk-map/drought", riskMap.drought);
+  on("GET", "/api/risk-map/drought/province", riskMap.province);
+  on("GET", "/api/risk-map/drought/history", riskMap.history);
+  on("GET", "/api/risk-map/drought/provinces", riskMap.choropleth);
+  on("GET", "/api/risk-map/drought/province/history", riskMap.provinceHistory);
+  on("POST", "/api/risk-map/batch", batchAdmission.gate, riskMap.batch);
+  on("GET", "/api/risk-map/events", eventsHandler(deps.feeds, freshness));
   const supplyChain = supplyChainHandlers({ supplyChain: deps.supplyChain, bodyLimit, freshness });
-  app.post("/api/supply-chain/query", supplyChain.query);
-  app.get("/api/supply-chain/ports", supplyChain.ports);
+  on("POST", "/api/supply-chain/query", supplyChain.query);
+  on("GET", "/api/supply-chain/ports", supplyChain.ports);
   const outbreak = outbreakHandlers({ outbreak: deps.outbreak, bodyLimit, freshness });
-  app.post("/api/outbreak-radar/query", outbreak.query);
-  app.get("/api/outbreak-radar/status", outbreak.status);
+  on("POST", "/api/outbreak-radar/query", outbreak.query);
+  on("GET", "/api/outbreak-radar/status", outbreak.status);
   const exportsOrUnavailable = () => {
     if (!deps.exports) throw new ApiError("SERVICE_UNAVAILABLE", "exports are not available in this process");
     return exportHandlers(deps.exports);
   };
-  app.get(EXPORTS_PATH, (req, res) => exportsOrUnavailable().list(req, res));
+  on("GET", EXPORTS_PATH, (req, res) => exportsOrUnavailable().list(req, res));
   const exportAdmission = new Admission("export download", deps.admission);
-  for (const name of EXPORT_FILE_NAMES) app.get(`${EXPORTS_PATH}/${name}`, exportAdmission.middleware, (req, res, next) => exportsOrUnavailable().file(name)(req, res, next));
+  for (const name of EXPORT_FILE_NAMES) on("GET", `${EXPORTS_PATH}/${name}`, exportAdmission.middleware, (req, res, next) => exportsOrUnavailable().file(name)(req, res, next));
 
   // Reached only if a route in ROUTES has no handler.
   app.use((req) => {
@@ -279,6 +325,12 @@ export function createApp(deps: AppDeps) {
   });
 
   app.use(errorHandler(logger));
+
+  /** Registers a route's handlers (run in turn, as Express runs a route's), reached through dispatch. */
+  function on(method: "GET" | "POST", path: string, ...chain: Handler[]): void {
+    if (!ROUTE_BY_PATH.get(path)?.methods.includes(method)) throw new Error(`${method} ${path} is not in ROUTES`);
+    handlers.set(`${method} ${path}`, chain);
+  }
 
   return app;
 }

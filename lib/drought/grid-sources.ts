@@ -84,7 +84,15 @@ export function droughtAttribution(name: GridSourceName): string {
 }
 
 /** The registry sources that feed other grids than `current`: a drought answer is not stale because of them. */
-export function otherGridInputs(current: GridSourceName): Set<string> {
-  const mine = new Set(GRID_SOURCES[current].registrySources);
-  return new Set(Object.values(GRID_SOURCES).flatMap((g) => g.registrySources.filter((n) => !mine.has(n))));
+const otherInputs = new Map<GridSourceName, ReadonlySet<string>>();
+
+/** One Set per grid source (the table is constant), so answers can cache by it. */
+export function otherGridInputs(current: GridSourceName): ReadonlySet<string> {
+  let others = otherInputs.get(current);
+  if (others === undefined) {
+    const mine = new Set(GRID_SOURCES[current].registrySources);
+    others = new Set(Object.values(GRID_SOURCES).flatMap((g) => g.registrySources.filter((n) => !mine.has(n))));
+    otherInputs.set(current, others);
+  }
+  return others;
 }

@@ -2,7 +2,7 @@
 // compared with EVERY stored hash through crypto.timingSafeEqual, so the time taken does not depend on which
 // stored hash (if any) matches. Missing, malformed, unknown, revoked and expired keys all fail the same way.
 // The file is re-read when its mtime/size/inode changes (checked at most once per `checkIntervalMs`).
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, hash, randomBytes, timingSafeEqual } from "node:crypto";
 import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { z } from "zod";
 import type { Logger } from "../../lib/log.ts";
@@ -126,7 +126,8 @@ export class FileKeyStore implements KeyStore {
       this.reloadIfChanged();
     }
     if (presented === undefined || !KEY_PATTERN.test(presented)) return undefined;
-    const digest = createHash("sha256").update(presented, "utf8").digest();
+    // One-shot hash: no Hash object per request (bench/http-pinned.bench.ts, auth's cost per request).
+    const digest = hash("sha256", presented, "buffer");
     let match = -1;
     for (let i = 0; i < this.hashes.length; i++) {
       // No early exit: every stored hash is compared.

@@ -25,6 +25,7 @@ import { ifNoneMatchHits } from "../http/respond.ts";
 import { statEtag } from "../http/file-etag.ts";
 import { sendDiskFile } from "../http/send-file.ts";
 import { Admission, type AdmissionLimits } from "../http/admission.ts";
+import { withFrameAncestors } from "../http/security-headers.ts";
 import type { DroughtArtifacts } from "../data/drought-artifacts.ts";
 import type GeoJSONVT from "geojson-vt";
 import { droughtAttribution } from "../../lib/drought/grid-sources.ts";
@@ -476,7 +477,7 @@ export function createMapPageRouter(): Router {
     res.locals.route ??= "/";
     res.setHeader("Content-Type", "text/html; charset=utf-8");
     res.setHeader("Cache-Control", "no-cache");
-    res.setHeader("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'");
+    res.setHeader("Content-Security-Policy", withFrameAncestors("default-src 'self'; img-src 'self' data: blob:; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'"));
     res.sendFile(join(PUBLIC_DIR, "index.html"));
   });
   router.use("/map/vendor/maplibre-gl", express.static(maplibreDir, { index: false, setHeaders: js, maxAge: "1d" }));

@@ -37,12 +37,16 @@ export const UNKNOWN_FRESHNESS: FreshnessFlag = { stale: null, staleSources: [],
 export type Freshness = (kind: AnswerKind) => FreshnessFlag;
 const SNAPSHOT_NAMES = ["flood", "wildfire", "heatwave", "storm", "sea_level_rise", "outbreaks", "ports", SOURCES_SNAPSHOT];
 
+const NONE_EXCLUDED: ReadonlySet<string> = new Set();
+
 export class SourceStatusService {
   constructor(
     private readonly store: ArtifactStore<SourceStatusFile>,
     private readonly artifactsDir: string,
     private readonly now: () => number = Date.now,
   ) {}
+
+  private readonly flags = new WeakMap<ReadonlySet<string>, Map<AnswerKind, { file: SourceStatusFile; second: number; flag: FreshnessFlag }>>();
 
   private current(): SourceStatusFile | undefined {
     return this.store.current()?.data;
@@ -56,6 +60,18 @@ export class SourceStatusService {
     const file = this.current();
     if (!file) return UNKNOWN_FRESHNESS;
     const now = this.now();
+    // Every answer carries it: worked out once per status file, kind, excluded set and second, not per request.
+    const second = Math.floor(now / 1000);
+    let byKind = this.flags.get(notUsed ?? NONE_EXCLUDED);
+    if (byKind === undefined) this.flags.set(notUsed ?? NONE_EXCLUDED, (byKind = new Map()));
+    const cached = byKind.get(kind);
+    if (cached !== undefined && cached.file === file && cached.second === second) return cached.flag;
+    const flag = this.freshFlag(file, kind, now, notUsed);
+    byKind.set(kind, { file, second, flag });
+    return flag;
+  }
+
+  private freshFlag(file: SourceStatusFile, kind: AnswerKind, now: number, notUsed: ReadonlySet<string> | undefined): FreshnessFlag {
     const staleSources = file.sources
       .filter((s) => s.usedBy.includes(kind) && !notUsed?.has(s.name) && isStale(s, now))
       .map((s) => {

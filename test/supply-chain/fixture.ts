@@ -1,5 +1,6 @@
 // The ports snapshot built from the real mirror, published to a temp ARTIFACTS_DIR, followed by an ArtifactStore
 // and served by the real app on 127.0.0.1:0. Shared by the HTTP test files of this folder.
+import { Agent, fetch } from "undici";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,7 +14,7 @@ import { createRateLimiter } from "../../server/limits/rate-limit.ts";
 import { listen } from "../../server/serve.ts";
 import { openSupplyChainService, type PortsSnapshot } from "../../server/services/supply-chain-service.ts";
 import { FakeDroughtService } from "../server/fake-service.ts";
-import { postJson, silent } from "../server/helpers.ts";
+import { silent } from "../server/helpers.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tests read response JSON by path
 export type Json = any;
@@ -60,6 +61,10 @@ export async function startSupplyChainServer(): Promise<SupplyChainServer> {
     supplyChain: opened.service,
   });
   const running = await listen(app, { port: 0, host: "127.0.0.1", logger: silent });
+  // A connection per request: publish() builds in this process and blocks its event loop for seconds, after which
+  // the server's keep-alive timer and the client's next request on the pooled connection raced (ECONNRESET, the
+  // flaky hot-reload test of issue 25).
+  const noKeepAlive = new Agent({ pipelining: 0 });
   const base = `http://127.0.0.1:${running.port}`;
   return {
     dir,
@@ -67,15 +72,21 @@ export async function startSupplyChainServer(): Promise<SupplyChainServer> {
     store: opened.store,
     publish,
     async query(body) {
-      const res = await postJson(base, "/api/supply-chain/query", body, key);
-      return { status: res.status, json: await res.json() };
+      const res = await fetch(base + "/api/supply-chain/query", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-API-Key": key },
+        body: JSON.stringify(body),
+        dispatcher: noKeepAlive,
+      });
+      return { status: res.status, json: (await res.json()) as Awaited<ReturnType<SupplyChainServer["query"]>>["json"] };
     },
     async get(path) {
-      const res = await fetch(base + path, { headers: { "X-API-Key": key } });
+      const res = await fetch(base + path, { headers: { "X-API-Key": key }, dispatcher: noKeepAlive });
       return { status: res.status, type: res.headers.get("content-type"), json: await res.json() };
     },
     async close() {
       await running.shutdown();
+      await noKeepAlive.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

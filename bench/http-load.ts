@@ -1,0 +1,105 @@
+// Shared by the HTTP benches (api.bench.ts, http-pinned.bench.ts): the load generator (autocannon), inland Thai
+// points, a bare Express baseline in its own process, and a published 1,000,000-cell synthetic version.
+import { spawn } from "node:child_process";
+import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import autocannon from "autocannon";
+import { PROJECT_ROOT } from "../lib/config.ts";
+import { writeDroughtGrid } from "../formats/drought-grid.ts";
+import { createStaging, publishStaging } from "../pipeline/publish/publish.ts";
+import { readManifest } from "../formats/manifest.ts";
+import { copyVersionExtras } from "./synthetic-grid.ts";
+import { rng } from "./random.ts";
+import type { Started } from "./bench-server.ts";
+
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+export /** Random points in the Khorat plateau and central plains (inland Thailand, so they all have data). */
+function thaiPoints(n: number, seed = 1): { lat: number; lng: number }[] {
+  const r = rng(seed);
+  return Array.from({ length: n }, () => ({ lat: 14.6 + r() * 2.6, lng: 99.5 + r() * 3.3 }));
+}
+
+export interface LoadRequest {
+  path: string;
+  method?: "GET" | "POST";
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+/** Requests per second (autocannon's average) of `opts` for `seconds`, 32 connections; any non-2xx throws. */
+export async function load(s: Pick<Started, "base" | "key">, opts: LoadRequest, seconds: number): Promise<number> {
+  const r = await autocannon({
+    url: s.base + opts.path,
+    method: opts.method ?? "GET",
+    body: opts.body,
+    headers: { "x-api-key": s.key, "content-type": "application/json", ...opts.headers },
+    connections: 32,
+    pipelining: 1,
+    duration: seconds,
+  });
+  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${opts.path}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return r.requests.average;
+}
+
+export /**
+ * A bare Express 5 app in its own process that answers with fixed bytes (the service's own answers, captured), the
+ * baseline of goal 1: our route against Express doing nothing but sending the same body.
+ */
+async function bareExpress(bodies: Record<string, { method: "get" | "post"; body: string; type: string }>, opts: { cpu?: string } = {}): Promise<{ base: string; stop(): Promise<void> }> {
+  const port = 30000 + Math.floor(Math.random() * 20000);
+  const routes = Object.entries(bodies)
+    .map(([path, b]) => `app.${b.method}(${JSON.stringify(path)}, (req, res) => { if (req.method === "POST") req.resume(); res.type(${JSON.stringify(b.type)}).send(${JSON.stringify(b.body)}); });`)
+    .join("\n");
+  const script = `import express from "express"; const app = express(); app.disable("x-powered-by"); app.set("etag", false);\n${routes}\napp.listen(${port}, "127.0.0.1");`;
+  const argv = ["--input-type=module", "-e", script];
+  const proc = spawn(opts.cpu === undefined ? process.execPath : "taskset", opts.cpu === undefined ? argv : ["-c", opts.cpu, process.execPath, ...argv], { cwd: PROJECT_ROOT, stdio: ["ignore", "inherit", "inherit"] });
+  const base = `http://127.0.0.1:${port}`;
+  for (;;) {
+    try {
+      await fetch(base + "/");
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+  return { base, stop: () => new Promise((res) => (proc.once("exit", () => res()), proc.kill("SIGTERM"))) };
+}
+
+export /** A published version whose grid has 1,000,000 cells (1000 × 1000 at 0.01°) and 24 months of 8 indices. */
+async function syntheticMillion(artifacts: string): Promise<string> {
+  const root = mkdtempSync(join(tmpdir(), "bench-1m-"));
+  const src = realpathSync(join(artifacts, "current"));
+  const n = 1000;
+  const nCells = n * n;
+  const nMonths = 24;
+  const names = ["spei1", "spei3", "spei6", "spei12", "spei24", "spi1", "spi3", "mcdi"];
+  const lats = new Float64Array(nCells);
+  const lngs = new Float64Array(nCells);
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < n; c++) {
+      lats[r * n + c] = 6 + (r + 0.5) * 0.01;
+      lngs[r * n + c] = 97.5 + (c + 0.5) * 0.01;
+    }
+  }
+  const values = new Float32Array(nCells * nMonths * names.length);
+  const rand = rng(3);
+  for (let i = 0; i < values.length; i++) values[i] = rand() * 4 - 2;
+  const m = readManifest(src);
+  const staging = createStaging(root, "synthetic-1m");
+  const report = copyVersionExtras(src, staging.dir);
+  writeFileSync(
+    join(staging.dir, "drought-grid.bin"),
+    writeDroughtGrid({
+      firstMonth: 2018 * 12, nMonths, indexNames: names, baselineStart: 1961 * 12, baselineEnd: 1990 * 12 + 11, resolutionDeg: 0.01,
+      cellIds: Uint32Array.from({ length: nCells }, (_, i) => i), cellLats: lats, cellLngs: lngs, countries: ["THA"],
+      cellCountry: new Uint8Array(nCells), values,
+    }),
+  );
+  const { manifestFormat: _f, version: _v, artifacts: _a, ...body } = m;
+  // Not a stations grid: no confidence.bin of its cells (formats/version-files.ts asks one only of a stations grid).
+  await publishStaging(staging, { ...body, report, qc: { ...m.qc, gridSource: "synthetic" }, latestValidMonth: "2019-06", monthRange: { first: "2018-01", last: "2019-12" } });
+  return root;
+}
+

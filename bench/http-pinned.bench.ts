@@ -1,0 +1,201 @@
+// The per-request path measured the pinned way (issue 25): the server on core 0 (taskset), this process — the load
+// generator, autocannon — on core 1, so the generator does not take the server's CPU. Side by side in one run:
+//   GET drought against a bare Express route sending the same bytes (also on core 0), goal ≥ 0.8;
+//   POST batch-100 against GET /api/ping of the same server, goal ≥ 0.4;
+//   POST batch-100 on a synthetic 1,000,000-cell grid against the Thai grid (the same 100 inland points), goal ≥ 0.8.
+// Then where a request's time goes: the server under --cpu-prof for GET drought and for POST batch-100, each CPU
+// sample given to the innermost named stage on its stack (the middleware in server/app.ts, validation, the
+// service, serialisation), divided by the requests answered. The profiler slows the server (~20 %): the shares are
+// the figure to read, the microseconds are upper bounds.
+// Run: npx tsx bench/http-pinned.bench.ts [--seconds S]   (needs published artifacts: make artifacts; 2+ cores)
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import { artifactsDir as defaultArtifactsDir, PROJECT_ROOT } from "../lib/config.ts";
+import { pinSelf, startServer, type Started } from "./bench-server.ts";
+import { bareExpress, load, median, syntheticMillion, thaiPoints, type LoadRequest } from "./http-load.ts";
+import { rng } from "./random.ts";
+
+const argSeconds = process.argv.indexOf("--seconds");
+const SECONDS = argSeconds > 0 ? Number(process.argv[argSeconds + 1]) : 6;
+const ROUNDS = 3;
+const ARTIFACTS = process.env.ARTIFACTS_DIR ?? defaultArtifactsDir();
+const SERVER_CPU = "0";
+const LOAD_CPU = "1";
+
+const DROUGHT: LoadRequest = { path: "/api/risk-map/drought?lat=15.2&lng=102.1" };
+const PING: LoadRequest = { path: "/api/ping" };
+const batchOf = (locations: { lat: number; lng: number }[]): LoadRequest => ({
+  path: "/api/risk-map/batch",
+  method: "POST",
+  body: JSON.stringify({ riskType: "drought", locations: locations.map((p, i) => ({ id: String(i), ...p })) }),
+});
+const BATCH = batchOf(thaiPoints(100, 7));
+
+/** Alternates a and b ROUNDS times (both see the same machine state); medians and their ratio. */
+async function paired(a: () => Promise<number>, b: () => Promise<number>) {
+  await a();
+  await b(); // warm-up
+  const as: number[] = [];
+  const bs: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    as.push(await a());
+    bs.push(await b());
+  }
+  return { a: median(as), b: median(bs), ratio: median(as) / median(bs) };
+}
+
+async function text(s: Started, req: LoadRequest): Promise<string> {
+  const res = await fetch(s.base + req.path, { method: req.method ?? "GET", headers: { "x-api-key": s.key, "content-type": "application/json" }, body: req.body });
+  if (res.status !== 200) throw new Error(`${req.path}: ${res.status}`);
+  return res.text();
+}
+
+async function droughtVsBare() {
+  const s = await startServer(ARTIFACTS, {}, { cpu: SERVER_CPU });
+  const bare = await bareExpress({ "/api/risk-map/drought": { method: "get", body: await text(s, DROUGHT), type: "application/json" } }, { cpu: SERVER_CPU });
+  const r = await paired(
+    () => load(s, DROUGHT, SECONDS),
+    () => load({ base: bare.base, key: s.key }, DROUGHT, SECONDS),
+  );
+  const batch = await paired(
+    () => load(s, BATCH, SECONDS),
+    () => load(s, PING, SECONDS),
+  );
+  await bare.stop();
+  await s.stop();
+  return { drought: r.a, bare: r.b, droughtVsBare: r.ratio, batch: batch.a, ping: batch.b, batchVsPing: batch.ratio };
+}
+
+async function millionVsThai() {
+  const r = rng(9);
+  const req = batchOf(Array.from({ length: 100 }, () => ({ lat: 14.6 + r() * 1.3, lng: 99.5 + r() * 3.3 })));
+  const million = await syntheticMillion(ARTIFACTS);
+  const thai = await startServer(ARTIFACTS, {}, { cpu: SERVER_CPU });
+  const big = await startServer(million, {}, { cpu: SERVER_CPU });
+  for (const s of [thai, big]) {
+    const found = (await text(s, req)).split('"found":true').length - 1;
+    if (found !== 100) throw new Error(`batch on ${s === thai ? "the Thai grid" : "the 1M grid"}: ${found} of 100 found`);
+  }
+  const out = await paired(
+    () => load(big, req, SECONDS),
+    () => load(thai, req, SECONDS),
+  );
+  await thai.stop();
+  await big.stop();
+  rmSync(million, { recursive: true, force: true });
+  return { million: out.a, thai: out.b, ratio: out.ratio };
+}
+
+/** Named functions (`name` or `name@part of its file's path`) whose samples, callees' included, count as one stage; innermost wins. */
+const STAGES: [stage: string, functions: string[]][] = [
+  ["security headers", ["applySecurityHeaders"]],
+  ["common headers, request hooks", ["commonHeadersLogMetrics"]],
+  ["map/tiles routers (skipped for API paths)", ["mapAndTilesRouters"]],
+  ["routing gate", ["routingGate"]],
+  ["auth (key hash)", ["authenticate"]],
+  ["rate limit", ["consume"]],
+  ["auth + rate limit, rest", ["authAndRateLimit"]],
+  ["dispatch", ["dispatch", "runChain"]],
+  ["logging and metrics (on finish)", ["logAndMeasure"]],
+  ["body read and JSON parse", ["readJsonBody"]],
+  ["validation (zod)", ["parseOrThrow"]],
+  ["service (lookup, answer)", ["batchItem@/services/", "drought@/services/"]],
+  ["handler, rest", ["batchAnswer", "drought@/routes/", "batch@/routes/"]],
+  ["freshness flag", ["flag"]],
+  ["ETag", ["etagOf"]],
+  ["serialise and write", ["sendJson", "sendText"]],
+];
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string }; children?: number[] }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+function stageCosts(profile: CpuProfile, requests: number) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const stageOf = new Map<string, { stage: string; inFile?: string }[]>();
+  for (const [stage, fns] of STAGES) {
+    for (const f of fns) {
+      const [name, inFile] = f.split("@");
+      stageOf.set(name, [...(stageOf.get(name) ?? []), { stage, inFile }]);
+    }
+  }
+  const stageFor = (fn: string, url: string) => stageOf.get(fn)?.find((m) => m.inFile === undefined || url.includes(m.inFile))?.stage;
+  const ownCode = (url: string) => url.includes("/dist/");
+  const totals = new Map<string, number>();
+  let started = false;
+  let busy = 0;
+  for (let i = 0; i < profile.samples.length; i++) {
+    const leaf = byId.get(profile.samples[i])!;
+    const dt = profile.timeDeltas[i];
+    let stage: string | undefined;
+    let inDispatch = false;
+    for (let id: number | undefined = leaf.id; id !== undefined; id = parent.get(id)) {
+      const f = byId.get(id)!.callFrame;
+      if (f.functionName === "dispatch" && ownCode(f.url)) inDispatch = true;
+      if (stage === undefined && ownCode(f.url)) stage = stageFor(f.functionName, f.url);
+    }
+    started ||= inDispatch; // the window starts with the first request answered (start-up left out)
+    if (!started || leaf.callFrame.functionName === "(idle)") continue;
+    busy += dt;
+    const name = leaf.callFrame.functionName === "(garbage collector)" ? "garbage collection" : (stage ?? "Node and Express (HTTP parsing, sockets, router)");
+    totals.set(name, (totals.get(name) ?? 0) + dt);
+  }
+  return { perRequestUs: busy / requests, stages: [...totals].map(([stage, us]) => ({ stage, us: us / requests })).sort((a, b) => b.us - a.us) };
+}
+
+async function profiled(req: LoadRequest) {
+  const dir = mkdtempSync(join(tmpdir(), "bench-prof-"));
+  const previous = process.env.BENCH_SERVER_NODE_ARGS;
+  process.env.BENCH_SERVER_NODE_ARGS = `--cpu-prof --cpu-prof-dir=${dir}`;
+  const s = await startServer(ARTIFACTS, {}, { cpu: SERVER_CPU });
+  process.env.BENCH_SERVER_NODE_ARGS = previous;
+  const rps = await load(s, req, SECONDS);
+  await s.stop();
+  const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
+  if (file === undefined) throw new Error("the server wrote no CPU profile");
+  const profile = JSON.parse(readFileSync(join(dir, file), "utf8")) as CpuProfile;
+  rmSync(dir, { recursive: true, force: true });
+  return { rps, ...stageCosts(profile, rps * SECONDS) };
+}
+
+async function main() {
+  if (availableParallelism() < 2) throw new Error("the pinned bench needs two cores (server on one, load generator on the other)");
+  const built = spawnSync("make", ["-s", "build"], { cwd: PROJECT_ROOT, stdio: "inherit" });
+  if (built.status !== 0) throw new Error("make build failed");
+  pinSelf(LOAD_CPU);
+  const a = await droughtVsBare();
+  process.stderr.write(`GET drought ${a.drought.toFixed(0)} vs bare ${a.bare.toFixed(0)}; batch ${a.batch.toFixed(0)} vs ping ${a.ping.toFixed(0)}\n`);
+  const m = await millionVsThai();
+  process.stderr.write(`batch 1M ${m.million.toFixed(0)} vs Thai ${m.thai.toFixed(0)}\n`);
+  const pd = await profiled(DROUGHT);
+  const pb = await profiled(BATCH);
+  const f0 = (x: number) => x.toFixed(0);
+  const pct = (x: number) => `**${x.toFixed(2)}**`;
+  console.log(`Server pinned to core ${SERVER_CPU}, autocannon (32 connections, ${SECONDS} s a run) to core ${LOAD_CPU}; medians of ${ROUNDS} alternating rounds.
+
+| pair (same run) | ours req/s | baseline req/s | ratio | goal |
+|---|---|---|---|---|
+| GET /api/risk-map/drought vs a bare Express route sending the same bytes | ${f0(a.drought)} | ${f0(a.bare)} | ${pct(a.droughtVsBare)} | ≥ 0.8 |
+| POST /api/risk-map/batch (100 points) vs GET /api/ping | ${f0(a.batch)} | ${f0(a.ping)} | ${pct(a.batchVsPing)} | ≥ 0.4 |
+| POST batch-100, synthetic 1,000,000-cell grid vs Thai grid (same 100 inland points) | ${f0(m.million)} | ${f0(m.thai)} | ${pct(m.ratio)} | ≥ 0.8 |
+
+Where a request's CPU time goes (server under --cpu-prof, which slows it; each sample to the innermost named stage):
+
+| stage | GET drought µs/request | POST batch-100 µs/request |
+|---|---|---|
+${[...new Set([...pd.stages, ...pb.stages].map((x) => x.stage))]
+  .map((stage) => `| ${stage} | ${(pd.stages.find((x) => x.stage === stage)?.us ?? 0).toFixed(1)} | ${(pb.stages.find((x) => x.stage === stage)?.us ?? 0).toFixed(1)} |`)
+  .join("\n")}
+| **busy per request (profiled: ${f0(pd.rps)} and ${f0(pb.rps)} req/s)** | **${pd.perRequestUs.toFixed(0)}** | **${pb.perRequestUs.toFixed(0)}** |`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
