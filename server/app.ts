@@ -6,6 +6,8 @@
 // authenticated ones also carry RateLimit-*. Failures before routing (malformed HTTP, timeouts) are answered by
 // the server's clientError listener (http/client-error.ts), bodies are read by http/body.ts.
 import { eventsHandler } from "./routes/events.ts";
+import { profileHandler } from "./routes/profile.ts";
+import { ProfileService } from "./services/profile-service.ts";
 import type { FeedRiskService } from "./services/feed-risk-service.ts";
 import { otherGridInputs } from "../lib/drought/grid-sources.ts";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
@@ -83,6 +85,7 @@ export const ROUTES: ReadonlyArray<RouteDef> = [
   { path: "/api/risk-map/drought/province/history", methods: ["GET"], auth: true },
   { path: "/api/risk-map/batch", methods: ["POST"], auth: true },
   { path: "/api/risk-map/events", methods: ["GET"], auth: true },
+  { path: "/api/risk-map/profile", methods: ["GET"], auth: true },
   { path: "/api/supply-chain/query", methods: ["POST"], auth: true },
   { path: "/api/supply-chain/ports", methods: ["GET"], auth: true },
   { path: "/api/outbreak-radar/query", methods: ["POST"], auth: true },
@@ -305,6 +308,8 @@ export function createApp(deps: AppDeps) {
   on("GET", "/api/risk-map/drought/province/history", riskMap.provinceHistory);
   on("POST", "/api/risk-map/batch", batchAdmission.gate, riskMap.batch);
   on("GET", "/api/risk-map/events", eventsHandler(deps.feeds, freshness));
+  const profile = new ProfileService({ score: deps.drought, outbreak: deps.outbreak, supplyChain: deps.supplyChain, freshness });
+  on("GET", "/api/risk-map/profile", profileHandler({ profile, charge }));
   const supplyChain = supplyChainHandlers({ supplyChain: deps.supplyChain, bodyLimit, freshness });
   on("POST", "/api/supply-chain/query", supplyChain.query);
   on("GET", "/api/supply-chain/ports", supplyChain.ports);

@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 document, generated from the zod schemas in schemas.ts with z.toJSONSchema (JSON Schema
 // 2020-12, which OpenAPI 3.1 uses as is). Nothing here restates a field: only paths, words and wiring.
-import { eventsCollection, eventsQuery } from "./schemas-events.ts";
+import { bboxText, eventsQuery, pointEvents, stormTracks } from "./schemas-events.ts";
 import { z } from "zod";
 import { MAX_JSON_DEPTH } from "./http/body.ts";
 import { MAX_BATCH_LOCATIONS, RISK_TYPES } from "./schemas.ts";
@@ -30,6 +30,10 @@ import {
 import { portsCollection, portsQuery, supplyChainBody, supplyChainData } from "./schemas-supply-chain.ts";
 import { EXPORT_FILE_NAMES } from "../formats/drought-export.ts";
 import { freshnessFields, statusData } from "./schemas-freshness.ts";
+import { legendData, tileJson, tilesIndexData } from "./schemas-tiles.ts";
+import { attachExamples, loadExamples, type ExampleFile } from "./openapi-examples.ts";
+import { MAX_RENDER_ZOOM, TILE_INDICES } from "../tiles/tilesets.ts";
+import { PROFILE_DISEASES, PROFILE_PARTS, profileData, profileQuery } from "./schemas-profile.ts";
 import { DISEASE_TYPES, outbreakBody, outbreakData, outbreakStatusData, outbreakStatusQuery } from "./schemas-outbreak.ts";
 
 type JsonSchema = Record<string, unknown>;
@@ -40,18 +44,34 @@ function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
   return out;
 }
 
+/** How a number in a query string is read (queryNumber, queryInteger in schemas.ts), said on each such parameter. */
+export const QUERY_NUMBER_NOTE = "Sent as text and read as this number: a plain decimal (13.75, -0.5); an exponent, hex, blanks or trailing text are 400 VALIDATION_ERROR.";
+export const QUERY_INTEGER_NOTE = "Sent as text and read as this whole number: decimal digits (500); a fraction, exponent or blanks are 400 VALIDATION_ERROR.";
+const BBOX_NOTE = "Sent as the four numbers joined by commas (style form, explode false: bbox=97,5,106,21), each a plain decimal.";
+
+/**
+ * A query parameter's schema as a client sends it. The zod schemas read query text (strings) and turn numbers into
+ * numbers: the document types those by what they become (number, integer), with the rule of the text in the
+ * description, so that generated clients take numbers; the bbox is an array of four numbers, comma-joined.
+ */
+function queryParameter(name: string, field: z.ZodType) {
+  const required = !field.safeParse(undefined).success;
+  if (field === bboxText) {
+    const { description } = jsonSchema(field, "input");
+    const schema = { type: "array", items: { type: "number" }, minItems: 4, maxItems: 4 };
+    return { name, in: "query", required, style: "form", explode: false, description: `${String(description)}. ${BBOX_NOTE}`, schema };
+  }
+  const input = jsonSchema(field, "input");
+  const output = jsonSchema(field, "output");
+  const numeric = input.type === "string" && (output.type === "number" || output.type === "integer");
+  const { description, ...schema } = numeric ? output : input;
+  const note = numeric ? (output.type === "integer" ? QUERY_INTEGER_NOTE : QUERY_NUMBER_NOTE) : undefined;
+  const text = [description, note].filter((x) => x !== undefined && x !== "").map((x) => String(x).replace(/([^.])$/, "$1.")).join(" ");
+  return { name, in: "query", required, ...(text === "" ? {} : { description: text }), schema };
+}
+
 function queryParameters(schema: z.ZodObject) {
-  return Object.entries(schema.shape).map(([name, field]) => {
-    const s = jsonSchema(field as z.ZodType, "input");
-    const { description, ...rest } = s;
-    return {
-      name,
-      in: "query",
-      required: !(field as z.ZodType).safeParse(undefined).success,
-      ...(description === undefined ? {} : { description }),
-      schema: rest,
-    };
-  });
+  return Object.entries(schema.shape).map(([name, field]) => queryParameter(name, field as z.ZodType));
 }
 
 function jsonBody(schema: z.ZodType) {
@@ -80,9 +100,10 @@ const ERRORS = {
     "with Retry-After) too many heavy requests at once: batches, export downloads, tiles rendered on request",
 } as const;
 
-function errorResponses(codes: ReadonlyArray<keyof typeof ERRORS>) {
+/** The error responses of an operation; `descriptions` says what a status means there when it says more than ERRORS. */
+function errorResponses(codes: ReadonlyArray<keyof typeof ERRORS>, descriptions: Partial<Record<keyof typeof ERRORS, string>> = {}) {
   return Object.fromEntries(
-    codes.map((c) => [c, { description: ERRORS[c], content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } }]),
+    codes.map((c) => [c, { description: descriptions[c] ?? ERRORS[c], content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } }]),
   );
 }
 
@@ -109,12 +130,13 @@ type Responses = Record<string, { headers?: Record<string, unknown>; [key: strin
 
 /**
  * Headers every response documents: X-Data-Version on all; the RateLimit-* set on every response of an operation
- * that needs a key (after authentication; a 401 has none); Retry-After on 429.
+ * that needs a key (after authentication; a 401 has none) and counts against the plan; Retry-After on 429.
  */
 function withHeaders<T extends Record<string, Record<string, { security?: unknown[]; responses: Responses; [key: string]: unknown }>>>(paths: T): T {
   for (const ops of Object.values(paths)) {
     for (const op of Object.values(ops)) {
-      const authenticated = op.security === undefined || op.security.length > 0;
+      // Tiles need a key but are not counted against the plan (x-rate-limited: false): no RateLimit-* on them.
+      const authenticated = (op.security === undefined || op.security.length > 0) && op["x-rate-limited"] !== false;
       for (const [status, r] of Object.entries(op.responses)) {
         const headers: Record<string, unknown> = { "X-Data-Version": X_DATA_VERSION };
         if (authenticated && status !== "401") Object.assign(headers, RATE_LIMIT_HEADERS);
@@ -125,6 +147,118 @@ function withHeaders<T extends Record<string, Record<string, { security?: unknow
     }
   }
   return paths;
+}
+
+const TILESET_PATTERN = `^(drought-(${TILE_INDICES.join("|")})(-\\d{4}-(0[1-9]|1[0-2]))?|provinces|cells|countries)$`;
+const tileParameters = [
+  {
+    name: "tileset",
+    in: "path",
+    required: true,
+    description:
+      `drought-{index} (raster PNG; index ${TILE_INDICES.join(", ")}; month from ?month, default the data's latest valid month), ` +
+      "drought-{index}-{YYYY-MM} (the month in the name, as TileJSON tile URLs give it), or the vector tilesets provinces, cells, countries (MVT)",
+    schema: { type: "string", pattern: TILESET_PATTERN },
+  },
+  { name: "z", in: "path", required: true, description: `zoom: 0–${MAX_RENDER_ZOOM} for rasters, 0–22 for vector tiles`, schema: { type: "integer", minimum: 0, maximum: 22 } },
+  { name: "x", in: "path", required: true, description: "column, 0..2^z-1 (XYZ scheme, Web Mercator)", schema: { type: "integer", minimum: 0 } },
+  { name: "y", in: "path", required: true, description: "row, 0..2^z-1 from the north", schema: { type: "integer", minimum: 0 } },
+  { name: "ext", in: "path", required: true, description: "png for drought tilesets, mvt for vector ones; the other is 404", schema: { type: "string", enum: ["png", "mvt"] } },
+  { name: "month", in: "query", required: false, description: "YYYY-MM for a month-less drought tileset; another format is 400, a month without data 404", schema: { type: "string", pattern: "^\\d{4}-\\d{2}$" } },
+];
+const TILE_ERRORS = ["400", "401", "404", "405", "408", "431", "500", "503"] as const;
+const TILE_404 =
+  "NOT_FOUND: unknown tileset (details.tilesets lists them), a month without data (details.firstMonth, lastMonth), or the " +
+  "other extension than the tileset's";
+const tileResponses = (versioned: boolean) => ({
+  "200": {
+    description: "the tile: PNG (drought) or MVT 2.1 (vector; Content-Encoding gzip when accepted); ETag",
+    headers: { "Cache-Control": { schema: { type: "string" }, description: versioned ? "private, max-age=31536000, immutable" : "private, no-cache (revalidate by ETag)" } },
+    content: { "image/png": { schema: { type: "string", contentMediaType: "image/png" } }, "application/vnd.mapbox-vector-tile": { schema: { type: "string", contentMediaType: "application/vnd.mapbox-vector-tile" } } },
+  },
+  "204": { description: "no data in this tile (outside the grid, or sea)" },
+  "304": { description: "not modified (If-None-Match)" },
+  ...errorResponses(TILE_ERRORS, {
+    "404": versioned ? `${TILE_404}; or a data version no longer served (details.current names the served one)` : TILE_404,
+    "400": "VALIDATION_ERROR: z, x or y outside the zoom's range, or a month that is not YYYY-MM",
+    "503": "SERVICE_UNAVAILABLE: drought data not loaded yet, or (with Retry-After) too many tiles rendered on request at once",
+  }),
+});
+
+/** The tiles routes (server/routes/tiles.ts): a key in X-API-Key but for the legend and the index, never rate-limited. */
+function tilePaths() {
+  const keyed = { security: [{ ApiKey: [] }], "x-rate-limited": false };
+  const notModified = { "304": { description: "not modified (If-None-Match)" } };
+  return {
+    "/tiles/legend.json": {
+      get: {
+        operationId: "tilesLegend",
+        summary: "The colour classes of the drought tiles (no key)",
+        security: [],
+        responses: { "200": ok("Legend", { "application/json": successEnvelope(legendData) }), ...notModified, ...errorResponses(["405", "408", "431", "500"]) },
+      },
+    },
+    "/tiles/index.json": {
+      get: {
+        operationId: "tilesIndex",
+        summary: "The tilesets of the served version: indices, months (default, first, last, precomputed) and a catalog with each TileJSON URL (no key)",
+        security: [],
+        responses: { "200": ok("Tiles index", { "application/json": successEnvelope(tilesIndexData) }), ...notModified, ...errorResponses(["405", "408", "431", "500", "503"]) },
+      },
+    },
+    "/tiles/{tileset}.json": {
+      get: {
+        operationId: "tileJson",
+        summary: "TileJSON 3.0 of a tileset: versioned tile URLs, zooms, bounds and centre from the archive, attribution, vector layers",
+        ...keyed,
+        parameters: [tileParameters[0], tileParameters[5]],
+        responses: {
+          "200": ok("TileJSON", { "application/json": tileJson }),
+          ...notModified,
+          ...errorResponses(TILE_ERRORS, { "404": TILE_404.replace(", or the other extension than the tileset's", ""), "400": "VALIDATION_ERROR: a month that is not YYYY-MM" }),
+        },
+      },
+    },
+    "/tiles/{tileset}/{z}/{x}/{y}.{ext}": {
+      get: {
+        operationId: "tile",
+        summary: "A tile of the served version (revalidated: no-cache and ETag)",
+        description:
+          "Precomputed months are read from the version's PMTiles archives, other months rendered on request (up to zoom " +
+          `${MAX_RENDER_ZOOM}; those wait for an admission slot, 503 with Retry-After past the queue). Tiles are not counted against the plan.`,
+        ...keyed,
+        parameters: tileParameters,
+        responses: tileResponses(false),
+      },
+    },
+    "/tiles/v/{version}/{tileset}/{z}/{x}/{y}.{ext}": {
+      get: {
+        operationId: "tileVersioned",
+        summary: "A tile of a named data version (immutable; TileJSON tile URLs use this form)",
+        ...keyed,
+        parameters: [{ name: "version", in: "path", required: true, description: "the data version (GET /tiles/index.json, X-Data-Version)", schema: { type: "string" } }, ...tileParameters],
+        responses: tileResponses(true),
+      },
+    },
+    "/tiles/archives/{file}": {
+      get: {
+        operationId: "tileArchive",
+        summary: "A PMTiles archive of the served version, for clients that read PMTiles themselves (HTTP Range)",
+        description: "Range → 206, outside the file → 416; If-None-Match → 304; If-Match that does not hold → 412. ETag from the file's size and time.",
+        ...keyed,
+        parameters: [
+          { name: "file", in: "path", required: true, description: "an archive the tiles index lists (tiles-provinces.pmtiles, tiles-drought-spei1-2018-10.pmtiles, …)", schema: { type: "string", pattern: "^tiles-[a-z0-9-]+\\.pmtiles$" } },
+          { name: "Range", in: "header", required: false, schema: { type: "string" }, description: "bytes=START-END" },
+        ],
+        responses: {
+          "200": { description: "the archive", content: { "application/vnd.pmtiles": { schema: { type: "string", contentMediaType: "application/vnd.pmtiles" } } } },
+          "206": { description: "the requested byte range" },
+          ...notModified,
+          ...errorResponses([...TILE_ERRORS, "412", "416"], { "404": "NOT_FOUND: no such archive in the served version" }),
+        },
+      },
+    },
+  };
 }
 
 const readyData = successEnvelope(z.object({ status: z.literal("ready"), dataVersion: z.string() }));
@@ -150,11 +284,24 @@ function apiDescription(): string {
     "Thailand's grid and provinces; outbreak radar (dengue, influenza, covid, cholera, malaria) and port supply-chain " +
     "status worldwide where their sources reach. Every /api route but /api/status needs the X-API-Key header. Errors use " +
     'one envelope: {"success": false, "error": {"code", "message", "details"}}, code from the enum of components.schemas.Error. ' +
-    "Every answer says how fresh its data are (stale, staleSources; GET /api/status)."
+    "Every answer says how fresh its data are (stale, staleSources; GET /api/status). Query strings are text: a parameter " +
+    "typed number or integer here is sent as a plain decimal (13.75, -0.5) or decimal digits (500) and read as that number, " +
+    "and a bbox as four such numbers joined by commas; an exponent, hex, blanks or trailing text are 400 VALIDATION_ERROR. " +
+    "Map tiles (/tiles) need the key too but are not counted against the plan. The examples are answers of the service " +
+    "over the data mirror's build (lists cut to their first items where the summary says so)."
   );
 }
 
-export function buildOpenApi(opts: { bodyLimit: number }) {
+/** The document with the recorded examples of server/openapi-examples.json (`examples`: another file's, for tests). */
+export function buildOpenApi(opts: { bodyLimit: number; examples?: ExampleFile }) {
+  // A copy without shared objects (operations share parameter and schema objects; structuredClone would keep them
+  // shared), so that each operation gets its own examples.
+  const doc = JSON.parse(JSON.stringify(openApiDocument(opts))) as ReturnType<typeof openApiDocument>;
+  attachExamples(doc.paths as unknown as Parameters<typeof attachExamples>[0], opts.examples ?? loadExamples());
+  return doc;
+}
+
+function openApiDocument(opts: { bodyLimit: number }) {
   const limitNote =
     `JSON body of at most ${opts.bodyLimit} bytes (also once decoded), nested at most ${MAX_JSON_DEPTH} levels; ` +
     "Content-Encoding gzip, deflate or br accepted.";
@@ -229,15 +376,39 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
       "/api/risk-map/events": {
         get: {
           operationId: "eventsInBox",
-          summary: "Flood and wildfire events, or storm tracks, inside a box as GeoJSON (map layers)",
+          summary: "Flood and wildfire events, or storm tracks, inside a box as GeoJSON (map layers), a page at a time",
           description:
-            "From the published feed snapshots, newest first: flood (DFO, GDACS) and wildfire (FIRMS) events as points, storms " +
-            "(IBTrACS) as the line of their fixes inside the box. truncated says whether limit cut the list. Click-through: " +
-            "POST /api/risk-map/score with the feature's coordinates and riskType gives the score there.",
+            "From the published feed snapshots, newest first (ties by id): flood (DFO, GDACS) and wildfire (FIRMS) events, every " +
+            "feature a Point; storms (IBTrACS), every feature a MultiLineString: the storm's fixes inside the box, cut where the " +
+            "track crosses the antimeridian (RFC 7946 3.1.9); a storm with one fix there is the line of that fix twice " +
+            "(properties.fixes 1). A bbox with west > east crosses the antimeridian. Paging: at most " +
+            "`limit` features a page; while more follow, truncated is true and `next` (also `links`, rel next) is the path and query " +
+            "of the next page, the same query with a `cursor`; walking the pages of one snapshot version gives every feature once " +
+            "(a cursor of a version no longer served is 404). numberMatched counts all pages. Click-through: POST " +
+            "/api/risk-map/score with the feature's coordinates and riskType gives the score there.",
           parameters: queryParameters(eventsQuery),
           responses: {
-            "200": ok("FeatureCollection", { "application/geo+json": eventsCollection.extend(freshnessFields) }),
+            "200": ok("FeatureCollection", { "application/geo+json": z.discriminatedUnion("riskType", [pointEvents.extend(freshnessFields), stormTracks.extend(freshnessFields)]) }),
             ...errorResponses(GET_ERRORS),
+          },
+        },
+      },
+      "/api/risk-map/profile": {
+        get: {
+          operationId: "profileAtPoint",
+          summary: "Every risk, the outbreak radar of five diseases and the nearest port at one place",
+          description:
+            `One part per risk type (${RISK_TYPES.join(", ")}), per disease (${PROFILE_DISEASES.join(", ")}) and the nearest port. Each ` +
+            "part is asked of the same service call as its own endpoint, with the body that endpoint would get (its `request`: " +
+            "POST /api/risk-map/score, POST /api/outbreak-radar/query with the default timeframe 30d, POST /api/supply-chain/query " +
+            "with queryType congestion), so its riskScore, riskLevel, summary, confidence and asOf are that answer's; a part " +
+            "its endpoint answers with an error (NOT_FOUND naming the coverage, SERVICE_UNAVAILABLE) is `{error: {code, message, " +
+            "details}, request}` with that error, and no port is nearestPort null with nearestPortReason. The request itself fails " +
+            `only on bad coordinates (400), the key (401) and the rate limit (429). Costs ${PROFILE_PARTS} rate-limit points, one per part.`,
+          parameters: queryParameters(profileQuery),
+          responses: {
+            "200": ok("Profile", { "application/json": successEnvelope(profileData) }),
+            ...errorResponses(["400", "401", "405", "408", "417", "429", "431", "500", "503"]),
           },
         },
       },
@@ -347,10 +518,12 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
       "/api/supply-chain/ports": {
         get: {
           operationId: "portsInBox",
-          summary: "The ports inside a box with their congestion index, as GeoJSON (map layer)",
+          summary: "The ports inside a box with their congestion index, as GeoJSON (map layer), a page at a time",
           description:
-            "Located ports of UN/LOCODE, the World Port Index and PortWatch; congestionIndex as in the congestion answer, null " +
-            "with its reason where the port has no PortWatch daily port calls. Ports with an index first, then the busiest. " +
+            "Located ports of UN/LOCODE, the World Port Index and PortWatch, every feature a Point; congestionIndex as in the " +
+            "congestion answer, null with its reason where the port has no PortWatch daily port calls. Ports with an index first, " +
+            "then the busiest, then by name and id. A bbox with west > east crosses the antimeridian. Paging as GET " +
+            "/api/risk-map/events: `limit` a page, `next` (and `links`, rel next) while truncated, numberMatched over all pages. " +
             "Click-through: POST /api/supply-chain/query with the feature's code (or its coordinates when code is null).",
           parameters: queryParameters(portsQuery),
           responses: { "200": ok("FeatureCollection", { "application/geo+json": portsCollection.extend(freshnessFields) }), ...errorResponses(GET_ERRORS) },
@@ -414,6 +587,7 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
           responses: { "200": { description: "text exposition format", content: { "text/plain": { schema: { type: "string" } } } } },
         },
       },
+      ...tilePaths(),
     }),
   };
 }

@@ -22,7 +22,8 @@ import { cellClasses, cellLattice, encodeClassTilePng, latticeLand, renderClassT
 import { tileRange, tilesCovering, type BBox } from "./tile-math.ts";
 import { cellLand, cellsGeoJson, countriesGeoJson, encodeVectorTile, provincesGeoJson, vectorIndex, type MonthValues } from "./vector.ts";
 
-export const TILE_INDICES = ["spei1", "spei3", "spei6", "spei12", "spi1", "mcdi"] as const;
+import { TILE_INDICES } from "./tilesets.ts";
+export { TILE_INDICES };
 export const TILES_INDEX_FILE = "tiles-index.json";
 export const DEFAULT_MAX_ZOOM = 10;
 /** Country outlines are Natural Earth 1:50m: deeper zooms add nothing, clients overzoom. */

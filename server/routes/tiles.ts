@@ -37,10 +37,9 @@ import { landMask } from "../../tiles/land-mask.ts";
 import { cellClasses, cellLattice, encodeClassTilePng, latticeLand, renderClassTile, type CellLattice, type LatticeLand } from "../../tiles/raster.ts";
 import { isValidTile } from "../../tiles/tile-math.ts";
 import { LruCache } from "../../tiles/lru-cache.ts";
+import type { LegendData, TileJson, TilesIndexData } from "../schemas-tiles.ts";
+import { MAX_RENDER_ZOOM, VECTOR_TILESETS } from "../../tiles/tilesets.ts";
 
-/** Deepest zoom rendered on request (0.25° cells are ~1800 px wide there: deeper tiles add nothing). */
-export const MAX_RENDER_ZOOM = 14;
-const VECTOR_TILESETS = ["provinces", "cells", "countries"] as const;
 const IMMUTABLE = "private, max-age=31536000, immutable";
 const REVALIDATE = "private, no-cache";
 const CORS_ALLOW_HEADERS = "X-API-Key, If-None-Match, Range, Accept-Encoding";
@@ -158,7 +157,7 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
     deps.cacheBytes ?? 64 * 1024 * 1024,
   );
   let state: VersionState | undefined;
-  const legendBody = JSON.stringify({ success: true, data: legend(TILE_INDICES) });
+  const legendBody = JSON.stringify({ success: true, data: legend(TILE_INDICES) satisfies LegendData });
 
   function currentState(): VersionState {
     const cur = deps.current();
@@ -320,31 +319,28 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
   router.get("/tiles/index.json", (req, res) => {
     const s = currentState();
     const g = s.data.grid;
-    const body = JSON.stringify({
-      success: true,
-      data: {
-        version: s.version,
-        indices: TILE_INDICES.filter((i) => g.indexNames.includes(i)),
-        defaultMonth: formatMonth(s.data.defaultMonth),
-        firstMonth: formatMonth(g.firstMonth),
-        lastMonth: formatMonth(g.lastMonth),
-        precomputedMonths: s.index?.months ?? [],
-        tilesets: [...TILE_INDICES.filter((i) => g.indexNames.includes(i)).map((i) => `drought-${i}`), ...VECTOR_TILESETS],
-        // A tile server's catalog: each tileset with its kind, tile format and TileJSON (as TileServer GL and
-        // Martin list theirs), so a client needs no knowledge of the names.
-        catalog: [
-          ...TILE_INDICES.filter((i) => g.indexNames.includes(i)).map((i) => ({
-            name: `drought-${i}`,
-            kind: "raster",
-            format: "png",
-            description: `${i} of a month, coloured by the D0–D4 / W0–W4 classes of /tiles/legend.json (?month=YYYY-MM; default ${formatMonth(s.data.defaultMonth)})`,
-            tilejson: `${baseUrl(req)}/tiles/drought-${i}.json`,
-          })),
-          ...VECTOR_TILESETS.map((name) => ({ name, kind: "vector", format: "mvt", description: VECTOR_DESCRIPTIONS[name], tilejson: `${baseUrl(req)}/tiles/${name}.json` })),
-        ],
-      },
-    });
-    sendJsonText(req, res, body, REVALIDATE);
+    const data: TilesIndexData = {
+      version: s.version,
+      indices: TILE_INDICES.filter((i) => g.indexNames.includes(i)),
+      defaultMonth: formatMonth(s.data.defaultMonth),
+      firstMonth: formatMonth(g.firstMonth),
+      lastMonth: formatMonth(g.lastMonth),
+      precomputedMonths: s.index?.months ?? [],
+      tilesets: [...TILE_INDICES.filter((i) => g.indexNames.includes(i)).map((i) => `drought-${i}`), ...VECTOR_TILESETS],
+      // A tile server's catalog: each tileset with its kind, tile format and TileJSON (as TileServer GL and
+      // Martin list theirs), so a client needs no knowledge of the names.
+      catalog: [
+        ...TILE_INDICES.filter((i) => g.indexNames.includes(i)).map((i) => ({
+          name: `drought-${i}`,
+          kind: "raster" as const,
+          format: "png" as const,
+          description: `${i} of a month, coloured by the D0–D4 / W0–W4 classes of /tiles/legend.json (?month=YYYY-MM; default ${formatMonth(s.data.defaultMonth)})`,
+          tilejson: `${baseUrl(req)}/tiles/drought-${i}.json`,
+        })),
+        ...VECTOR_TILESETS.map((name) => ({ name, kind: "vector" as const, format: "mvt" as const, description: VECTOR_DESCRIPTIONS[name], tilejson: `${baseUrl(req)}/tiles/${name}.json` })),
+      ],
+    };
+    sendJsonText(req, res, JSON.stringify({ success: true, data }), REVALIDATE);
   });
 
   router.get("/tiles/archives/:file", (req, res, next) => {
@@ -371,7 +367,7 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
     const [w, so, e, n] = latticeOf(s).bbox;
     const isVector = ts.kind === "vector";
     const maxzoom = ts.kind === "vector" ? (ts.name === "countries" ? (s.index?.countriesMaxZoom ?? COUNTRIES_MAX_ZOOM) : (s.index?.maxZoom ?? DEFAULT_MAX_ZOOM)) : (s.index?.maxZoom ?? DEFAULT_MAX_ZOOM);
-    const tj: Record<string, unknown> = {
+    const tj: TileJson = {
       tilejson: "3.0.0",
       name: ts.name,
       version: "1.0.0",
@@ -439,8 +435,8 @@ function queryMonth(req: Request): string | undefined {
   return m;
 }
 
-function vectorFields(name: string, built: Pick<TilesIndex, "months" | "indices">): Record<string, string> {
-  const values: Record<string, string> = {};
+function vectorFields(name: string, built: Pick<TilesIndex, "months" | "indices">): Record<string, "String" | "Number"> {
+  const values: Record<string, "String" | "Number"> = {};
   for (const m of built.months) for (const i of built.indices) values[`${i}_${m}`] = "Number";
   if (name === "provinces") return { code: "String", nameEn: "String", nameTh: "String", slug: "String", ...values };
   if (name === "cells") return { cell: "Number", gridId: "String", lat: "Number", lng: "Number", ...values };

@@ -2,7 +2,8 @@
 // running server: the values are the grid's and the summaries' own, the geometry is each cell's square, the files
 // are served with their checksum as ETag, conditional GET and ranges.
 import { createHash } from "node:crypto";
-import { readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { DuckDBInstance } from "@duckdb/node-api";
@@ -15,6 +16,7 @@ import { readManifest } from "../../formats/manifest.ts";
 import { ProvinceSummariesReader } from "../../formats/province-summaries.ts";
 import { readProvincesJson } from "../../formats/province-index.ts";
 import { formatMonth } from "../../lib/months.ts";
+import { PROJECT_ROOT } from "../../lib/config.ts";
 import { privateArtifacts, startRealServer, type RealServer } from "../e2e/real-server.ts";
 
 const dir = realpathSync(join(inject("artifactsDir"), "current"));
@@ -161,6 +163,30 @@ describe("export routes", () => {
     expect(after.headers.get("etag")).not.toBe(oldTag);
     expect((await get(path, { "If-None-Match": oldTag! })).status).toBe(200);
     expect((await get(path, { "If-Match": oldTag! })).status).toBe(412);
+  });
+
+  it("the README's DuckDB recipe runs as written on the file as downloaded (saved under its versioned name)", async () => {
+    const r = await get(`/api/risk-map/drought/exports/${EXPORT_FILES.cellsParquet}`);
+    const name = /filename="([^"]+)"/.exec(r.headers.get("content-disposition") ?? "")![1];
+    const work = mkdtempSync(join(tmpdir(), "readme-recipe-"));
+    writeFileSync(join(work, name), Buffer.from(await r.arrayBuffer()));
+    writeFileSync(join(work, "points10m.csv"), "id,lat,lng\ncnx,18.79,98.98\nparis,48.85,2.35\n");
+    // The recipe's SQL block, its file names made absolute (DuckDB reads relative to the process's directory).
+    const readme = readFileSync(join(PROJECT_ROOT, "README.md"), "utf8");
+    const sql = /```sql\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf("Ten million points")))![1].replace(/'([^']*\.(?:parquet|csv))'/g, (_m, f: string) => `'${join(work, f)}'`);
+    expect(sql).toContain(`'${join(work, "*-drought-cells.parquet")}'`);
+    const db = await DuckDBInstance.create(":memory:");
+    const c = await db.connect();
+    for (const statement of sql.split(";").filter((s) => s.trim() !== "")) await c.run(statement);
+    c.closeSync();
+    const rows = parse(readFileSync(join(work, "scored10m.csv")), { columns: true }) as Record<string, string>[];
+    // Chiang Mai's square holds the cell the API names; Paris is in no square.
+    const api = (await (await get("/api/risk-map/drought?lat=18.79&lng=98.98&month=2018-10")).json()) as { data: { location: { gridId: string }; drought: { indices: { spei1: number } } } };
+    expect(rows.map((x) => x.id)).toEqual(["cnx", "paris"]);
+    expect(rows[0].grid_id).toBe(api.data.location.gridId);
+    expect(Number(rows[0].spei1)).toBeCloseTo(api.data.drought.indices.spei1, 3);
+    expect([rows[1].grid_id, rows[1].spei1]).toEqual(["", ""]);
+    rmSync(work, { recursive: true, force: true });
   });
 
   it("needs a key; an unknown export is a 404 in the envelope", async () => {

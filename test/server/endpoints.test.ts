@@ -236,8 +236,9 @@ describe("operational endpoints", () => {
     const doc = await res.json();
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.title).toBeTypeOf("string");
-    // Every route of the routing table but the document itself and its page.
-    expect(Object.keys(doc.paths).sort()).toEqual(ROUTES.map((r) => r.path).filter((p) => p !== "/openapi.json" && !p.startsWith("/docs")).sort());
+    // Every route of the routing table but the document itself and its page, and the tiles routes (server/routes/tiles.ts).
+    const tiles = ["/tiles/legend.json", "/tiles/index.json", "/tiles/{tileset}.json", "/tiles/{tileset}/{z}/{x}/{y}.{ext}", "/tiles/v/{version}/{tileset}/{z}/{x}/{y}.{ext}", "/tiles/archives/{file}"];
+    expect(Object.keys(doc.paths).sort()).toEqual([...ROUTES.map((r) => r.path).filter((p) => p !== "/openapi.json" && !p.startsWith("/docs")), ...tiles].sort());
     expect(Object.keys(doc.paths)).toContain("/api/risk-map/drought/exports/drought-cells.parquet");
     expect(doc.components.securitySchemes.ApiKey).toEqual({ type: "apiKey", in: "header", name: "X-API-Key" });
     const scoreBody = doc.paths["/api/risk-map/score"].post.requestBody.content["application/json"].schema;
@@ -249,6 +250,11 @@ describe("operational endpoints", () => {
     expect(batch.properties.locations.maxItems).toBe(100);
     const params = doc.paths["/api/risk-map/drought"].get.parameters;
     expect(params.map((p: { name: string; required: boolean }) => [p.name, p.required])).toEqual([["lat", true], ["lng", true], ["month", false], ["format", false]]);
+    // Query numbers are typed as the numbers they are read as, the text rule in the description.
+    expect(params[0].schema).toEqual({ type: "number", minimum: -90, maximum: 90 });
+    expect(params[0].description).toContain("Sent as text and read as this number: a plain decimal (13.75, -0.5)");
+    const limit = doc.paths["/api/risk-map/events"].get.parameters.find((p: { name: string }) => p.name === "limit");
+    expect(limit.schema).toEqual({ type: "integer", minimum: 1, maximum: 2000, default: 500 });
     expect(params[2].schema.pattern).toBe("^\\d{4}-(0[1-9]|1[0-2])$");
     const ok = doc.paths["/api/risk-map/drought"].get.responses["200"].content["application/json"].schema;
     expect(ok.properties.data.properties.location.required).toContain("gridId");
