@@ -6,6 +6,7 @@
 // authenticated ones also carry RateLimit-*. Failures before routing (malformed HTTP, timeouts) are answered by
 // the server's clientError listener (http/client-error.ts), bodies are read by http/body.ts.
 import { eventsHandler } from "./routes/events.ts";
+import { stationsHandler } from "./routes/stations.ts";
 import type { FeedRiskService } from "./services/feed-risk-service.ts";
 import { otherGridInputs } from "../lib/drought/grid-sources.ts";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
@@ -51,7 +52,7 @@ export interface AppDeps {
   sources?: SourceStatusService;
   /** The drought version's exports; without it the export routes answer 503 SERVICE_UNAVAILABLE. */
   exports?: ExportService;
-  /** Feed snapshots' events for map layers; without it GET /api/risk-map/events answers 503. */
+  /** Feed snapshots' events and stations for map layers; without it GET /api/risk-map/events and /stations answer 503. */
   feeds?: FeedRiskService;
   /** Heavy requests (batch, export downloads) running and waiting at once, per class; past them 503 (http/admission.ts). */
   admission?: AdmissionLimits;
@@ -83,6 +84,7 @@ export const ROUTES: ReadonlyArray<RouteDef> = [
   { path: "/api/risk-map/drought/province/history", methods: ["GET"], auth: true },
   { path: "/api/risk-map/batch", methods: ["POST"], auth: true },
   { path: "/api/risk-map/events", methods: ["GET"], auth: true },
+  { path: "/api/risk-map/stations", methods: ["GET"], auth: true },
   { path: "/api/supply-chain/query", methods: ["POST"], auth: true },
   { path: "/api/supply-chain/ports", methods: ["GET"], auth: true },
   { path: "/api/outbreak-radar/query", methods: ["POST"], auth: true },
@@ -259,6 +261,7 @@ export function createApp(deps: AppDeps) {
   app.get("/api/risk-map/drought/province/history", riskMap.provinceHistory);
   app.post("/api/risk-map/batch", batchAdmission.gate, riskMap.batch);
   app.get("/api/risk-map/events", eventsHandler(deps.feeds, freshness));
+  app.get("/api/risk-map/stations", stationsHandler(deps.feeds, freshness));
   const supplyChain = supplyChainHandlers({ supplyChain: deps.supplyChain, bodyLimit, freshness });
   app.post("/api/supply-chain/query", supplyChain.query);
   app.get("/api/supply-chain/ports", supplyChain.ports);
