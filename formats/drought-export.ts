@@ -10,6 +10,7 @@ import type { DroughtGrid } from "./drought-grid.ts";
 import type { ConfidenceGrid } from "./confidence-grid.ts";
 import type { ProvinceSummariesReader } from "./province-summaries.ts";
 import { formatMonth } from "../lib/months.ts";
+import { gridIdOf } from "../lib/drought/grid-id.ts";
 
 export const EXPORT_FILES = {
   cellsParquet: "drought-cells.parquet",
@@ -47,11 +48,6 @@ export function cellSquareWkb(lat: number, lng: number, resolutionDeg: number): 
     dv.setFloat64(21 + i * 16, y, true);
   });
   return bytes;
-}
-
-/** Grid ids as the API names cells ("TH025-<cell id>"). */
-export function gridIdOf(resolutionDeg: number, cellId: number): string {
-  return `TH${String(Math.round(resolutionDeg * 100)).padStart(3, "0")}-${cellId}`;
 }
 
 function nullable(x: number): number | null {

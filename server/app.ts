@@ -7,6 +7,8 @@
 // the server's clientError listener (http/client-error.ts), bodies are read by http/body.ts.
 import { eventsHandler } from "./routes/events.ts";
 import { stationsHandler } from "./routes/stations.ts";
+import { profileHandler } from "./routes/profile.ts";
+import { ProfileService } from "./services/profile-service.ts";
 import type { FeedRiskService } from "./services/feed-risk-service.ts";
 import { otherGridInputs } from "../lib/drought/grid-sources.ts";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
@@ -85,6 +87,7 @@ export const ROUTES: ReadonlyArray<RouteDef> = [
   { path: "/api/risk-map/batch", methods: ["POST"], auth: true },
   { path: "/api/risk-map/events", methods: ["GET"], auth: true },
   { path: "/api/risk-map/stations", methods: ["GET"], auth: true },
+  { path: "/api/risk-map/profile", methods: ["GET"], auth: true },
   { path: "/api/supply-chain/query", methods: ["POST"], auth: true },
   { path: "/api/supply-chain/ports", methods: ["GET"], auth: true },
   { path: "/api/outbreak-radar/query", methods: ["POST"], auth: true },
@@ -262,6 +265,8 @@ export function createApp(deps: AppDeps) {
   app.post("/api/risk-map/batch", batchAdmission.gate, riskMap.batch);
   app.get("/api/risk-map/events", eventsHandler(deps.feeds, freshness));
   app.get("/api/risk-map/stations", stationsHandler(deps.feeds, freshness));
+  const profile = new ProfileService({ score: deps.drought, outbreak: deps.outbreak, supplyChain: deps.supplyChain, freshness });
+  app.get("/api/risk-map/profile", profileHandler({ profile, charge }));
   const supplyChain = supplyChainHandlers({ supplyChain: deps.supplyChain, bodyLimit, freshness });
   app.post("/api/supply-chain/query", supplyChain.query);
   app.get("/api/supply-chain/ports", supplyChain.ports);

@@ -31,6 +31,7 @@ import {
 import { portsCollection, portsQuery, supplyChainBody, supplyChainData } from "./schemas-supply-chain.ts";
 import { EXPORT_FILE_NAMES } from "../formats/drought-export.ts";
 import { freshnessFields, statusData } from "./schemas-freshness.ts";
+import { PROFILE_DISEASES, PROFILE_PARTS, profileData, profileQuery } from "./schemas-profile.ts";
 import { DISEASE_TYPES, outbreakBody, outbreakData, outbreakStatusData, outbreakStatusQuery } from "./schemas-outbreak.ts";
 
 type JsonSchema = Record<string, unknown>;
@@ -255,6 +256,25 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
           responses: {
             "200": ok("FeatureCollection", { "application/geo+json": stationsCollection.extend(freshnessFields) }),
             ...errorResponses(GET_ERRORS),
+          },
+        },
+      },
+      "/api/risk-map/profile": {
+        get: {
+          operationId: "profileAtPoint",
+          summary: "Every risk, the outbreak radar of five diseases and the nearest port at one place",
+          description:
+            `One part per risk type (${RISK_TYPES.join(", ")}), per disease (${PROFILE_DISEASES.join(", ")}) and the nearest port. Each ` +
+            "part is asked of the same service call as its own endpoint, with the body that endpoint would get (its `request`: " +
+            "POST /api/risk-map/score, POST /api/outbreak-radar/query with the default timeframe 30d, POST /api/supply-chain/query " +
+            "with queryType congestion), so its riskScore, riskLevel, summary, confidence and asOf are that answer's; a part " +
+            "its endpoint answers with an error (NOT_FOUND naming the coverage, SERVICE_UNAVAILABLE) is `{error: {code, message, " +
+            "details}, request}` with that error, and no port is nearestPort null with nearestPortReason. The request itself fails " +
+            `only on bad coordinates (400), the key (401) and the rate limit (429). Costs ${PROFILE_PARTS} rate-limit points, one per part.`,
+          parameters: queryParameters(profileQuery),
+          responses: {
+            "200": ok("Profile", { "application/json": successEnvelope(profileData) }),
+            ...errorResponses(["400", "401", "405", "408", "417", "429", "431", "500", "503"]),
           },
         },
       },

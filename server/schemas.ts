@@ -15,10 +15,10 @@ export const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
 /** Plain decimal numbers only in query strings: no exponent, hex, blanks, or trailing garbage. */
 export const DECIMAL_PATTERN = /^[+-]?\d+(\.\d+)?$/;
 
-const lat = z.number().min(-90).max(90).describe("Latitude, decimal degrees (WGS 84), -90 to 90");
-const lng = z.number().min(-180).max(180).describe("Longitude, decimal degrees (WGS 84), -180 to 180");
+export const lat = z.number().min(-90).max(90).describe("Latitude, decimal degrees (WGS 84), -90 to 90");
+export const lng = z.number().min(-180).max(180).describe("Longitude, decimal degrees (WGS 84), -180 to 180");
 const month = z.string().regex(MONTH_PATTERN, "must be YYYY-MM with month 01-12").describe("Month, YYYY-MM");
-const riskLevel = z.enum(RISK_LEVELS);
+export const riskLevel = z.enum(RISK_LEVELS);
 /** How far to trust a SPEI-1 value (docs/methods/confidence.md); null with confidenceReason where there is none. */
 const confidenceFields = {
   confidence: z.number().min(0).max(1).nullable().optional().describe("0..1, calibrated so that higher means a smaller leave-one-out error"),
@@ -30,7 +30,7 @@ const indexValue = z.number().nullable();
 const timestamp = z.string().describe("ISO 8601 UTC date-time");
 
 /** A query-string number: strict decimal text, then the range of the number. */
-function queryNumber(range: z.ZodNumber) {
+export function queryNumber(range: z.ZodNumber) {
   return z
     .string()
     .regex(DECIMAL_PATTERN, "must be a decimal number")

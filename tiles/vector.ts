@@ -14,6 +14,7 @@ import { formatMonth, type MonthIndex } from "../lib/months.ts";
 import type { ProvinceMeta } from "../formats/province-index.ts";
 import type { Province } from "../lib/geo/province-rings.ts";
 import type { ProvinceRings } from "../lib/geo/province-rings.ts";
+import { gridIdOf } from "../lib/drought/grid-id.ts";
 import { validPolygonRings } from "./mvt-rings.ts";
 import type { CellLattice, LatticeLand } from "./raster.ts";
 
@@ -145,7 +146,7 @@ export function cellsGeoJson(grid: CellGrid, mv: MonthValues, landOf?: readonly 
     const lng = grid.cellLngs[c];
     const geometry: Polygon | MultiPolygon = landOf ? { type: "MultiPolygon", coordinates: landOf[c] } : { type: "Polygon", coordinates: square(lng, lat, h) };
     if (landOf && landOf[c].length === 0) continue;
-    features.push({ type: "Feature", id: c, geometry, properties: { cell: c, gridId: String(grid.cellIds[c]), lat, lng, ...valueProps(c, mv) } });
+    features.push({ type: "Feature", id: c, geometry, properties: { cell: c, gridId: gridIdOf(grid.resolutionDeg, grid.cellIds[c]), lat, lng, ...valueProps(c, mv) } });
   }
   return { type: "FeatureCollection", features };
 }

@@ -6,19 +6,19 @@ import { sendJson } from "../http/respond.ts";
 import { parseOrThrow } from "../http/validate.ts";
 import { ApiError } from "../errors.ts";
 import { portsQuery, supplyChainBody } from "../schemas-supply-chain.ts";
-import type { SupplyChainService } from "../services/supply-chain-service.ts";
+import { SUPPLY_CHAIN_NOT_CONFIGURED, type SupplyChainService } from "../services/supply-chain-service.ts";
 import type { Freshness } from "../services/source-status-service.ts";
 
 export function supplyChainHandlers(deps: { supplyChain?: SupplyChainService; bodyLimit: number; freshness: Freshness }) {
   return {
     async query(req: Request, res: Response) {
       const body = parseOrThrow(supplyChainBody, await readJsonBody(req, deps.bodyLimit), "body");
-      if (deps.supplyChain === undefined) throw new ApiError("SERVICE_UNAVAILABLE", "supply-chain data are not configured");
+      if (deps.supplyChain === undefined) throw new ApiError("SERVICE_UNAVAILABLE", SUPPLY_CHAIN_NOT_CONFIGURED);
       sendJson(req, res, 200, { success: true, data: { ...deps.supplyChain.query(body), ...deps.freshness("supply_chain") } });
     },
     ports(req: Request, res: Response) {
       const q = parseOrThrow(portsQuery, req.query, "query");
-      if (deps.supplyChain === undefined) throw new ApiError("SERVICE_UNAVAILABLE", "supply-chain data are not configured");
+      if (deps.supplyChain === undefined) throw new ApiError("SERVICE_UNAVAILABLE", SUPPLY_CHAIN_NOT_CONFIGURED);
       sendJson(req, res, 200, { ...deps.supplyChain.portsInBox(q), ...deps.freshness("supply_chain") }, "application/geo+json");
     },
   };

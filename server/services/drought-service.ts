@@ -12,6 +12,7 @@ import { DROUGHT_KIND } from "../../formats/version-files.ts";
 import { locateCell, locateReason, NO_CELL_NEAR_REASON, noMonthReason, noValueReason, OUTSIDE_AREA_REASON } from "../../lib/drought/locate-cell.ts";
 import { DEFAULT_HISTORY_INDICES } from "../schemas.ts";
 import { droughtRuns, rankOf } from "../../lib/drought/runs.ts";
+import { gridIdOf } from "../../lib/drought/grid-id.ts";
 import { CELL_LATEST_MONTH_RULE, noValueInRecordReason, type MonthReason } from "../../lib/drought/cell-latest.ts";
 import { DROUGHT_OPENED_FILES, isCovered, openDroughtArtifacts, type DroughtArtifacts } from "../data/drought-artifacts.ts";
 import { log } from "../../lib/log.ts";
@@ -447,9 +448,9 @@ function scoreOf(spei1: number) {
   return { valid: true, score, level: riskLevel(score), severity: droughtLevel(spei1) };
 }
 
-/** Grid ids name the grid and the cell: "TH025-<row*nCols+col>". */
+/** Grid ids name the grid and the cell: "TH025-<row*nCols+col>" (lib/drought/grid-id.ts). */
 function gridId(a: DroughtArtifacts, cell: number): string {
-  return `TH${String(Math.round(a.grid.resolutionDeg * 100)).padStart(3, "0")}-${a.grid.cellId(cell)}`;
+  return gridIdOf(a.grid.resolutionDeg, a.grid.cellId(cell));
 }
 
 interface SummaryParts {

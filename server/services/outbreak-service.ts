@@ -106,6 +106,9 @@ function newsRaise(status: OutbreakStatus, items: readonly NewsItem[], seriesAsO
   return { ageYears, newsDays, raisedBy };
 }
 
+/** The answer of the outbreak routes (and of a profile's outbreak parts) in a process without an outbreak snapshot. */
+export const OUTBREAK_NOT_CONFIGURED = "The outbreak radar is not configured on this server";
+
 export interface OutbreakService {
   query(q: OutbreakBody): OutbreakData;
   status(q: OutbreakStatusQuery): OutbreakStatusData;

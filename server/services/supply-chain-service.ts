@@ -206,6 +206,9 @@ export function resolvePort(s: PortsSnapshot, q: SupplyChainBody): { port: PortR
   };
 }
 
+/** The answer of the supply-chain routes (and of a profile's port) in a process without a ports snapshot. */
+export const SUPPLY_CHAIN_NOT_CONFIGURED = "supply-chain data are not configured";
+
 export interface SupplyChainService {
   dataVersion(): string;
   query(q: SupplyChainBody): SupplyChainData;

@@ -2,6 +2,10 @@
 // TileJSON URL that answers; the TileJSON's bounds and centre are the archive header's, the attribution its
 // metadata's; vector archives carry a centre zoom that shows the data.
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import { VectorTile } from "@mapbox/vector-tile";
+import { parse } from "csv-parse/sync";
+import { PbfReader } from "pbf";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { readPmtilesHeader } from "../../formats/pmtiles-header.ts";
 import { privateArtifacts, startRealServer, type RealServer } from "./real-server.ts";
@@ -43,5 +47,28 @@ describe("tiles catalog and TileJSON", () => {
     const c = (await (await get("/tiles/countries.json")).json()) as { bounds: number[] };
     expect(c.bounds[0]).toBeGreaterThan(-180);
     expect(c.bounds[2]).toBeLessThan(180);
+  });
+});
+
+describe("one identifier of a grid cell", () => {
+  it("the cells tiles, the point answer and the cells export name Bangkok's cell alike (TH025-<cell id>)", async () => {
+    const answer = (await (await get("/api/risk-map/drought?lat=13.75&lng=100.5")).json()) as { data: { location: { gridId: string; gridLat: number; gridLng: number } } };
+    const { gridId, gridLat, gridLng } = answer.data.location;
+    expect(gridId).toMatch(/^TH025-\d+$/);
+    // The z8 tile holding the cell's centre (Web Mercator tile numbers).
+    const z = 8;
+    const x = Math.floor(((gridLng + 180) / 360) * 2 ** z);
+    const rad = (gridLat * Math.PI) / 180;
+    const y = Math.floor(((1 - Math.log(Math.tan(rad) + 1 / Math.cos(rad)) / Math.PI) / 2) * 2 ** z);
+    const tile = await get(`/tiles/cells/${z}/${x}/${y}.mvt`);
+    expect(tile.status).toBe(200);
+    const layer = new VectorTile(new PbfReader(new Uint8Array(await tile.arrayBuffer()))).layers.cells;
+    const props = [...Array(layer.length).keys()].map((i) => layer.feature(i).properties);
+    const cell = props.find((p) => p.lat === gridLat && p.lng === gridLng);
+    expect(cell?.gridId).toBe(gridId);
+    // Every feature of the tile carries an identifier of the same form.
+    for (const p of props) expect(p.gridId).toMatch(/^TH025-\d+$/);
+    const exported = parse(gunzipSync(await (await get("/api/risk-map/drought/exports/drought-cells.csv.gz")).arrayBuffer().then((b) => Buffer.from(b))), { columns: true }) as { grid_id: string; lat: string; lng: string }[];
+    expect(exported.find((r) => Number(r.lat) === gridLat && Number(r.lng) === gridLng)?.grid_id).toBe(gridId);
   });
 });

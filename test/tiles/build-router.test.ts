@@ -112,7 +112,7 @@ describe("buildTiles", () => {
     const cells = (await read("tiles-cells.pmtiles", 5, 24, 14)).layers.cells;
     expect(cells.length).toBe(6);
     const c0 = [...Array(6).keys()].map((i) => cells.feature(i).properties).find((p) => p.cell === 0)!;
-    expect(c0).toMatchObject({ gridId: "100", lat: 13.25, lng: 100.25, "spei1_2020-02": -2.5, "mcdi_2020-02": 0.3 });
+    expect(c0).toMatchObject({ gridId: "TH050-100", lat: 13.25, lng: 100.25, "spei1_2020-02": -2.5, "mcdi_2020-02": 0.3 });
 
     const world = (await read("tiles-countries.pmtiles", 0, 0, 0)).layers.countries;
     const names = [...Array(world.length).keys()].map((i) => world.feature(i).properties.name);
