@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 document, generated from the zod schemas in schemas.ts with z.toJSONSchema (JSON Schema
 // 2020-12, which OpenAPI 3.1 uses as is). Nothing here restates a field: only paths, words and wiring.
-import { eventsCollection, eventsQuery } from "./schemas-events.ts";
+import { eventsQuery, pointEvents, stormTracks } from "./schemas-events.ts";
 import { stationsCollection, stationsQuery } from "./schemas-stations.ts";
 import { z } from "zod";
 import { MAX_JSON_DEPTH } from "./http/body.ts";
@@ -231,14 +231,19 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
       "/api/risk-map/events": {
         get: {
           operationId: "eventsInBox",
-          summary: "Flood and wildfire events, or storm tracks, inside a box as GeoJSON (map layers)",
+          summary: "Flood and wildfire events, or storm tracks, inside a box as GeoJSON (map layers), a page at a time",
           description:
-            "From the published feed snapshots, newest first: flood (DFO, GDACS) and wildfire (FIRMS) events as points, storms " +
-            "(IBTrACS) as the line of their fixes inside the box. truncated says whether limit cut the list. Click-through: " +
-            "POST /api/risk-map/score with the feature's coordinates and riskType gives the score there.",
+            "From the published feed snapshots, newest first (ties by id): flood (DFO, GDACS) and wildfire (FIRMS) events, every " +
+            "feature a Point; storms (IBTrACS), every feature a MultiLineString: the storm's fixes inside the box, cut where the " +
+            "track crosses the antimeridian (RFC 7946 3.1.9); a storm with one fix there is the line of that fix twice " +
+            "(properties.fixes 1). A bbox with west > east crosses the antimeridian. Paging: at most " +
+            "`limit` features a page; while more follow, truncated is true and `next` (also `links`, rel next) is the path and query " +
+            "of the next page, the same query with a `cursor`; walking the pages of one snapshot version gives every feature once " +
+            "(a cursor of a version no longer served is 404). numberMatched counts all pages. Click-through: POST " +
+            "/api/risk-map/score with the feature's coordinates and riskType gives the score there.",
           parameters: queryParameters(eventsQuery),
           responses: {
-            "200": ok("FeatureCollection", { "application/geo+json": eventsCollection.extend(freshnessFields) }),
+            "200": ok("FeatureCollection", { "application/geo+json": z.discriminatedUnion("riskType", [pointEvents.extend(freshnessFields), stormTracks.extend(freshnessFields)]) }),
             ...errorResponses(GET_ERRORS),
           },
         },
@@ -384,10 +389,12 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
       "/api/supply-chain/ports": {
         get: {
           operationId: "portsInBox",
-          summary: "The ports inside a box with their congestion index, as GeoJSON (map layer)",
+          summary: "The ports inside a box with their congestion index, as GeoJSON (map layer), a page at a time",
           description:
-            "Located ports of UN/LOCODE, the World Port Index and PortWatch; congestionIndex as in the congestion answer, null " +
-            "with its reason where the port has no PortWatch daily port calls. Ports with an index first, then the busiest. " +
+            "Located ports of UN/LOCODE, the World Port Index and PortWatch, every feature a Point; congestionIndex as in the " +
+            "congestion answer, null with its reason where the port has no PortWatch daily port calls. Ports with an index first, " +
+            "then the busiest, then by name and id. A bbox with west > east crosses the antimeridian. Paging as GET " +
+            "/api/risk-map/events: `limit` a page, `next` (and `links`, rel next) while truncated, numberMatched over all pages. " +
             "Click-through: POST /api/supply-chain/query with the feature's code (or its coordinates when code is null).",
           parameters: queryParameters(portsQuery),
           responses: { "200": ok("FeatureCollection", { "application/geo+json": portsCollection.extend(freshnessFields) }), ...errorResponses(GET_ERRORS) },

@@ -2,6 +2,8 @@
 // validates with them, the service's types are inferred from them, openapi.ts documents them.
 import { z } from "zod";
 import { bboxText } from "./schemas-events.ts";
+import { queryInteger } from "./schemas.ts";
+import { cursorText, pageFields } from "./schemas-paging.ts";
 
 export const SUPPLY_CHAIN_QUERY_TYPES = ["congestion", "vessel_count", "cargo_delay", "trade_risk"] as const;
 export const DISRUPTION_LEVELS = ["low", "medium", "high"] as const;
@@ -154,15 +156,16 @@ export const MAX_PORTS = 2000;
 
 export const portsQuery = z.object({
   bbox: bboxText,
-  limit: z.coerce.number().int().min(1).max(MAX_PORTS).default(500).describe(`at most this many ports (1–${MAX_PORTS}, default 500): those with a congestion index first, then the busiest`),
+  limit: queryInteger(z.int().min(1).max(MAX_PORTS)).default(500).describe(`ports per page (1–${MAX_PORTS}, default 500): those with a congestion index first, then the busiest`),
+  cursor: cursorText,
 });
 export type PortsQuery = z.output<typeof portsQuery>;
 
 export const portsCollection = z.object({
   type: z.literal("FeatureCollection"),
   asOf: z.string().describe("the ports snapshot's as-of time"),
-  snapshotVersion: z.string(),
-  truncated: z.boolean().describe("more ports lie in the box than limit; those with a congestion index and the busiest were kept"),
+  snapshotVersion: z.string().describe("the snapshot version the features and the page order come from"),
+  ...pageFields,
   features: z.array(
     z.object({
       type: z.literal("Feature"),

@@ -14,6 +14,8 @@ export const MAX_BATCH_LOCATIONS = 100;
 export const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
 /** Plain decimal numbers only in query strings: no exponent, hex, blanks, or trailing garbage. */
 export const DECIMAL_PATTERN = /^[+-]?\d+(\.\d+)?$/;
+/** Whole numbers in query strings: decimal digits with an optional sign. */
+export const INTEGER_PATTERN = /^[+-]?\d+$/;
 
 export const lat = z.number().min(-90).max(90).describe("Latitude, decimal degrees (WGS 84), -90 to 90");
 export const lng = z.number().min(-180).max(180).describe("Longitude, decimal degrees (WGS 84), -180 to 180");
@@ -29,15 +31,16 @@ const dLevel = z.enum(D_LEVELS);
 const indexValue = z.number().nullable();
 const timestamp = z.string().describe("ISO 8601 UTC date-time");
 
-/** A query-string number: strict decimal text, then the range of the number. */
-export function queryNumber(range: z.ZodNumber) {
-  return z
-    .string()
-    .regex(DECIMAL_PATTERN, "must be a decimal number")
-    .transform(Number)
-    .pipe(range)
-    .describe(range.description ?? "");
+/** Query-string text of the pattern, read as a number, then the range of the number. */
+function queryNumeric(pattern: RegExp, message: string, range: z.ZodType<number, number>) {
+  return z.string().regex(pattern, message).transform(Number).pipe(range).describe(range.description ?? "");
 }
+
+/** A query-string number: strict decimal text, then the range of the number. */
+export const queryNumber = (range: z.ZodType<number, number>) => queryNumeric(DECIMAL_PATTERN, "must be a decimal number", range);
+
+/** A query-string integer: decimal digits, then the range of the number. */
+export const queryInteger = (range: z.ZodType<number, number>) => queryNumeric(INTEGER_PATTERN, "must be a whole number", range);
 
 // ---- requests ----
 

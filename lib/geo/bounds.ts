@@ -20,3 +20,12 @@ export function boundsOf(coords: ArrayLike<number>, from: number, to: number): B
   }
   return b;
 }
+
+/**
+ * Whether a point lies in a box [west, south, east, north] (degrees, edges included). west > east is a box across the
+ * antimeridian: from west to 180° and from -180° to east.
+ */
+export function inLngLatBox([west, south, east, north]: readonly [number, number, number, number], lng: number, lat: number): boolean {
+  if (lat < south || lat > north) return false;
+  return west <= east ? lng >= west && lng <= east : lng >= west || lng <= east;
+}

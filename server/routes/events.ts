@@ -1,8 +1,10 @@
-// GET /api/risk-map/events: validate, ask the feed snapshots, send GeoJSON with the freshness flag.
+// GET /api/risk-map/events: validate, ask the feed snapshots for a page, send GeoJSON with its next link and the
+// freshness flag.
 import type { Request, Response } from "express";
 import { ApiError } from "../errors.ts";
 import { sendJson } from "../http/respond.ts";
 import { parseOrThrow } from "../http/validate.ts";
+import { pageLinks } from "../http/paging.ts";
 import { eventsQuery } from "../schemas-events.ts";
 import type { FeedRiskService } from "../services/feed-risk-service.ts";
 import type { Freshness } from "../services/source-status-service.ts";
@@ -11,6 +13,7 @@ export function eventsHandler(feeds: FeedRiskService | undefined, freshness: Fre
   return (req: Request, res: Response) => {
     const q = parseOrThrow(eventsQuery, req.query, "query");
     if (!feeds) throw new ApiError("SERVICE_UNAVAILABLE", "event data are not available in this process");
-    sendJson(req, res, 200, { ...feeds.events(q), ...freshness(q.riskType) }, "application/geo+json");
+    const { nextCursor, ...page } = feeds.events(q);
+    sendJson(req, res, 200, { ...page, ...pageLinks(req, eventsQuery, nextCursor), ...freshness(q.riskType) }, "application/geo+json");
   };
 }

@@ -4,6 +4,7 @@ import type { Request, Response } from "express";
 import { readJsonBody } from "../http/body.ts";
 import { sendJson } from "../http/respond.ts";
 import { parseOrThrow } from "../http/validate.ts";
+import { pageLinks } from "../http/paging.ts";
 import { ApiError } from "../errors.ts";
 import { portsQuery, supplyChainBody } from "../schemas-supply-chain.ts";
 import { SUPPLY_CHAIN_NOT_CONFIGURED, type SupplyChainService } from "../services/supply-chain-service.ts";
@@ -19,7 +20,8 @@ export function supplyChainHandlers(deps: { supplyChain?: SupplyChainService; bo
     ports(req: Request, res: Response) {
       const q = parseOrThrow(portsQuery, req.query, "query");
       if (deps.supplyChain === undefined) throw new ApiError("SERVICE_UNAVAILABLE", SUPPLY_CHAIN_NOT_CONFIGURED);
-      sendJson(req, res, 200, { ...deps.supplyChain.portsInBox(q), ...deps.freshness("supply_chain") }, "application/geo+json");
+      const { nextCursor, ...page } = deps.supplyChain.portsInBox(q);
+      sendJson(req, res, 200, { ...page, ...pageLinks(req, portsQuery, nextCursor), ...deps.freshness("supply_chain") }, "application/geo+json");
     },
   };
 }

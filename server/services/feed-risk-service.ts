@@ -13,6 +13,9 @@ import { lazyPlaceLocator, placeLocator } from "../../lib/feed-risk/place.ts";
 import type { Geography } from "../../lib/geo/geography.ts";
 import type { ScoreData, ScoreQuery } from "./types.ts";
 import type { EventsCollection, EventsQuery } from "../schemas-events.ts";
+import { inLngLatBox } from "../../lib/geo/bounds.ts";
+import { cutAtAntimeridian } from "../../lib/geo/antimeridian.ts";
+import { pageOf } from "./paging.ts";
 
 export class FeedRiskService {
   constructor(
@@ -32,7 +35,7 @@ export class FeedRiskService {
   }
 
   /** GET /api/risk-map/events; 503 before the snapshot is loaded. */
-  events(q: EventsQuery): EventsCollection {
+  events(q: EventsQuery): EventsPage {
     return eventsInBox(this.snapshot(q.riskType), q);
   }
 
@@ -73,28 +76,34 @@ export class FeedRiskService {
 const day = (t: number) => new Date(t).toISOString().slice(0, 10);
 const finite = (v: number) => (Number.isFinite(v) ? Math.round(v * 100) / 100 : null);
 
+type EventFeature = EventsCollection["features"][number];
+type PointFeature = Extract<EventsCollection, { riskType: "flood" | "wildfire" }>["features"][number];
+type TrackFeature = Extract<EventsCollection, { riskType: "storm" }>["features"][number];
+
+/** A page of the events in a box: the collection but for its links, and the cursor of the next page. */
+export type EventsPage = Omit<EventsCollection, "next" | "links" | "truncated"> & { nextCursor: string | null };
+
 /**
- * The events of a snapshot inside a box (GET /api/risk-map/events), newest first: flood and wildfire events as
- * points, storms as the line of their fixes in the box (a storm with a single fix there is a point).
+ * The events of a snapshot inside a box (GET /api/risk-map/events), newest first (ties by id, then the snapshot's
+ * order), one page of q.limit from q.cursor: flood and wildfire events as points, storms as the line of their fixes
+ * in the box cut at the antimeridian (a MultiLineString; a storm with a single fix there is the degenerate line of
+ * that fix twice).
  */
-export function eventsInBox(snap: FeedSnapshot, q: EventsQuery): EventsCollection {
+export function eventsInBox(snap: FeedSnapshot, q: EventsQuery): EventsPage {
   const ev = snap.events;
-  const [w, s, e, n] = q.bbox;
   const since = q.since ? Date.parse(`${q.since}T00:00:00Z`) : -Infinity;
   const unit = q.riskType === "flood" ? "DFO magnitude | GDACS alert score" : q.riskType === "wildfire" ? "FRP MW" : "kt";
   const hits: number[] = [];
-  if (ev) for (let i = 0; i < ev.n; i++) if (ev.lng[i] >= w && ev.lng[i] <= e && ev.lat[i] >= s && ev.lat[i] <= n && ev.time[i] >= since) hits.push(i);
-  type Item = { newest: number; feature: EventsCollection["features"][number] };
+  if (ev) for (let i = 0; i < ev.n; i++) if (inLngLatBox(q.bbox, ev.lng[i], ev.lat[i]) && ev.time[i] >= since) hits.push(i);
+  type Item = { newest: number; feature: EventFeature };
   const items: Item[] = [];
   if (q.riskType !== "storm") {
     for (const i of hits) {
-      items.push({
-        newest: ev!.time[i],
-        feature: {
-          type: "Feature", id: ev!.ids[i], geometry: { type: "Point", coordinates: [ev!.lng[i], ev!.lat[i]] },
-          properties: { id: ev!.ids[i], name: ev!.names[i], source: ev!.sources[ev!.sourceNo[i]], start: day(ev!.time[i]), end: day(ev!.endTime[i]), magnitude: finite(ev!.magnitude[i]), unit },
-        },
-      });
+      const feature: PointFeature = {
+        type: "Feature", id: ev!.ids[i], geometry: { type: "Point", coordinates: [ev!.lng[i], ev!.lat[i]] },
+        properties: { id: ev!.ids[i], name: ev!.names[i], source: ev!.sources[ev!.sourceNo[i]], start: day(ev!.time[i]), end: day(ev!.endTime[i]), magnitude: finite(ev!.magnitude[i]), unit },
+      };
+      items.push({ newest: ev!.time[i], feature });
     }
   } else {
     const byStorm = new Map<number, number[]>();
@@ -112,21 +121,22 @@ export function eventsInBox(snap: FeedSnapshot, q: EventsQuery): EventsCollectio
       for (const i of list) if (!(ev!.magnitude[i] <= max)) max = Number.isNaN(ev!.magnitude[i]) ? max : ev!.magnitude[i];
       const coords = list.map((i) => [ev!.lng[i], ev!.lat[i]] as [number, number]);
       const id = ev!.groups[g];
-      items.push({
-        newest: ev!.time[last],
-        feature: {
-          type: "Feature", id,
-          geometry: coords.length > 1 ? { type: "LineString", coordinates: coords } : { type: "Point", coordinates: coords[0] },
-          properties: { id, name: ev!.names[first], source: ev!.sources[ev!.sourceNo[first]], start: day(ev!.time[first]), end: day(ev!.time[last]), magnitude: finite(max), unit },
-        },
-      });
+      const feature: TrackFeature = {
+        type: "Feature", id,
+        geometry: { type: "MultiLineString", coordinates: cutAtAntimeridian(coords) },
+        properties: { id, name: ev!.names[first], source: ev!.sources[ev!.sourceNo[first]], start: day(ev!.time[first]), end: day(ev!.time[last]), magnitude: finite(max), unit, fixes: coords.length },
+      };
+      items.push({ newest: ev!.time[last], feature });
     }
   }
-  items.sort((a, b) => b.newest - a.newest || (a.feature.id < b.feature.id ? -1 : 1));
-  return {
-    type: "FeatureCollection", riskType: q.riskType, asOf: snap.meta.asOf, snapshotVersion: snap.version,
-    truncated: items.length > q.limit, features: items.slice(0, q.limit).map((x) => x.feature),
-  };
+  // Array#sort is stable: equal ids keep the snapshot's order, so the order is the same on every request.
+  items.sort((a, b) => b.newest - a.newest || (a.feature.id < b.feature.id ? -1 : a.feature.id > b.feature.id ? 1 : 0));
+  const page = pageOf(items, q.limit, q.cursor, snap.version);
+  const base = { asOf: snap.meta.asOf, snapshotVersion: snap.version, numberMatched: page.numberMatched, nextCursor: page.nextCursor };
+  const features = page.items.map((x) => x.feature);
+  return q.riskType === "storm"
+    ? { type: "FeatureCollection", riskType: "storm", ...base, features: features as TrackFeature[] }
+    : { type: "FeatureCollection", riskType: q.riskType, ...base, features: features as PointFeature[] };
 }
 
 /**

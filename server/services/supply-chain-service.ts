@@ -9,6 +9,8 @@ import type { Manifest } from "../../formats/manifest.ts";
 import { GDACS_FLOOD_DB_SOURCE, PORTS_SNAPSHOT, type HazardEvent, type PortAlias, type PortRecord, type PortsDocument } from "../../formats/ports-snapshot.ts";
 import { snapshotRoot } from "../../formats/snapshot-layout.ts";
 import { distanceKm } from "../../lib/geo/great-circle.ts";
+import { inLngLatBox } from "../../lib/geo/bounds.ts";
+import { pageOf } from "./paging.ts";
 import type { Logger } from "../../lib/log.ts";
 import { unlocodeFunctionNames } from "../../lib/ports/unlocode-function.ts";
 import { ArtifactStore } from "../data/artifact-store.ts";
@@ -212,19 +214,22 @@ export const SUPPLY_CHAIN_NOT_CONFIGURED = "supply-chain data are not configured
 export interface SupplyChainService {
   dataVersion(): string;
   query(q: SupplyChainBody): SupplyChainData;
-  portsInBox(q: PortsQuery): PortsCollection;
+  portsInBox(q: PortsQuery): PortsPage;
 }
+
+/** A page of the ports in a box: the collection but for its links, and the cursor of the next page. */
+export type PortsPage = Omit<PortsCollection, "next" | "links" | "truncated"> & { nextCursor: string | null };
 
 /**
  * The located ports inside a box (GET /api/supply-chain/ports) with their congestion index: those with an index
- * first (highest first), then by PortWatch's yearly port calls, then by name; at most q.limit.
+ * first (highest first), then by PortWatch's yearly port calls, then by name, then by id; one page of q.limit from
+ * q.cursor.
  */
-export function portsInBox(s: PortsSnapshot, version: string, q: PortsQuery): PortsCollection {
-  const [w, so, e, n] = q.bbox;
+export function portsInBox(s: PortsSnapshot, version: string, q: PortsQuery): PortsPage {
   type Item = { calls: number | null; feature: PortsCollection["features"][number] };
   const items: Item[] = [];
   for (const p of s.ports) {
-    if (p.lat === null || p.lng === null || p.lng < w || p.lng > e || p.lat < so || p.lat > n) continue;
+    if (p.lat === null || p.lng === null || !inLngLatBox(q.bbox, p.lng, p.lat)) continue;
     // As in the answer: null without a PortWatch record.
     const calls = p.portwatch.length > 0 ? Math.round(yearlyPortCalls(p)) : null;
     const c = portCongestion(s, p);
@@ -240,8 +245,11 @@ export function portsInBox(s: PortsSnapshot, version: string, q: PortsQuery): Po
   }
   const ci = (x: Item) => x.feature.properties.congestionIndex ?? -1;
   const calls = (x: Item) => x.calls ?? -1;
-  items.sort((a, b) => ci(b) - ci(a) || calls(b) - calls(a) || (a.feature.properties.name < b.feature.properties.name ? -1 : 1));
-  return { type: "FeatureCollection", asOf: s.asOf, snapshotVersion: version, truncated: items.length > q.limit, features: items.slice(0, q.limit).map((x) => x.feature) };
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  // Array#sort is stable: equal keys keep the snapshot's order, so the order is the same on every request.
+  items.sort((a, b) => ci(b) - ci(a) || calls(b) - calls(a) || cmp(a.feature.properties.name, b.feature.properties.name) || cmp(a.feature.id, b.feature.id));
+  const page = pageOf(items, q.limit, q.cursor, version);
+  return { type: "FeatureCollection", asOf: s.asOf, snapshotVersion: version, numberMatched: page.numberMatched, nextCursor: page.nextCursor, features: page.items.map((x) => x.feature) };
 }
 
 export class SnapshotSupplyChainService implements SupplyChainService {
@@ -260,7 +268,7 @@ export class SnapshotSupplyChainService implements SupplyChainService {
     return answer(loaded.data, port, resolution, q.queryType, loaded.version, this.now());
   }
 
-  portsInBox(q: PortsQuery): PortsCollection {
+  portsInBox(q: PortsQuery): PortsPage {
     const loaded = this.store.require();
     return portsInBox(loaded.data, loaded.version, q);
   }

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { dataDir } from "../../lib/config.ts";
 import { scoreData } from "../../server/schemas.ts";
-import { eventsCollection } from "../../server/schemas-events.ts";
+import { eventsCollection, type EventsCollection } from "../../server/schemas-events.ts";
 import { buildSnapshots } from "../../pipeline/snapshots/build-snapshots.ts";
 import { startFeedsApp, type FeedsApp } from "./feeds-app.ts";
 import { buildFlood } from "../../pipeline/snapshots/feed-builders.ts";
@@ -213,49 +213,181 @@ describe("snapshot hot reload", () => {
 
 describe("GET /api/risk-map/events (map layers)", () => {
   const events = (q: string) => fetch(`${base}/api/risk-map/events?${q}`, { headers: { "x-api-key": key } });
+  const collection = async (q: string) => {
+    const res = await events(q);
+    expect(res.status, q).toBe(200);
+    return eventsCollection.parse(await res.json());
+  };
+  /** Every page of a query, following `next` from the first: the features in order and the pages' sizes. */
+  async function walk(q: string) {
+    const features: EventsCollection["features"][number][] = [];
+    const sizes: number[] = [];
+    let next: string | null = `/api/risk-map/events?${q}`;
+    while (next !== null) {
+      const res = await fetch(base + next, { headers: { "x-api-key": key } });
+      expect(res.status, next).toBe(200);
+      const page = eventsCollection.parse(await res.json());
+      features.push(...page.features);
+      sizes.push(page.features.length);
+      expect(page.truncated).toBe(page.next !== null);
+      expect(page.links).toEqual(page.next === null ? [] : [{ rel: "next", type: "application/geo+json", href: page.next }]);
+      next = page.next;
+    }
+    return { features, sizes };
+  }
+  const inThailandBox = (lng: number, lat: number) => lng >= 97 && lng <= 106 && lat >= 5 && lat <= 21;
+  /** The storm snapshot's fixes of each storm (group number → fix indices), read once: a scan per feature takes seconds. */
+  const fixesOf = (() => {
+    let byGroup: Map<number, number[]> | undefined;
+    return (g: number) => {
+      const snap = feeds.stores.storm!.current()!.data.events!;
+      if (!byGroup) {
+        byGroup = new Map();
+        for (let i = 0; i < snap.n; i++) byGroup.set(snap.group[i], [...(byGroup.get(snap.group[i]) ?? []), i]);
+      }
+      return byGroup.get(g) ?? [];
+    };
+  })();
 
-  it("flood events in Thailand's box: points, newest first, schema-valid, each a snapshot event", async () => {
+  it("flood events in Thailand's box: points, newest first, schema-valid, each a snapshot event; a next link when truncated", async () => {
     const res = await events("riskType=flood&bbox=97,5,106,21&limit=50");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/geo+json; charset=utf-8");
     const fc = eventsCollection.parse(await res.json());
     expect(fc.features.length).toBe(50);
     expect(fc.truncated).toBe(true);
+    const snap = feeds.stores.flood!.current()!.data.events!;
+    const inBox = [...Array(snap.n).keys()].filter((i) => inThailandBox(snap.lng[i], snap.lat[i]));
+    expect(fc.numberMatched).toBe(inBox.length);
+    const version = feeds.stores.flood!.current()!.version;
+    expect(fc.snapshotVersion).toBe(version);
+    expect(fc.next).toBe(`/api/risk-map/events?riskType=flood&bbox=97,5,106,21&limit=50&cursor=50@${version}`);
     const starts = fc.features.map((f) => f.properties.start);
     expect([...starts].sort().reverse()).toEqual(starts);
-    const snap = feeds.stores.flood!.current()!.data.events!;
     for (const f of fc.features) {
-      expect(f.geometry.type).toBe("Point");
-      const [lng, lat] = f.geometry.coordinates as [number, number];
-      expect(lng >= 97 && lng <= 106 && lat >= 5 && lat <= 21).toBe(true);
+      if (f.geometry.type !== "Point") throw new Error(`${f.id}: ${f.geometry.type}`);
+      const [lng, lat] = f.geometry.coordinates;
+      expect(inThailandBox(lng, lat)).toBe(true);
       const i = snap.ids.indexOf(f.id);
       expect([snap.lng[i], snap.lat[i], snap.names[i]]).toEqual([lng, lat, f.properties.name]);
     }
   });
 
-  it("storms as tracks: one LineString per storm with its fixes in the box, the highest wind there", async () => {
-    const res = await events("riskType=storm&bbox=97,5,106,21&since=2020-01-01&limit=20");
-    expect(res.status).toBe(200);
-    const fc = eventsCollection.parse(await res.json());
+  it("storms: one MultiLineString per storm, the line of its fixes in the box in time order (a single fix twice), the highest wind there", async () => {
+    const fc = await collection("riskType=storm&bbox=97,5,106,21&since=2020-01-01&limit=20");
     expect(fc.features.length).toBeGreaterThan(0);
     const snap = feeds.stores.storm!.current()!.data.events!;
+    let single = 0;
     for (const f of fc.features) {
+      if (f.geometry.type !== "MultiLineString" || !("fixes" in f.properties)) throw new Error(`${f.id}: ${f.geometry.type}`);
       const g = snap.groups.indexOf(f.id);
-      const fixes = [...Array(snap.n).keys()].filter((i) => snap.group[i] === g && snap.lng[i] >= 97 && snap.lng[i] <= 106 && snap.lat[i] >= 5 && snap.lat[i] <= 21 && snap.time[i] >= Date.parse("2020-01-01"));
-      const coords = f.geometry.type === "LineString" ? f.geometry.coordinates : [f.geometry.coordinates];
-      expect(coords.length).toBe(fixes.length);
+      const fixes = fixesOf(g).filter((i) => inThailandBox(snap.lng[i], snap.lat[i]) && snap.time[i] >= Date.parse("2020-01-01")).sort((a, b) => snap.time[a] - snap.time[b]);
+      const line = fixes.map((i) => [snap.lng[i], snap.lat[i]]);
+      expect(f.geometry.coordinates).toEqual([line.length === 1 ? [line[0], line[0]] : line]);
+      expect(f.properties.fixes).toBe(fixes.length);
+      if (fixes.length === 1) single++;
       const winds = fixes.map((i) => snap.magnitude[i]).filter((v) => !Number.isNaN(v));
       expect(f.properties.magnitude).toBe(winds.length ? Math.round(Math.max(...winds) * 100) / 100 : null);
       expect(f.properties.start >= "2020-01-01").toBe(true);
     }
+    // The whole record in the box has storms with a single fix there: lines of length zero, never Points.
+    const all = await collection("riskType=storm&bbox=97,5,106,21&limit=2000");
+    const once = all.features.filter((f) => "fixes" in f.properties && f.properties.fixes === 1);
+    expect(once.length + single).toBeGreaterThan(0);
+    for (const f of once) {
+      const [[a, b]] = f.geometry.coordinates as number[][][];
+      expect(a).toEqual(b);
+    }
+  });
+
+  for (const [riskType, q, limit] of [["flood", "riskType=flood&bbox=97,5,106,21", 70], ["storm", "riskType=storm&bbox=97,5,106,21", 100]] as const) {
+    it(`${riskType}: walking the next links gives every feature of the query exactly once, in the order of one large page`, async () => {
+      const one = await collection(`${q}&limit=2000`);
+      expect(one.truncated).toBe(false);
+      expect(one.next).toBeNull();
+      expect(one.numberMatched).toBe(one.features.length);
+      expect(one.numberMatched).toBeGreaterThan(2 * limit);
+      const { features, sizes } = await walk(`${q}&limit=${limit}`);
+      expect(features.map((f) => f.id)).toEqual(one.features.map((f) => f.id));
+      expect(new Set(features.map((f) => f.id)).size).toBe(features.length);
+      expect(features).toEqual(one.features);
+      expect(sizes.slice(0, -1).every((n) => n === limit)).toBe(true);
+      expect(sizes.length).toBe(Math.ceil(one.numberMatched / limit));
+    });
+  }
+
+  it("a bbox with west > east is a box across the antimeridian: the storms of both sides, tracks cut at ±180°", async () => {
+    const across = await collection("riskType=storm&bbox=170,-20,-170,20&limit=2000");
+    const west = await collection("riskType=storm&bbox=170,-20,180,20&limit=2000");
+    const east = await collection("riskType=storm&bbox=-180,-20,-170,20&limit=2000");
+    const ids = (fc: EventsCollection) => fc.features.map((f) => f.id);
+    expect(new Set(ids(across))).toEqual(new Set([...ids(west), ...ids(east)]));
+    expect(across.numberMatched).toBe(across.features.length);
+    const snap = feeds.stores.storm!.current()!.data.events!;
+    let crossing = 0;
+    for (const f of across.features) {
+      if (f.geometry.type !== "MultiLineString" || !("fixes" in f.properties)) throw new Error(`${f.id}: ${f.geometry.type}`);
+      const g = snap.groups.indexOf(f.id);
+      const fixes = fixesOf(g).filter((i) => (snap.lng[i] >= 170 || snap.lng[i] <= -170) && snap.lat[i] >= -20 && snap.lat[i] <= 20).sort((a, b) => snap.time[a] - snap.time[b]);
+      expect(f.properties.fixes).toBe(fixes.length);
+      const parts = f.geometry.coordinates;
+      // No part steps over the antimeridian; between parts the track crosses it at one interpolated latitude.
+      for (const part of parts) for (let k = 1; k < part.length; k++) expect(Math.abs(part[k][0] - part[k - 1][0])).toBeLessThanOrEqual(180);
+      for (let k = 1; k < parts.length; k++) {
+        const end = parts[k - 1].at(-1)!;
+        const start = parts[k][0];
+        expect(Math.abs(end[0])).toBe(180);
+        expect(start).toEqual([-end[0], end[1]]);
+      }
+      // The fixes, in order, are the parts' positions but for the cut points, which lie on ±180°.
+      const positions = parts.flat();
+      let next = 0;
+      for (const pos of positions) {
+        if (next < fixes.length && pos[0] === snap.lng[fixes[next]] && pos[1] === snap.lat[fixes[next]]) next++;
+        else if (!(fixes.length === 1 && next === 1)) expect(Math.abs(pos[0]), f.id).toBe(180);
+      }
+      expect(next, f.id).toBe(fixes.length);
+      if (parts.length > 1) {
+        crossing++;
+        // The cut's latitude, interpolated in longitude between the two fixes on either side.
+        const [a, b] = [parts[0].at(-2)!, parts[1][1]];
+        const unwrapped = b[0] < 0 ? b[0] + 360 : b[0] - 360;
+        const edge = b[0] < 0 ? 180 : -180;
+        expect(parts[0].at(-1)![1]).toBeCloseTo(a[1] + ((edge - a[0]) / (unwrapped - a[0])) * (b[1] - a[1]), 6);
+      }
+    }
+    expect(crossing).toBeGreaterThan(0);
+  });
+
+  it("a cursor of a snapshot version no longer served is 404; a malformed one 400", async () => {
+    const gone = await events("riskType=flood&bbox=97,5,106,21&limit=5&cursor=5@20200101T000000Z-0000000000");
+    expect(gone.status).toBe(404);
+    const version = feeds.stores.flood!.current()!.version;
+    expect((await gone.json()).error).toEqual({
+      code: "NOT_FOUND",
+      message: `the cursor's snapshot version 20200101T000000Z-0000000000 is no longer served (now ${version}): start again from the first page, without cursor`,
+      details: { cursorVersion: "20200101T000000Z-0000000000", servedVersion: version },
+    });
+    const bad = await events("riskType=flood&bbox=97,5,106,21&cursor=abc");
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.message).toBe("cursor: must be the cursor of a next link (<offset>@<snapshot version>)");
   });
 
   it("bad input is a 400 in the envelope", async () => {
-    for (const q of ["riskType=flood&bbox=106,5,97,21", "riskType=flood&bbox=a,b,c,d", "riskType=heatwave&bbox=97,5,106,21", "riskType=flood", "riskType=flood&bbox=97,5,106,21&limit=0", "riskType=flood&bbox=97,5,106,21&since=2020"]) {
+    for (const q of [
+      "riskType=flood&bbox=97,21,106,5",
+      "riskType=flood&bbox=97,5,97,21",
+      "riskType=flood&bbox=0x10,5,106,21",
+      "riskType=flood&bbox=a,b,c,d",
+      "riskType=heatwave&bbox=97,5,106,21",
+      "riskType=flood",
+      "riskType=flood&bbox=97,5,106,21&limit=0",
+      "riskType=flood&bbox=97,5,106,21&limit=1e2",
+      "riskType=flood&bbox=97,5,106,21&since=2020",
+    ]) {
       const res = await events(q);
       expect(res.status, q).toBe(400);
       expect((await res.json()).error.code).toBe("VALIDATION_ERROR");
     }
   });
 });
-

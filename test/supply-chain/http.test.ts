@@ -166,27 +166,73 @@ describe("GET /api/supply-chain/ports", () => {
     expect(phuket.properties.yearlyPortCalls).toBe(Math.round(calls));
   });
 
-  it("limit keeps the leading ports and says so; bad boxes and limits are 400", async () => {
-    const all = (await server.get("/api/supply-chain/ports?bbox=97,5,106,21&limit=2000")).json.features;
+  it("limit keeps the leading ports and links the next page; bad boxes and limits are 400", async () => {
+    const all = (await server.get("/api/supply-chain/ports?bbox=97,5,106,21&limit=2000")).json;
     const few = (await server.get("/api/supply-chain/ports?bbox=97,5,106,21&limit=3")).json;
     expect(few.truncated).toBe(true);
-    expect(few.features).toEqual(all.slice(0, 3));
-    for (const [q, message] of [
-      ["bbox=106,5,97,21", "bbox: bbox must be west,south,east,north in degrees, west < east, south < north"],
-      ["bbox=97,5,106", "bbox: bbox must be west,south,east,north in degrees, west < east, south < north"],
+    expect(few.features).toEqual(all.features.slice(0, 3));
+    expect(few.numberMatched).toBe(all.features.length);
+    const next = `/api/supply-chain/ports?bbox=97,5,106,21&limit=3&cursor=3@${server.store.current()!.version}`;
+    expect(few).toMatchObject({ next, links: [{ rel: "next", type: "application/geo+json", href: next }] });
+    expect(all).toMatchObject({ truncated: false, next: null, links: [] });
+    const message = "bbox: bbox must be west,south,east,north in decimal degrees, west ≠ east, south < north";
+    for (const [q, m] of [
+      ["bbox=97,21,106,5", message],
+      ["bbox=97,5,97,21", message],
+      ["bbox=97,5,106", message],
+      ["bbox=0x10,5,106,21", message],
       ["bbox=97,5,106,21&limit=0", "limit: Too small: expected number to be >=1"],
+      ["bbox=97,5,106,21&limit=1.5", "limit: must be a whole number"],
+      ["bbox=97,5,106,21&cursor=3", "cursor: must be the cursor of a next link (<offset>@<snapshot version>)"],
       ["limit=5", "bbox: required"],
     ]) {
       const r = await server.get(`/api/supply-chain/ports?${q}`);
       expect(r.status, q).toBe(400);
-      expect(r.json.error).toMatchObject({ code: "VALIDATION_ERROR", message });
+      expect(r.json.error).toMatchObject({ code: "VALIDATION_ERROR", message: m });
+    }
+  });
+
+  it("walking the next links gives every port of the box exactly once, in the order of one large page", async () => {
+    const one = (await server.get("/api/supply-chain/ports?bbox=90,-12,130,25&limit=2000")).json;
+    expect(one.truncated).toBe(false);
+    expect(one.numberMatched).toBe(one.features.length);
+    expect(one.numberMatched).toBeGreaterThan(300);
+    const walked: Json[] = [];
+    let next: string | null = "/api/supply-chain/ports?bbox=90,-12,130,25&limit=100";
+    let pages = 0;
+    while (next !== null) {
+      const page: Json = (await server.get(next)).json;
+      walked.push(...page.features);
+      pages++;
+      expect(page.truncated).toBe(page.next !== null);
+      next = page.next;
+    }
+    expect(pages).toBe(Math.ceil(one.numberMatched / 100));
+    expect(walked).toEqual(one.features);
+    expect(new Set(walked.map((f) => f.id)).size).toBe(walked.length);
+  });
+
+  it("a bbox with west > east crosses the antimeridian: the ports of both sides (Fiji, Samoa, Tonga)", async () => {
+    const across = (await server.get("/api/supply-chain/ports?bbox=170,-25,-170,20&limit=2000")).json;
+    expect(across.truncated).toBe(false);
+    const west = (await server.get("/api/supply-chain/ports?bbox=170,-25,180,20&limit=2000")).json.features as Json[];
+    const east = (await server.get("/api/supply-chain/ports?bbox=-180,-25,-170,20&limit=2000")).json.features as Json[];
+    const ids = (fs: Json[]) => fs.map((f) => f.id).sort();
+    expect(ids(across.features)).toEqual(ids([...west, ...east]));
+    expect(west.length).toBeGreaterThan(0);
+    expect(east.length).toBeGreaterThan(0);
+    const codes = across.features.map((f: Json) => f.id);
+    for (const code of ["FJSUV", "WSAPW"]) expect(codes).toContain(code);
+    for (const f of across.features) {
+      const [lng, lat] = f.geometry.coordinates;
+      expect((lng >= 170 || lng <= -170) && lat >= -25 && lat <= 20, f.id).toBe(true);
     }
   });
 
   it("seeded random query strings: 200 with a collection or 400 in the envelope, never anything else", async () => {
     const r = rng(41);
     const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)];
-    const num = () => pick(["-180", "180", "90", "-90", "0", "97.5", "1e3", "abc", "", "NaN", "Infinity", "-0", "0x10", String(r() * 400 - 200)]);
+    const num = () => pick(["-180", "180", "90", "-90", "0", "10", "-10.5", "45", "97.5", "-120", "1e3", "abc", "", "NaN", "Infinity", "-0", "0x10", String(r() * 400 - 200)]);
     const seen = new Set<number>();
     for (let i = 0; i < 300; i++) {
       const parts = [`bbox=${[num(), num(), num(), num()].slice(0, pick([2, 3, 4, 4, 4, 5])).join(",")}`, `limit=${pick(["1", "0", "2000", "2001", "-1", "1.5", "x", ""])}`, pick(["bbox=1,2,3,4&bbox=5,6,7,8", "extra=1", "%zz=1", ""])];
