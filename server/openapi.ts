@@ -255,8 +255,9 @@ export function buildOpenApi(opts: { bodyLimit: number }) {
           description:
             "From the published heatwave and sea-level snapshots, the sites their scores are computed from: GHCN-Daily stations " +
             "with the heatwaves of their latest year with 300 days of data (Perkins & Alexander 2013) against their base years, " +
-            "PSMSL tide gauges with their annual mean sea-level trend. Ordered by id; truncated says whether limit cut the list. " +
-            "Click-through: POST /api/risk-map/score with the site's coordinates and riskType gives the score there.",
+            "PSMSL tide gauges with their annual mean sea-level trend. Ordered by id. A bbox with west > east crosses the antimeridian. " +
+            "Paging as /api/risk-map/events: `limit` a page, `next` (and `links`, rel next) while truncated, numberMatched over all " +
+            "pages. Click-through: POST /api/risk-map/score with the site's coordinates and riskType gives the score there.",
           parameters: queryParameters(stationsQuery),
           responses: {
             "200": ok("FeatureCollection", { "application/geo+json": stationsCollection.extend(freshnessFields) }),

@@ -1,7 +1,10 @@
 // GET /api/risk-map/stations: the measuring sites behind two feed scores inside a box, as GeoJSON, for the map's
-// heatwave and sea-level layers (GHCN-Daily stations with their heatwaves, PSMSL tide gauges with their trends).
+// heatwave and sea-level layers (GHCN-Daily stations with their heatwaves, PSMSL tide gauges with their trends), a
+// page at a time as the other map-layer collections.
 import { z } from "zod";
 import { bboxText, MAX_EVENTS } from "./schemas-events.ts";
+import { cursorText, pageFields } from "./schemas-paging.ts";
+import { queryInteger } from "./schemas.ts";
 
 export const STATION_RISK_TYPES = ["heatwave", "sea_level_rise"] as const;
 
@@ -10,7 +13,8 @@ export const stationsQuery = z.object({
     .enum(STATION_RISK_TYPES)
     .describe("heatwave: the GHCN-Daily stations of the heatwave score; sea_level_rise: the PSMSL tide gauges of the sea-level score"),
   bbox: bboxText,
-  limit: z.coerce.number().int().min(1).max(MAX_EVENTS).default(500).describe(`at most this many sites (1–${MAX_EVENTS}, default 500); the first by id`),
+  limit: queryInteger(z.int().min(1).max(MAX_EVENTS)).default(500).describe(`sites per page (1–${MAX_EVENTS}, default 500), by id`),
+  cursor: cursorText,
 });
 export type StationsQuery = z.output<typeof stationsQuery>;
 
@@ -43,8 +47,8 @@ export const stationsCollection = z.object({
   type: z.literal("FeatureCollection"),
   riskType: z.enum(STATION_RISK_TYPES),
   asOf: z.string().describe("the snapshot's as-of time"),
-  snapshotVersion: z.string(),
-  truncated: z.boolean().describe("more sites matched than limit; the first by id were kept"),
+  snapshotVersion: z.string().describe("the snapshot version the sites and the page order come from"),
+  ...pageFields,
   features: z.array(
     z.object({
       type: z.literal("Feature"),

@@ -1,21 +1,29 @@
 // GET /api/risk-map/stations: the measuring sites of the heatwave and sea-level snapshots inside a box, as GeoJSON
-// for the map's layers (a thin view of the feed snapshots the scores are computed from; nothing is scored here).
+// for the map's layers (a thin view of the feed snapshots the scores are computed from; nothing is scored here), a page
+// at a time with the next link of the other map-layer collections.
 import type { Request, Response } from "express";
 import type { FeedSnapshot } from "../../formats/feed-snapshot.ts";
+import { inLngLatBox } from "../../lib/geo/bounds.ts";
 import { ApiError } from "../errors.ts";
+import { pageLinks } from "../http/paging.ts";
 import { sendJson } from "../http/respond.ts";
 import { parseOrThrow } from "../http/validate.ts";
 import { stationsQuery, type StationsCollection, type StationsQuery } from "../schemas-stations.ts";
 import type { FeedRiskService } from "../services/feed-risk-service.ts";
+import { pageOf } from "../services/paging.ts";
 import type { Freshness } from "../services/source-status-service.ts";
 
 type Feature = StationsCollection["features"][number];
+/** A page of the sites in a box: the collection but for its links, and the cursor of the next page. */
+export type StationsPage = Omit<StationsCollection, "next" | "links" | "truncated"> & { nextCursor: string | null };
 const round2 = (v: number) => Math.round(v * 100) / 100;
 
-/** The sites of a heatwave (GHCN-Daily stations) or sea-level (PSMSL gauges) snapshot inside a box, by id. */
-export function stationsInBox(snap: FeedSnapshot, q: StationsQuery): StationsCollection {
-  const [w, s, e, n] = q.bbox;
-  const inBox = (lat: number, lng: number) => lng >= w && lng <= e && lat >= s && lat <= n;
+/**
+ * The sites of a heatwave (GHCN-Daily stations) or sea-level (PSMSL gauges) snapshot inside a box (west > east:
+ * across the antimeridian), by id (unique in a snapshot), one page of q.limit from q.cursor.
+ */
+export function stationsInBox(snap: FeedSnapshot, q: StationsQuery): StationsPage {
+  const inBox = (lat: number, lng: number) => inLngLatBox(q.bbox, lng, lat);
   const point = (lng: number, lat: number) => ({ type: "Point" as const, coordinates: [lng, lat] as [number, number] });
   const features: Feature[] = [];
   if (q.riskType === "heatwave") {
@@ -41,9 +49,10 @@ export function stationsInBox(snap: FeedSnapshot, q: StationsQuery): StationsCol
     }
   }
   features.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const page = pageOf(features, q.limit, q.cursor, snap.version);
   return {
     type: "FeatureCollection", riskType: q.riskType, asOf: snap.meta.asOf, snapshotVersion: snap.version,
-    truncated: features.length > q.limit, features: features.slice(0, q.limit),
+    numberMatched: page.numberMatched, nextCursor: page.nextCursor, features: page.items,
   };
 }
 
@@ -51,6 +60,7 @@ export function stationsHandler(feeds: FeedRiskService | undefined, freshness: F
   return (req: Request, res: Response) => {
     const q = parseOrThrow(stationsQuery, req.query, "query");
     if (!feeds) throw new ApiError("SERVICE_UNAVAILABLE", "station data are not available in this process");
-    sendJson(req, res, 200, { ...stationsInBox(feeds.snapshot(q.riskType), q), ...freshness(q.riskType) }, "application/geo+json");
+    const { nextCursor, ...page } = stationsInBox(feeds.snapshot(q.riskType), q);
+    sendJson(req, res, 200, { ...page, ...pageLinks(req, stationsQuery, nextCursor), ...freshness(q.riskType) }, "application/geo+json");
   };
 }

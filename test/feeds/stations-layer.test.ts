@@ -1,7 +1,7 @@
 // GET /api/risk-map/stations (the map's heatwave and sea-level layers): the heatwave and sea-level snapshots built
 // from the real data mirror into a temp dir, the real app; each feature is a site of the snapshot with its own
-// figures, only the sites in the box, the body valid against the OpenAPI document's schema (Ajv), 400/401 in the
-// envelope. (Drought here is the fake service of the server tests.)
+// figures, only the sites in the box (across the antimeridian too), pages walked by their next links, the body valid
+// against the OpenAPI document's schema (Ajv), 400/401 in the envelope. (Drought here is the fake service of the server tests.)
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -57,25 +57,43 @@ describe("GET /api/risk-map/stations (map layers)", () => {
     }
   });
 
-  it("sea level: the PSMSL gauges in the box with their trends; limit cuts the list and says so", async () => {
-    const body = await (await stations("riskType=sea_level_rise&bbox=90,-12,130,25")).json();
+  it("sea level: the PSMSL gauges in the box with their trends; pages of limit, walked by next, give each once in order", async () => {
+    const body = await (await stations("riskType=sea_level_rise&bbox=90,-12,130,25&limit=2000")).json();
     expect(documentedSchema()(body)).toBe(true);
     const fc = stationsCollection.parse(body);
     const gauges = app.feeds.service.snapshot("sea_level_rise").gauges!.filter((g) => g.lng >= 90 && g.lng <= 130 && g.lat >= -12 && g.lat <= 25);
     expect(gauges.length).toBeGreaterThan(5);
-    expect(fc.features.length).toBe(gauges.length);
+    expect([fc.features.length, fc.numberMatched, fc.truncated, fc.next]).toEqual([gauges.length, gauges.length, false, null]);
     for (const f of fc.features) {
       const g = gauges.find((x) => String(x.id) === f.id)!;
       expect(f.geometry.coordinates).toEqual([g.lng, g.lat]);
       expect((f.properties as { trendMmYr: number }).trendMmYr).toBe(Math.round(g.trendMmYr * 100) / 100);
     }
-    const cut = stationsCollection.parse(await (await stations("riskType=sea_level_rise&bbox=90,-12,130,25&limit=3")).json());
-    expect(cut.truncated).toBe(true);
-    expect(cut.features).toEqual(fc.features.slice(0, 3));
+    // Pages of 7: every next link followed until null gives the one large page, each gauge once.
+    const walked: string[] = [];
+    let path: string | null = "/api/risk-map/stations?riskType=sea_level_rise&bbox=90,-12,130,25&limit=7";
+    while (path !== null) {
+      const page = await (await fetch(app.base + path, { headers: { "x-api-key": app.key } })).json();
+      expect(documentedSchema()(page)).toBe(true);
+      expect(page.numberMatched).toBe(gauges.length);
+      expect(page.truncated).toBe(page.next !== null);
+      expect(page.links).toEqual(page.next === null ? [] : [{ rel: "next", type: "application/geo+json", href: page.next }]);
+      walked.push(...page.features.map((f: { id: string }) => f.id));
+      path = page.next;
+    }
+    expect(walked).toEqual(fc.features.map((f) => f.id));
+  });
+
+  it("a box with west > east crosses the antimeridian: its gauges are those of its two halves", async () => {
+    const ids = async (bbox: string) => stationsCollection.parse(await (await stations(`riskType=sea_level_rise&bbox=${bbox}&limit=2000`)).json()).features.map((f) => f.id);
+    const across = await ids("170,-30,-170,30");
+    const halves = [...(await ids("170,-30,180,30")), ...(await ids("-180,-30,-170,30"))].sort();
+    expect(across.length).toBeGreaterThan(3);
+    expect(across).toEqual(halves);
   });
 
   it("bad input is a 400 and a missing key a 401, in the envelope", async () => {
-    for (const q of ["riskType=flood&bbox=97,5,106,21", "riskType=heatwave", "riskType=heatwave&bbox=106,5,97,21", "riskType=heatwave&bbox=97,5,106,21&limit=0"]) {
+    for (const q of ["riskType=flood&bbox=97,5,106,21", "riskType=heatwave", "riskType=heatwave&bbox=97,5,97,21", "riskType=heatwave&bbox=97,21,106,5", "riskType=heatwave&bbox=97,5,106,21&limit=0", "riskType=heatwave&bbox=97,5,106,21&cursor=x"]) {
       const res = await stations(q);
       expect(res.status, q).toBe(400);
       expect((await res.json()).error.code).toBe("VALIDATION_ERROR");
