@@ -26,6 +26,8 @@ const state = {
   applyingHash: false,
   /** Each box layer's features as the API sent them, by featureKey (the map's own copies are tile-rounded). */
   features: {},
+  /** Generation of each box layer's request: an answer for an older view is dropped. */
+  boxGen: {},
   labels: [],
   countryLabels: new Map(),
   marker: null,
@@ -185,7 +187,7 @@ function renderLegends() {
       })
       .join("");
     const el = $(`legend-${name}`);
-    (el.querySelector(".rows") ?? el).innerHTML = html;
+    (el.querySelector(".rows") ?? el).innerHTML = html + (BOX_LAYERS[name] ? '<p class="hint count"></p>' : "");
   }
 }
 
@@ -196,12 +198,12 @@ const EMPTY = { type: "FeatureCollection", features: [] };
  * the API request for a box.
  */
 const BOX_LAYERS = {
-  storm: { layer: "storm-tracks", path: (box) => `/api/risk-map/events?riskType=storm&since=2000-01-01&limit=400&bbox=${box}` },
-  flood: { layer: "flood-events", path: (box) => `/api/risk-map/events?riskType=flood&limit=1000&bbox=${box}` },
-  wildfire: { layer: "wildfire-events", path: (box) => `/api/risk-map/events?riskType=wildfire&limit=2000&bbox=${box}` },
-  heatwave: { layer: "heatwave-stations", path: (box) => `/api/risk-map/stations?riskType=heatwave&limit=2000&bbox=${box}` },
-  sea_level: { layer: "sea-level-gauges", path: (box) => `/api/risk-map/stations?riskType=sea_level_rise&limit=2000&bbox=${box}` },
-  ports: { layer: "ports", path: (box) => `/api/supply-chain/ports?limit=1000&bbox=${box}` },
+  storm: { layer: "storm-tracks", order: "the latest", path: (box) => `/api/risk-map/events?riskType=storm&since=2000-01-01&limit=400&bbox=${box}` },
+  flood: { layer: "flood-events", order: "the newest", path: (box) => `/api/risk-map/events?riskType=flood&limit=1000&bbox=${box}` },
+  wildfire: { layer: "wildfire-events", order: "the newest", path: (box) => `/api/risk-map/events?riskType=wildfire&limit=2000&bbox=${box}` },
+  heatwave: { layer: "heatwave-stations", order: "by id", path: (box) => `/api/risk-map/stations?riskType=heatwave&limit=2000&bbox=${box}` },
+  sea_level: { layer: "sea-level-gauges", order: "by id", path: (box) => `/api/risk-map/stations?riskType=sea_level_rise&limit=2000&bbox=${box}` },
+  ports: { layer: "ports", order: "the most congested, then the busiest", path: (box) => `/api/supply-chain/ports?limit=1000&bbox=${box}` },
 };
 /** Every layer a checkbox turns on and off, in the order of the address's `layers`. */
 const LAYER_NAMES = ["drought", "outbreak", ...Object.keys(BOX_LAYERS)];
@@ -231,11 +233,17 @@ async function refreshBoxLayers(map, only) {
         const on = isOn(name);
         $(`legend-${name}`).hidden = !on;
         map.setLayoutProperty(def.layer, "visibility", on ? "visible" : "none");
+        const gen = (state.boxGen[name] = (state.boxGen[name] ?? 0) + 1);
         if (!on) return;
         try {
           const fc = await getJson(def.path(box));
+          if (gen !== state.boxGen[name]) return; // a later move or toggle asked again meanwhile
           map.getSource(name).setData(fc);
           state.features[name] = new Map(fc.features.map((f) => [featureKey(f.properties), f]));
+          // One page is drawn: say so when more match the view (the API's next link would give the rest).
+          $(`legend-${name}`).querySelector(".count").textContent = fc.truncated
+            ? `Showing ${fc.features.length} of ${fc.numberMatched} in view (${def.order}); zoom in for the rest.`
+            : `${fc.features.length} in view.`;
           document.body.dataset[`${name}Events`] = String(fc.features.length);
         } catch (err) {
           failed(err);

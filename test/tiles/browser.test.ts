@@ -135,6 +135,14 @@ describe("map page in Chromium", () => {
     });
     expect(rendered.floods).toBeGreaterThan(10);
     expect(rendered.storms).toBeGreaterThan(10);
+    // The legend says how much of the view's events it draws: the page's own request, asked again.
+    for (const layer of ["flood", "storm"]) {
+      const asked = h.requests.filter((u) => u.includes(`/api/risk-map/events?riskType=${layer}&`)).at(-1)!;
+      const fc = await api(h, asked.slice(h.base.length));
+      const order = layer === "flood" ? "the newest" : "the latest";
+      const note = fc.truncated ? `Showing ${fc.features.length} of ${fc.numberMatched} in view (${order}); zoom in for the rest.` : `${fc.features.length} in view.`;
+      expect(await page.textContent(`#legend-${layer} .count`)).toBe(note);
+    }
     await page.screenshot({ path: "test-output/map-events.png" });
     // The pixels: the GDACS circle has its alert's legend colour (drawn above the storm tracks).
     const m = (rendered.magnitude as number | null) ?? 1;
