@@ -6,6 +6,7 @@
 // authenticated ones also carry RateLimit-*. Failures before routing (malformed HTTP, timeouts) are answered by
 // the server's clientError listener (http/client-error.ts), bodies are read by http/body.ts.
 import { eventsHandler } from "./routes/events.ts";
+import { stationsHandler } from "./routes/stations.ts";
 import { profileHandler } from "./routes/profile.ts";
 import { ProfileService } from "./services/profile-service.ts";
 import type { FeedRiskService } from "./services/feed-risk-service.ts";
@@ -53,7 +54,7 @@ export interface AppDeps {
   sources?: SourceStatusService;
   /** The drought version's exports; without it the export routes answer 503 SERVICE_UNAVAILABLE. */
   exports?: ExportService;
-  /** Feed snapshots' events for map layers; without it GET /api/risk-map/events answers 503. */
+  /** Feed snapshots' events and stations for map layers; without it GET /api/risk-map/events and /stations answer 503. */
   feeds?: FeedRiskService;
   /** Heavy requests (batch, export downloads) running and waiting at once, per class; past them 503 (http/admission.ts). */
   admission?: AdmissionLimits;
@@ -85,6 +86,7 @@ export const ROUTES: ReadonlyArray<RouteDef> = [
   { path: "/api/risk-map/drought/province/history", methods: ["GET"], auth: true },
   { path: "/api/risk-map/batch", methods: ["POST"], auth: true },
   { path: "/api/risk-map/events", methods: ["GET"], auth: true },
+  { path: "/api/risk-map/stations", methods: ["GET"], auth: true },
   { path: "/api/risk-map/profile", methods: ["GET"], auth: true },
   { path: "/api/supply-chain/query", methods: ["POST"], auth: true },
   { path: "/api/supply-chain/ports", methods: ["GET"], auth: true },
@@ -308,6 +310,7 @@ export function createApp(deps: AppDeps) {
   on("GET", "/api/risk-map/drought/province/history", riskMap.provinceHistory);
   on("POST", "/api/risk-map/batch", batchAdmission.gate, riskMap.batch);
   on("GET", "/api/risk-map/events", eventsHandler(deps.feeds, freshness));
+  on("GET", "/api/risk-map/stations", stationsHandler(deps.feeds, freshness));
   const profile = new ProfileService({ score: deps.drought, outbreak: deps.outbreak, supplyChain: deps.supplyChain, freshness });
   on("GET", "/api/risk-map/profile", profileHandler({ profile, charge }));
   const supplyChain = supplyChainHandlers({ supplyChain: deps.supplyChain, bodyLimit, freshness });

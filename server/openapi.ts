@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document, generated from the zod schemas in schemas.ts with z.toJSONSchema (JSON Schema
 // 2020-12, which OpenAPI 3.1 uses as is). Nothing here restates a field: only paths, words and wiring.
 import { bboxText, eventsQuery, pointEvents, stormTracks } from "./schemas-events.ts";
+import { stationsCollection, stationsQuery } from "./schemas-stations.ts";
 import { z } from "zod";
 import { MAX_JSON_DEPTH } from "./http/body.ts";
 import { MAX_BATCH_LOCATIONS, RISK_TYPES } from "./schemas.ts";
@@ -389,6 +390,23 @@ function openApiDocument(opts: { bodyLimit: number }) {
           parameters: queryParameters(eventsQuery),
           responses: {
             "200": ok("FeatureCollection", { "application/geo+json": z.discriminatedUnion("riskType", [pointEvents.extend(freshnessFields), stormTracks.extend(freshnessFields)]) }),
+            ...errorResponses(GET_ERRORS),
+          },
+        },
+      },
+      "/api/risk-map/stations": {
+        get: {
+          operationId: "stationsInBox",
+          summary: "Heatwave stations or sea-level tide gauges inside a box as GeoJSON (map layers)",
+          description:
+            "From the published heatwave and sea-level snapshots, the sites their scores are computed from: GHCN-Daily stations " +
+            "with the heatwaves of their latest year with 300 days of data (Perkins & Alexander 2013) against their base years, " +
+            "PSMSL tide gauges with their annual mean sea-level trend. Ordered by id. A bbox with west > east crosses the antimeridian. " +
+            "Paging as /api/risk-map/events: `limit` a page, `next` (and `links`, rel next) while truncated, numberMatched over all " +
+            "pages. Click-through: POST /api/risk-map/score with the site's coordinates and riskType gives the score there.",
+          parameters: queryParameters(stationsQuery),
+          responses: {
+            "200": ok("FeatureCollection", { "application/geo+json": stationsCollection.extend(freshnessFields) }),
             ...errorResponses(GET_ERRORS),
           },
         },

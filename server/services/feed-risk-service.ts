@@ -27,11 +27,16 @@ export class FeedRiskService {
     return this.stores[type]?.current()?.version;
   }
 
+  /** The current snapshot of a risk type (map layers built from it); 503 before it is loaded. */
+  snapshot(type: FeedRiskType): FeedSnapshot {
+    const store = this.stores[type];
+    if (!store) throw new ApiError("SERVICE_UNAVAILABLE", `${type} data are not loaded yet`);
+    return store.require().data;
+  }
+
   /** GET /api/risk-map/events; 503 before the snapshot is loaded. */
   events(q: EventsQuery): EventsPage {
-    const store = this.stores[q.riskType];
-    if (!store) throw new ApiError("SERVICE_UNAVAILABLE", `${q.riskType} data are not loaded yet`);
-    return eventsInBox(store.require().data, q);
+    return eventsInBox(this.snapshot(q.riskType), q);
   }
 
   score(q: ScoreQuery): ScoreData {

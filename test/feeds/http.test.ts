@@ -8,47 +8,29 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { dataDir } from "../../lib/config.ts";
-import { createApp } from "../../server/app.ts";
-import { FileKeyStore, generateKey, hashKey, writeKeyFile } from "../../server/auth/key-store.ts";
-import { createRateLimiter } from "../../server/limits/rate-limit.ts";
-import { listen, type RunningServer } from "../../server/serve.ts";
 import { scoreData } from "../../server/schemas.ts";
 import { eventsCollection, type EventsCollection } from "../../server/schemas-events.ts";
-import { openFeedRiskService } from "../../server/services/feed-risk-service.ts";
-import { ScoreService } from "../../server/services/score-service.ts";
 import { buildSnapshots } from "../../pipeline/snapshots/build-snapshots.ts";
+import { startFeedsApp, type FeedsApp } from "./feeds-app.ts";
 import { buildFlood } from "../../pipeline/snapshots/feed-builders.ts";
 import { publishSnapshot } from "../../pipeline/snapshots/publish-snapshot.ts";
-import { FakeDroughtService } from "../server/fake-service.ts";
-import { silent, postJson } from "../server/helpers.ts";
+import { postJson } from "../server/helpers.ts";
 
 const artifacts = mkdtempSync(join(tmpdir(), "feeds-http-"));
-const key = generateKey();
-let running: RunningServer;
+let app: FeedsApp;
+let key = "";
 let base = "";
-let feeds: Awaited<ReturnType<typeof openFeedRiskService>>;
+let feeds: FeedsApp["feeds"];
 
 beforeAll(async () => {
   const r = await buildSnapshots({ dataDir: dataDir(), artifactsDir: artifacts, droughtArtifactsDir: inject("artifactsDir"), env: {}, now: new Date("2026-11-23T00:00:00Z") });
   for (const s of Object.values(r)) expect(s.status).toBe("published");
-  feeds = await openFeedRiskService(artifacts, silent, { watch: false });
-  const keyFile = join(artifacts, "keys.json");
-  writeKeyFile(keyFile, { keys: [{ id: "k", hash: hashKey(key), plan: "free", status: "active", createdAt: "2024-01-01T00:00:00.000Z" }] });
-  const app = createApp({
-    drought: new ScoreService(new FakeDroughtService(), feeds.service),
-    keys: new FileKeyStore(keyFile, { checkIntervalMs: 0 }),
-    limiter: createRateLimiter({ plans: { free: { points: 10000, duration: 60 } } }),
-    logger: silent,
-    ready: () => true,
-    feeds: feeds.service,
-  });
-  running = await listen(app, { port: 0, host: "127.0.0.1", logger: silent });
-  base = `http://127.0.0.1:${running.port}`;
+  app = await startFeedsApp(artifacts);
+  ({ key, base, feeds } = app);
 }, 60_000);
 
 afterAll(async () => {
-  feeds.stop();
-  await running.shutdown();
+  await app?.stop();
 });
 
 const score = (body: Record<string, unknown>, q = "") => postJson(base, `/api/risk-map/score${q}`, body, key);
