@@ -110,6 +110,10 @@ function specs(): Spec[] {
     { op: "eventsInBox", name: "southAboveNorth", summary: "A bbox whose south is above its north", path: "/api/risk-map/events?riskType=flood&bbox=97,21,106,5" },
     { op: "eventsInBox", name: "staleCursor", summary: "A cursor of a snapshot version no longer served", path: `/api/risk-map/events?riskType=flood&bbox=97,5,106,21&limit=2&${STALE_CURSOR}` },
 
+    { op: "stationsInBox", name: "heatwaveStationsInThailand", summary: "Two heatwave stations in Thailand's box, first page", path: "/api/risk-map/stations?riskType=heatwave&bbox=97,5,106,21&limit=2", main: true },
+    { op: "stationsInBox", name: "tideGaugesInThailand", summary: "Two tide gauges in Thailand's box", path: "/api/risk-map/stations?riskType=sea_level_rise&bbox=97,5,106,21&limit=2" },
+    { op: "stationsInBox", name: "floodHasNoStations", summary: "A riskType without stations", path: "/api/risk-map/stations?riskType=flood&bbox=97,5,106,21" },
+
     { op: "profileAtPoint", name: "bangkok", summary: "Bangkok: every part answers", path: `/api/risk-map/profile?${Q(13.75, 100.5)}`, main: true },
     { op: "profileAtPoint", name: "paris", summary: "Paris: drought, wildfire, COVID-19 and malaria carry their endpoints' errors", path: `/api/risk-map/profile?${Q(48.85, 2.35)}` },
     { op: "profileAtPoint", name: "latTooBig", summary: "lat=91", path: "/api/risk-map/profile?lat=91&lng=100.5" },

@@ -1,4 +1,5 @@
 // Starts the real app on 127.0.0.1:0 with the fake service, a temp key file and an in-memory rate limiter.
+import { Agent, fetch as undiciFetch } from "undici";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -86,14 +87,22 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   };
 }
 
-export function postJson(base: string, path: string, body: unknown, key: string | undefined, headers: Record<string, string> = {}) {
-  return fetch(base + path, {
+/**
+ * A connection per request: several suites build snapshots in the test process between requests, which blocks the
+ * event loop past the server's keep-alive timeout, and a pooled connection then raced the server closing it
+ * (ECONNRESET: the flaky hot-reload and outbreak tests of issue 25).
+ */
+const noKeepAlive = new Agent({ pipelining: 0 });
+
+export function postJson(base: string, path: string, body: unknown, key: string | undefined, headers: Record<string, string> = {}): Promise<Response> {
+  return undiciFetch(base + path, {
     method: "POST",
     headers: { "content-type": "application/json", ...(key === undefined ? {} : { "x-api-key": key }), ...headers },
     body: typeof body === "string" ? body : JSON.stringify(body),
-  });
+    dispatcher: noKeepAlive,
+  }) as unknown as Promise<Response>;
 }
 
 export function get(base: string, path: string, key: string | undefined, headers: Record<string, string> = {}) {
-  return fetch(base + path, { headers: { ...(key === undefined ? {} : { "x-api-key": key }), ...headers } });
+  return undiciFetch(base + path, { headers: { ...(key === undefined ? {} : { "x-api-key": key }), ...headers }, dispatcher: noKeepAlive }) as unknown as Promise<Response>;
 }
