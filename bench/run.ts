@@ -21,6 +21,7 @@ const BENCHES: [title: string, file: string, args: string[]][] = [
   ["Bulk scoring and many-series indices (issue 12)", "bulk.bench.ts", []],
   ["Start-up, compiled and tsx (issue 12)", "startup.bench.ts", []],
   ["Admission control under a burst (issue 24)", "admission.bench.ts", []],
+  ["First run (issue 25)", "first-run.bench.ts", []],
 ];
 
 const only = process.argv.slice(2);
