@@ -1,4 +1,4 @@
-# Entry points: `make serve` (build artifacts if needed, start the service), `make test` (install what the suite
+# Entry points: `make serve` (build what is needed, start the service), `make test` (install what the suite
 # needs, type check, lint, run it), `make artifacts`, `make nightly`, `make bench`. DATA_DIR defaults to the
 # raw-data mirror ../shared/data. npm runs with --loglevel=error / -s: the warnings it prints on this kind of
 # machine (a nodedir setting in ~/.npmrc, a transitive package asking for Node 22) are not the project's to act on.
@@ -15,26 +15,40 @@ PIPELINE_SOURCES := $(shell find lib formats tiles pipeline/inputs pipeline/indi
 DROUGHT_INPUTS := $(shell find $(DATA_DIR)/climate/ghcnd-thailand $(DATA_DIR)/boundaries/geoboundaries-tha-adm1 \
 	$(DATA_DIR)/boundaries/province_name_variants.csv $(DATA_DIR)/boundaries/opengisdata-thailand -type f 2>/dev/null)
 PUBLISHED := $(ARTIFACTS_DIR)/current/manifest.json
+# The server and the pipeline run compiled JavaScript (npm run build → dist/): no TypeScript loader at start-up.
+# npm run build compiles file by file with esbuild (scripts/build.mjs: 4–6 s here, tsc 35–40 s on the same loaded
+# machine); the type check is `make check` / `make test` (tsc --noEmit).
+SERVER_SOURCES := $(shell find server lib formats tiles pipeline -name '*.ts' 2>/dev/null) tsconfig.json scripts/build.mjs
+DIST := dist/server/main.js
+# The pipeline's builds run compiled (npm run build → dist/): under tsx the drought build's imports alone took 7–9 s
+# on this 2-core machine, compiled 1 s. `npm run pipeline -- …` (tsx) stays the command for a person.
+PIPELINE := node dist/pipeline/cli.js
+# `make serve` sets --defer: the grid first, its map tiles and exports afterwards in the background (scripts/serve.sh).
+BUILD_FLAGS ?=
 
 .PHONY: all artifacts snapshots validate nightly refresh serve start build test test-deps check unit bench clean-artifacts keys
 
 all: artifacts
 
+# npm ci prints nothing until it ends (20–70 s here): on a terminal scripts/ticker.sh redraws the seconds and packages.
 $(NODE_MODULES): package.json package-lock.json
 	@echo "npm ci: installing the packages of package-lock.json"
-	@npm ci --no-audit --no-fund --no-progress --loglevel=error
+	@TICKER_COUNT_DIR=node_modules bash scripts/ticker.sh "npm ci" npm ci --no-audit --no-fund --no-progress --loglevel=error
 	@touch $@
 
+# A complete version: a version published with its tiles and exports deferred (make serve's first run, no
+# tiles-index.json) is completed here, in a new version of the same data (`build` without --defer).
 artifacts: $(PUBLISHED)
+	@test -e $(ARTIFACTS_DIR)/current/tiles-index.json || $(PIPELINE) build
 
-$(PUBLISHED): $(NODE_MODULES) $(PIPELINE_SOURCES) $(DROUGHT_INPUTS)
-	@npm run -s pipeline -- build
+$(PUBLISHED): $(NODE_MODULES) $(PIPELINE_SOURCES) $(DROUGHT_INPUTS) | $(DIST)
+	@$(PIPELINE) build $(BUILD_FLAGS)
 
 # Feed snapshots (flood, wildfire, heatwave, storm, sea level, outbreaks, ports): fetched where a source is
 # configured, otherwise read from DATA_DIR; a feed that fails keeps its previous snapshot. A snapshot whose inputs
 # and code are unchanged is not rebuilt ("unchanged"); `npm run pipeline -- snapshots --force` rebuilds all.
-snapshots: $(NODE_MODULES)
-	@npm run -s pipeline -- snapshots
+snapshots: $(DIST)
+	@$(PIPELINE) snapshots
 
 # Nightly: every source from its public origin into the raw cache (ARTIFACTS_DIR/raw/; SOURCES_OFFLINE=1 or no
 # network: the data directory stays the input and the status says so), then rebuild what changed and publish, with a
@@ -50,21 +64,21 @@ validate: snapshots
 nightly: $(NODE_MODULES)
 	@npm run -s pipeline -- nightly
 
-# The development key lives in .dev-key (git-ignored, mode 0600) and is reused while usable; the server prints
-# it and a few requests to try once it is listening.
-# The server runs compiled JavaScript (npm run build → dist/): no TypeScript loader at start-up.
-SERVER_SOURCES := $(shell find server lib formats tiles pipeline -name '*.ts' 2>/dev/null) tsconfig.json tsconfig.build.json
-DIST := dist/server/main.js
-
 $(DIST): $(NODE_MODULES) $(SERVER_SOURCES)
-	@npm run -s build
+	@echo "compiling the server and the pipeline (npm run build → dist/)"
+	@bash scripts/ticker.sh "npm run build" npm run -s build
 	@touch $@
 
 build: $(DIST)
 
-serve: artifacts snapshots $(DIST)
-	@npm run -s keys -- dev
-	@DEV_KEY_FILE=.dev-key npm run -s start
+# First run (issue 25): npm ci, the compile, the drought grid without its map tiles and exports (build --defer),
+# then the server, listening once the grid is published; the feed snapshots and the tiles and exports are built in
+# the background and taken up by the server as each is published (scripts/serve.sh; logs in ARTIFACTS_DIR/logs/).
+# The development key lives in .dev-key (git-ignored, mode 0600) and is reused while usable; the server prints it,
+# what is not served yet and a few requests to try once it is listening. Later runs rebuild only what changed.
+serve: BUILD_FLAGS := --defer
+serve: $(PUBLISHED) $(DIST)
+	@bash scripts/serve.sh
 
 start: $(DIST)
 	@npm run -s start

