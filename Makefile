@@ -8,7 +8,11 @@ ARTIFACTS_DIR ?= $(abspath artifacts)
 PORT ?= 8080
 export DATA_DIR ARTIFACTS_DIR PORT
 
-NODE_MODULES := node_modules/.package-lock.json
+# Two installs from the same lock file: what running needs (dependencies: the server, the pipeline and esbuild for
+# npm run build) for make serve, start and the builds; everything (the test, lint and benchmark tools too) for make
+# test, check, unit and bench. npm ci removes node_modules first, so a stamp there says what the last install held.
+NODE_MODULES := node_modules/.make-runtime
+DEV_MODULES := node_modules/.make-dev
 BIN := node_modules/.bin
 PIPELINE_SOURCES := $(shell find lib formats tiles pipeline/inputs pipeline/indices pipeline/grid pipeline/provinces pipeline/publish pipeline/build.ts pipeline/build-settings.ts -name '*.ts' 2>/dev/null)
 # The inputs the drought build reads; a change in any of them (or in the code) triggers a rebuild.
@@ -30,11 +34,18 @@ BUILD_FLAGS ?=
 
 all: artifacts
 
-# npm ci prints nothing until it ends (20–70 s here): on a terminal scripts/ticker.sh redraws the seconds and packages.
+# npm ci prints nothing until it ends (25–75 s here): on a terminal scripts/ticker.sh redraws the seconds and packages.
+# scripts/npm-ci.sh: --prefer-offline first (the lock pins every version; npm's cache serves), then as npm does.
+# --omit=dev took 0.71 of the full install's time on this machine (issue 25).
 $(NODE_MODULES): package.json package-lock.json
-	@echo "npm ci: installing the packages of package-lock.json"
-	@TICKER_COUNT_DIR=node_modules bash scripts/ticker.sh "npm ci" npm ci --no-audit --no-fund --no-progress --loglevel=error
+	@echo "npm ci --omit=dev: installing what the server and the pipeline run on (package-lock.json)"
+	@TICKER_COUNT_DIR=node_modules bash scripts/ticker.sh "npm ci" bash scripts/npm-ci.sh --omit=dev
 	@touch $@
+
+$(DEV_MODULES): package.json package-lock.json
+	@echo "npm ci: installing every package of package-lock.json, the test and lint tools too"
+	@TICKER_COUNT_DIR=node_modules bash scripts/ticker.sh "npm ci" bash scripts/npm-ci.sh
+	@touch $@ $(NODE_MODULES)
 
 # A complete version: a version published with its tiles and exports deferred (make serve's first run, no
 # tiles-index.json) is completed here, in a new version of the same data (`build` without --defer).
@@ -83,7 +94,7 @@ serve: $(PUBLISHED) $(DIST)
 start: $(DIST)
 	@npm run -s start
 
-check: $(NODE_MODULES)
+check: $(DEV_MODULES)
 	$(BIN)/tsc --noEmit
 	$(BIN)/eslint .
 
@@ -91,15 +102,15 @@ check: $(NODE_MODULES)
 test-deps:
 	@bash .ci/install-test-deps.sh
 
-unit: $(NODE_MODULES)
+unit: $(DEV_MODULES)
 	node test/run-vitest.mjs
 
 # Type check, lint and the suite in one run; the last line counts every failure ("N passed, N failed").
-test: test-deps artifacts
+test: $(DEV_MODULES) test-deps artifacts
 	@node test/run-vitest.mjs --checks
 
 # Every benchmark in turn into bench/RESULTS.md; `make bench BENCH="feeds geo"` re-measures only those sections.
-bench: artifacts $(DIST)
+bench: $(DEV_MODULES) artifacts $(DIST)
 	npx tsx bench/run.ts $(BENCH)
 
 clean-artifacts:

@@ -79,7 +79,7 @@ describe("make serve's first run: the grid first, its tiles and exports after", 
       body: JSON.stringify({ lat: 13.75, lng: 100.5, riskType: "flood", timeframe: "1y" }),
     });
     expect(flood.status).toBe(503);
-    expect((await flood.json()).error).toMatchObject({ code: "SERVICE_UNAVAILABLE", message: expect.stringMatching(/flood.*not loaded yet/) });
+    expect((await flood.json()).error).toMatchObject({ code: "SERVICE_UNAVAILABLE", message: "flood snapshot not loaded yet", details: { reason: "nothing published yet" } });
   });
 
   it("the next build adds the tiles and exports of the same data (as a full build makes them); the server takes them up", async () => {
