@@ -22,6 +22,7 @@ const BENCHES: [title: string, file: string, args: string[]][] = [
   ["Start-up, compiled and tsx (issue 12)", "startup.bench.ts", []],
   ["Admission control under a burst (issue 24)", "admission.bench.ts", []],
   ["HTTP path, pinned cores (issue 25)", "http-pinned.bench.ts", []],
+  ["First run (issue 25)", "first-run.bench.ts", []],
 ];
 
 const only = process.argv.slice(2);

@@ -30,6 +30,12 @@ export interface Manifest {
   baseline?: { start: string; end: string };
   monthRange?: { first: string; last: string };
   latestValidMonth?: string | null;
+  /**
+   * Drought artifacts published before their derived products (formats/version-directory.md, "Deferred tiles and
+   * exports"): "tiles" (tiles-index.json and the archives) and/or "exports". A later version of the same build
+   * (same settings fingerprint) holds them and has no `deferred`.
+   */
+  deferred?: string[];
   qc: Record<string, unknown>;
   report: string;
   settings: Record<string, unknown>;

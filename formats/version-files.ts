@@ -102,7 +102,8 @@ const EVENT_SNAPSHOT = ["snapshot.json", "events.bin"];
 
 /**
  * What each kind of version holds (manifest format 1): the files its build always writes. A version lacking one
- * never serves, even when its manifest agrees with the directory (a file removed with its manifest entry).
+ * never serves, even when its manifest agrees with the directory (a file removed with its manifest entry), unless
+ * its manifest defers the product the file belongs to (DEFERRABLE: a drought version's tiles and exports).
  * Besides these: the manifest's `report`, drought `confidence.bin` when the grid was interpolated from stations
  * (qc.gridSource "stations"), and every archive tiles-index.json names (checked by its reader).
  */
@@ -118,15 +119,45 @@ export const REQUIRED_FILES: Readonly<Record<string, readonly string[]>> = {
   [SOURCES_SNAPSHOT]: [SOURCE_STATUS_FILE],
 };
 
-/** The files a version of this manifest must list, or a problem when its kind is unknown (or not `expectedKind`). */
+/**
+ * The derived products a drought version may be published without, each by the files it consists of. `make serve`
+ * publishes the grid, the summaries and the province files first (`npm run pipeline -- build --defer`) and names
+ * these in the manifest's `deferred`; the next `build` of the same inputs, settings and code publishes a new version
+ * that holds them (pipeline/build.ts). Until then the server renders every map tile on request and the exports answer
+ * 503. A deferred product's files must be absent, so a version is either complete or says what it lacks.
+ */
+export const DEFERRABLE: Readonly<Record<string, (name: string) => boolean>> = {
+  tiles: (name) => name === "tiles-index.json" || /^tiles-[a-z0-9-]+\.pmtiles$/.test(name),
+  exports: (name) => EXPORT_FILE_NAMES.includes(name),
+};
+
+/** The products a manifest defers, or the problems of its `deferred` field. */
+function deferredOf(manifest: Manifest, kind: string): { deferred: string[]; problems: string[] } {
+  const d = manifest.deferred;
+  if (d === undefined) return { deferred: [], problems: [] };
+  if (kind !== DROUGHT_KIND) return { deferred: [], problems: [`${MANIFEST_FILE}: "deferred" is only allowed in a drought version, not a ${kind} one`] };
+  if (!Array.isArray(d) || d.length === 0 || d.some((p) => typeof p !== "string" || !Object.hasOwn(DEFERRABLE, p))) {
+    return { deferred: [], problems: [`${MANIFEST_FILE}: "deferred" must list one or more of ${Object.keys(DEFERRABLE).join(", ")}, got ${JSON.stringify(d)}`] };
+  }
+  const problems = Object.keys(manifest.artifacts)
+    .filter((name) => d.some((p) => DEFERRABLE[p](name)))
+    .map((name) => `${name}: present, but the manifest defers ${d.find((p) => DEFERRABLE[p](name))}`);
+  return { deferred: d, problems };
+}
+
+/**
+ * The files a version of this manifest must list, or a problem when its kind is unknown (or not `expectedKind`).
+ * Files of the products the manifest defers (DEFERRABLE) are not required, and must not be there.
+ */
 export function missingFiles(manifest: Manifest, expectedKind?: string): string[] {
   const kind = manifest.kind ?? DROUGHT_KIND;
   if (expectedKind !== undefined && kind !== expectedKind) return [`${MANIFEST_FILE}: kind "${kind}", expected "${expectedKind}"`];
   const required = REQUIRED_FILES[kind];
   if (required === undefined) return [`${MANIFEST_FILE}: unknown kind "${kind}"`];
-  const names = [...required, manifest.report];
+  const { deferred, problems } = deferredOf(manifest, kind);
+  const names = [...required, manifest.report].filter((name) => !deferred.some((p) => DEFERRABLE[p](name)));
   if (kind === DROUGHT_KIND && manifest.qc?.gridSource === "stations") names.push(CONFIDENCE_FILE);
-  return names.filter((name) => !Object.hasOwn(manifest.artifacts, name)).map((name) => `${name}: required of a ${kind} version, not in the manifest`);
+  return [...problems, ...names.filter((name) => !Object.hasOwn(manifest.artifacts, name)).map((name) => `${name}: required of a ${kind} version, not in the manifest`)];
 }
 
 /**

@@ -34,10 +34,14 @@ export function formatRecord(rec: Record<string, unknown>, startMs: number, colo
   return `${color ? "\x1b[2m" : ""}${seconds}${color ? "\x1b[0m" : ""}  ${tag}${text}`;
 }
 
-/** A pino destination writing formatRecord lines to `out`; progress lines overwrite each other. */
+/**
+ * A pino destination writing formatRecord lines to `out`; on a terminal progress lines overwrite each other and
+ * carry colour, elsewhere (LOG_FORMAT=pretty into a file: make serve's background log) every record is a plain line.
+ */
 export function terminalDestination(out: NodeJS.WriteStream = process.stdout): { write(line: string): void } {
   const startMs = performance.timeOrigin;
-  const color = !process.env.NO_COLOR;
+  const tty = out.isTTY === true;
+  const color = tty && !process.env.NO_COLOR;
   let progressOpen = false;
   return {
     write(line: string) {
@@ -50,7 +54,7 @@ export function terminalDestination(out: NodeJS.WriteStream = process.stdout): {
       }
       const text = formatRecord(rec, startMs, color);
       const isProgress = rec.msg === "progress" && typeof rec.done === "number" && typeof rec.total === "number";
-      if (isProgress && rec.done !== rec.total) {
+      if (tty && isProgress && rec.done !== rec.total) {
         out.write(`\r\x1b[K${text}`);
         progressOpen = true;
         return;

@@ -1,22 +1,22 @@
 // The drought build: station files → monthly series → station indices → grid cells and province summaries →
 // binary artifacts → a published version. Each stage is a module of its own; this file only wires them,
 // reports progress and collects the build report.
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, linkSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { createHash } from "node:crypto";
 import { log } from "../lib/log.ts";
-import { formatMonth, type MonthIndex } from "../lib/months.ts";
+import { formatMonth, parseMonth, type MonthIndex } from "../lib/months.ts";
 import { sha256File, type FileChecksum } from "../formats/manifest.ts";
 import { writeDroughtGrid, interleaveIndices, openDroughtGrid } from "../formats/drought-grid.ts";
 import { ProvinceSummariesReader, writeProvinceSummaries } from "../formats/province-summaries.ts";
-import { buildTiles } from "../tiles/build-tiles.ts";
-import { writeExports } from "./publish/exports.ts";
+import { buildTiles, type TileBuildReport } from "../tiles/build-tiles.ts";
+import { writeExports, type ExportsReport } from "./publish/exports.ts";
 import { CONFIDENCE_FILE, ConfidenceGrid, NO_BIN, writeConfidenceGrid } from "../formats/confidence-grid.ts";
 import type { Calibration } from "./grid/confidence.ts";
 import { PROVINCE_SHAPES_FILE, writeProvinceShapes } from "../formats/province-shapes.ts";
 import { INSIDE, MIXED, writeCoverageMask, type CoverageMaskData } from "../formats/coverage-mask.ts";
 import type { LandCells } from "./grid/land-cells.ts";
-import { writeProvinceIndex, writeProvincesJson } from "../formats/province-index.ts";
+import { readProvincesJson, writeProvinceIndex, writeProvincesJson, type ProvinceMeta } from "../formats/province-index.ts";
 import { GHCND_SUBDIR } from "./inputs/ghcnd/stations.ts";
 import { gridFromStations } from "./grid/from-stations.ts";
 import { gridFromNetcdf } from "./grid/from-netcdf.ts";
@@ -26,8 +26,10 @@ import { provinceMetadata } from "./provinces/metadata.ts";
 import { flattenRings } from "../lib/geo/province-rings.ts";
 import { cellsUsedPerRecord, summarizeProvinces } from "./provinces/summaries.ts";
 import { codeFingerprint, filesUnder } from "./publish/code-fingerprint.ts";
-import { createStaging, currentVersion, discardStaging, makeVersionId, publishStaging, pruneVersions } from "./publish/publish.ts";
-import { readManifest } from "../formats/manifest.ts";
+import { createStaging, currentVersion, discardStaging, makeVersionId, publishStaging, pruneVersions, type ManifestBody } from "./publish/publish.ts";
+import { readManifest, type Manifest } from "../formats/manifest.ts";
+import { readAligned } from "../formats/version-files.ts";
+import type { Province } from "../lib/geo/province-rings.ts";
 import type { BuildSettings } from "./build-settings.ts";
 import { gridCandidates, resolvedGridSource } from "./grid/grid-source.ts";
 import { droughtDataSources, GRID_SOURCES, type GridSourceName } from "../lib/drought/grid-sources.ts";
@@ -98,8 +100,17 @@ export interface BuildOptions {
   settings: BuildSettings;
   /** Rebuild even when inputs, settings and code match the current version. */
   force?: boolean;
+  /**
+   * Publish the grid, the summaries and the province files without the map tiles and the exports (manifest
+   * `deferred`: formats/version-directory.md); the next build without `defer` of the same inputs, settings and code
+   * adds them in a new version (`make serve` runs it in the background). An unchanged build stays unchanged.
+   */
+  defer?: boolean;
   now?: Date;
 }
+
+/** The derived products a deferred build leaves to the next one (formats/version-files.ts DEFERRABLE). */
+export const DEFERRED_PRODUCTS = ["tiles", "exports"] as const;
 
 export interface BuildResult {
   status: "published" | "unchanged";
@@ -107,6 +118,10 @@ export interface BuildResult {
   dir?: string;
   /** What the grid was built from (the settings' candidate that built). */
   gridSource: GridSourceName;
+  /** Published without these (defer); they come with the next build. */
+  deferred?: string[];
+  /** The version whose deferred tiles and exports this build added (a new version with the same data). */
+  completed?: string;
 }
 
 function stage<T>(name: string, fn: () => T): T {
@@ -209,6 +224,99 @@ export async function buildDrought(opts: BuildOptions): Promise<BuildResult> {
   throw new Error("no grid source to build from");
 }
 
+/** What the tiles and the exports are made from: the version's grid and summaries and the province boundaries. */
+interface DerivedInput {
+  dir: string;
+  gridBytes: Uint8Array;
+  summaryBytes: Uint8Array;
+  provinces: Province[];
+  provinceMeta: ProvinceMeta[];
+  confidence: ConfidenceGrid | undefined;
+  settings: BuildSettings;
+  latestValid: MonthIndex | null;
+  gridSource: GridSourceName;
+}
+
+/** The map tiles of the latest months and the exports, written into `dir` (a staging directory). */
+async function buildDerived(d: DerivedInput): Promise<{ tiles: TileBuildReport; exports: ExportsReport }> {
+  // Map tiles of the latest months, inside the version so they are checksummed and swapped with it.
+  log.info({ stage: "tiles", months: d.settings.tileMonths, maxZoom: d.settings.tileMaxZoom }, "tiles…");
+  const tiles = await buildTiles({
+    grid: openDroughtGrid(d.gridBytes),
+    provinces: d.provinces,
+    summaries: new ProvinceSummariesReader(d.summaryBytes),
+    provinceMeta: d.provinceMeta,
+    outDir: d.dir,
+    months: d.settings.tileMonths,
+    maxZoom: d.settings.tileMaxZoom,
+    latestMonth: d.latestValid ?? undefined,
+    gridSource: d.gridSource,
+    // Every 12th raster archive, and each vector archive (several seconds each).
+    onProgress: (done, total, label) => {
+      if (done % 12 === 0 || !label.startsWith("tiles-drought-")) log.info({ stage: "tiles", done, total, label }, "progress");
+    },
+  });
+  log.info({ stage: "tiles", tiles: tiles.tilesWritten, bytes: tiles.bytes, ms: tiles.totalMs }, "tiles done");
+  // Exports for other engines (formats/drought-export.md): GeoParquet and CSV of the grid and the summaries.
+  const exports = stage("exports", () => writeExports(d.dir, openDroughtGrid(d.gridBytes), new ProvinceSummariesReader(d.summaryBytes), d.provinceMeta, d.confidence));
+  return { tiles, exports };
+}
+
+function tilesReport(tiles: TileBuildReport) {
+  return { tilesWritten: tiles.tilesWritten, bytes: tiles.bytes, msPerMonth: tiles.msPerMonth, months: tiles.months, indices: tiles.indices };
+}
+
+/** A hard link of a published file (versions are never written in place), or a copy where links fail. */
+function linkOrCopy(from: string, to: string): void {
+  try {
+    linkSync(from, to);
+  } catch {
+    copyFileSync(from, to);
+  }
+}
+
+/**
+ * Adds the deferred tiles and exports to the current version `m` (same inputs, settings and code): a new version
+ * with the current one's files (hard links), the tiles and exports made from them and the province boundaries, the
+ * build report completed, and no `deferred` in the manifest.
+ */
+async function completeDeferred(opts: BuildOptions, m: Manifest, gridSource: GridSourceName): Promise<Omit<BuildResult, "gridSource">> {
+  const t0 = performance.now();
+  const { artifactsDir, settings } = opts;
+  const from = realpathSync(join(artifactsDir, "current"));
+  log.info({ version: m.version, deferred: m.deferred }, `adding the deferred ${m.deferred!.join(" and ")} to ${m.version}`);
+  const fp = String(m.settings.fingerprint);
+  const version = makeVersionId(opts.now ?? new Date(), fp.slice(0, 10));
+  const staging = createStaging(artifactsDir, version);
+  try {
+    for (const name of Object.keys(m.artifacts)) if (name !== m.report) linkOrCopy(join(from, name), join(staging.dir, name));
+    const provinces = stage("provinces", () => loadProvinces(provincesPath(opts.dataDir)));
+    const derived = await buildDerived({
+      dir: staging.dir,
+      gridBytes: readAligned(join(staging.dir, ARTIFACT_FILES.grid)),
+      summaryBytes: readAligned(join(staging.dir, ARTIFACT_FILES.provinceSummaries)),
+      provinces,
+      provinceMeta: readProvincesJson(readFileSync(join(staging.dir, ARTIFACT_FILES.provinces), "utf8")),
+      confidence: CONFIDENCE_FILE in m.artifacts ? new ConfidenceGrid(readAligned(join(staging.dir, CONFIDENCE_FILE))) : undefined,
+      settings,
+      latestValid: m.latestValidMonth ? (parseMonth(m.latestValidMonth) ?? null) : null,
+      gridSource,
+    });
+    const { deferred: _deferred, ...report } = JSON.parse(readFileSync(join(from, m.report), "utf8")) as Record<string, unknown>;
+    const completedAt = (opts.now ?? new Date()).toISOString();
+    const full = { ...report, version, tiles: tilesReport(derived.tiles), exports: derived.exports, completes: { version: m.version, at: completedAt, ms: Math.round(performance.now() - t0) } };
+    writeFileSync(join(staging.dir, m.report), JSON.stringify(full, null, 2) + "\n");
+    const { manifestFormat: _f, version: _v, artifacts: _a, deferred: _d, ...body } = m;
+    const dir = await publishStaging(staging, body as ManifestBody);
+    const removed = await pruneVersions(artifactsDir, settings.keepVersions);
+    log.info({ version, completes: m.version, dir, removed, ms: Math.round(performance.now() - t0) }, "published with tiles and exports");
+    return { status: "published", version, dir, completed: m.version };
+  } catch (err) {
+    discardStaging(staging);
+    throw err;
+  }
+}
+
 async function buildFromSource(opts: BuildOptions, skipped: { gridSource: string; reason: string }[]): Promise<Omit<BuildResult, "gridSource">> {
   const { dataDir, artifactsDir, settings } = opts;
   const gridSource = resolvedGridSource(settings);
@@ -219,14 +327,16 @@ async function buildFromSource(opts: BuildOptions, skipped: { gridSource: string
 
   const current = currentVersion(artifactsDir);
   if (current && !opts.force) {
+    let m: Manifest | undefined;
     try {
-      const m = readManifest(join(artifactsDir, "current"));
-      if (m.settings.fingerprint === fp) {
-        log.info({ version: current }, "inputs, settings and code unchanged: nothing to publish");
-        return { status: "unchanged", version: current };
-      }
+      m = readManifest(join(artifactsDir, "current"));
     } catch {
       // An unreadable current manifest is rebuilt over.
+    }
+    if (m?.settings.fingerprint === fp) {
+      if (m.deferred?.length && !opts.defer) return await completeDeferred(opts, m, gridSource);
+      log.info({ version: current, deferred: m.deferred }, "inputs, settings and code unchanged: nothing to publish");
+      return { status: "unchanged", version: current, deferred: m.deferred };
     }
   }
 
@@ -368,27 +478,22 @@ async function buildFromSource(opts: BuildOptions, skipped: { gridSource: string
       return { gridBytes, summaryBytes, provinceMeta };
     });
 
-    // Map tiles of the latest months, inside the version so they are checksummed and swapped with it.
-    log.info({ stage: "tiles", months: settings.tileMonths, maxZoom: settings.tileMaxZoom }, "tiles…");
-    const tiles = await buildTiles({
-      grid: openDroughtGrid(gridBytes),
-      provinces,
-      summaries: new ProvinceSummariesReader(summaryBytes),
-      provinceMeta,
-      outDir: staging.dir,
-      months: settings.tileMonths,
-      maxZoom: settings.tileMaxZoom,
-      latestMonth: latestValid ?? undefined,
-      gridSource,
-      onProgress: (done, total, label) => {
-        if (done % 12 === 0 || done === total) log.info({ stage: "tiles", done, total, label }, "progress");
-      },
-    });
-    log.info({ stage: "tiles", tiles: tiles.tilesWritten, bytes: tiles.bytes, ms: tiles.totalMs }, "tiles done");
-
-    // Exports for other engines (formats/drought-export.md): GeoParquet and CSV of the grid and the summaries.
-    const confidenceGrid = existsSync(join(staging.dir, CONFIDENCE_FILE)) ? new ConfidenceGrid(new Uint8Array(readFileSync(join(staging.dir, CONFIDENCE_FILE)))) : undefined;
-    const exports = stage("exports", () => writeExports(staging.dir, openDroughtGrid(gridBytes), new ProvinceSummariesReader(summaryBytes), provinceMeta, confidenceGrid));
+    // The map tiles and the exports, unless they are left to the next build (defer: make serve's first run).
+    const deferred = opts.defer ? [...DEFERRED_PRODUCTS] : undefined;
+    const derived = deferred
+      ? undefined
+      : await buildDerived({
+          dir: staging.dir,
+          gridBytes,
+          summaryBytes,
+          provinces,
+          provinceMeta,
+          confidence: existsSync(join(staging.dir, CONFIDENCE_FILE)) ? new ConfidenceGrid(new Uint8Array(readFileSync(join(staging.dir, CONFIDENCE_FILE)))) : undefined,
+          settings,
+          latestValid,
+          gridSource,
+        });
+    if (deferred) log.info({ deferred }, "map tiles and exports deferred to the next build (`npm run pipeline -- build`)");
 
     const report = {
       version,
@@ -406,8 +511,9 @@ async function buildFromSource(opts: BuildOptions, skipped: { gridSource: string
         landCells: nCells,
         cellsWithSpei1AtLatestValidMonth: latestOffset < 0 ? 0 : validCells[latestOffset + firstValid],
       },
-      tiles: { tilesWritten: tiles.tilesWritten, bytes: tiles.bytes, msPerMonth: tiles.msPerMonth, months: tiles.months, indices: tiles.indices },
-      exports,
+      tiles: derived ? tilesReport(derived.tiles) : null,
+      exports: derived ? derived.exports : null,
+      ...(deferred ? { deferred } : {}),
       confidence: confidence
         ? {
             method: "support of each SPEI-1 estimate (stations used, nearest distance, their spread) calibrated against leave-one-out errors; docs/methods/confidence.md",
@@ -433,11 +539,12 @@ async function buildFromSource(opts: BuildOptions, skipped: { gridSource: string
       sources: dataSources,
       qc: { source: settings.source, gridSource, ...stationQcOf(source.report), landCells: nCells, provinces: provinces.length, provincesAtLatestValidMonth: provincesAtLatest },
       report: ARTIFACT_FILES.report,
+      ...(deferred ? { deferred } : {}),
       settings: { ...settings, fingerprint: fp, codeFingerprint: code },
     });
     const removed = await pruneVersions(artifactsDir, settings.keepVersions);
-    log.info({ version, dir, removed, ms: Math.round(performance.now() - t0) }, "published");
-    return { status: "published", version, dir };
+    log.info({ version, dir, removed, deferred, ms: Math.round(performance.now() - t0) }, "published");
+    return { status: "published", version, dir, ...(deferred ? { deferred } : {}) };
   } catch (err) {
     discardStaging(staging);
     throw err;

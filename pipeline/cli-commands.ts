@@ -8,7 +8,10 @@ import { effectiveDataDir } from "./sources/input-overlay.ts";
 import { useProxyFromEnv } from "./sources/proxy.ts";
 
 const USAGE = `usage: npm run pipeline -- <command>
-  build [--force]      build the drought artifacts from DATA_DIR and publish them into ARTIFACTS_DIR
+  build [--force] [--defer]
+                       build the drought artifacts from DATA_DIR and publish them into ARTIFACTS_DIR; --defer publishes
+                       them without the map tiles and exports (make serve's first run: the server renders tiles on
+                       request), and the next build without it adds them in a new version of the same data
   snapshots [--force] [NAME…]
                        build and publish the feed snapshots (all, or the named ones) whose inputs or code changed
   refresh [NAME…]      fetch every source (or the named ones) from its public origin into the raw cache under
@@ -39,8 +42,14 @@ export async function main(argv: string[]): Promise<number> {
         artifactsDir: artifactsDir(),
         settings: buildSettingsFromEnv(),
         force: rest.includes("--force"),
+        defer: rest.includes("--defer"),
       });
-      process.stdout.write(tty ? `drought artifacts: ${result.status} ${result.version} (grid from ${result.gridSource})\n` : `${result.status}: ${result.version}\n`);
+      const note = result.completed
+        ? `, the tiles and exports of ${result.completed} added`
+        : result.deferred
+          ? `; ${result.deferred.join(" and ")} deferred: \`npm run pipeline -- build\` adds them`
+          : "";
+      process.stdout.write(tty ? `drought artifacts: ${result.status} ${result.version} (grid from ${result.gridSource})${note}\n` : `${result.status}: ${result.version}${note}\n`);
       return 0;
     }
     case "snapshots": {

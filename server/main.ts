@@ -26,6 +26,8 @@ import { openSourceStatusService } from "./services/source-status-service.ts";
 import { sharedGeography } from "../lib/feed-risk/place.ts";
 
 async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
+  // Said before the load-time checks of every published version (a few seconds on a loaded 2-core machine).
+  log.info({ artifactsDir: artifactsDir(env) }, "starting: checking the published versions before serving them");
   const { service: droughtOnly, store } = await openDroughtService(artifactsDir(env));
   const feeds = await openFeedRiskService(artifactsDir(env), log);
   const drought = new ScoreService(droughtOnly, feeds.service);
@@ -63,7 +65,9 @@ async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
     timeouts: httpTimeoutsFromEnv(env),
     backlog: intSetting(env, "LISTEN_BACKLOG", DEFAULT_LISTEN_BACKLOG),
   });
-  printDevBanner(env, running.port, log); // make serve only (DEV_KEY_FILE): the key and requests to try, last
+  const snapshots: [string, { current(): unknown }][] = [...Object.entries(feeds.stores), ["outbreaks", outbreak.store], ["ports", supplyChain.store]];
+  // make serve only (DEV_KEY_FILE): the key, what is still being built, and requests to try, last
+  printDevBanner(env, running.port, log, notServedYet(env, store.current()?.data.deferred ?? [], snapshots, sources.store.current() !== undefined));
   exitOnSignals(running, () => {
     store.stop();
     feeds.stop();
@@ -71,6 +75,23 @@ async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
     outbreak.store.stop();
     redis?.disconnect();
   });
+}
+
+/**
+ * What make serve's banner says is not served yet: the deferred tiles and exports of the drought version and the
+ * snapshots not published yet, which make serve builds in the background (its log: SERVE_BACKGROUND_LOG).
+ */
+function notServedYet(env: NodeJS.ProcessEnv, deferred: readonly string[], snapshots: [string, { current(): unknown }][], sourcesLoaded: boolean): string[] {
+  const missing = snapshots.filter(([, s]) => s.current() === undefined).map(([name]) => name);
+  const lines = [
+    ...(deferred.includes("tiles") ? ["  map tile archives: every map tile is rendered on request meanwhile"] : []),
+    ...(deferred.includes("exports") ? ["  drought exports (GeoParquet, CSV): 503 until they are published"] : []),
+    ...(missing.length ? [`  snapshots ${missing.join(", ")}: their answers are 503 until each is published`] : []),
+    ...(sourcesLoaded ? [] : ['  sources status: /api/status lists no sources and answers carry "stale": null until it is published']),
+  ];
+  if (lines.length === 0) return [];
+  const where = env.SERVE_BACKGROUND_LOG ? ` (being built in the background, log: ${env.SERVE_BACKGROUND_LOG}; the server takes each up once published)` : "";
+  return [`Not served yet${where}:`, ...lines];
 }
 
 function listenAddress(env: NodeJS.ProcessEnv): ListenAddress {

@@ -475,7 +475,9 @@ function openApiDocument(opts: { bodyLimit: number }) {
         get: {
           operationId: "droughtExports",
           summary: "The served drought version's exports (GeoParquet, Parquet, gzip CSV) with sizes and checksums",
-          description: "Formats: formats/drought-export.md. A version built before exports existed lists none.",
+          description:
+            "Formats: formats/drought-export.md. A version built before exports existed lists none; a version published " +
+            "with its exports deferred (make serve's first run) lists none and says so in `pending`.",
           responses: { "200": ok("Export list", { "application/json": successEnvelope(exportsData) }), ...errorResponses(GET_ERRORS) },
         },
       },
@@ -490,7 +492,8 @@ function openApiDocument(opts: { bodyLimit: number }) {
                 "Strong ETag = the SHA-256 of the file as it is on disk (the listed checksum while the file is intact); " +
                 "If-None-Match or If-Modified-Since → 304; Range and If-Range → 206 (bytes), a range outside the file → 416; " +
                 "If-Match or If-Unmodified-Since that does not hold → 412. 404 NOT_FOUND when the served version has no such " +
-                "export; 503 with Retry-After when too many downloads run and wait at once.",
+                "export; 503 with Retry-After when too many downloads run and wait at once; 503 with details.reason " +
+                "`exports-deferred` while the served version's exports are still being built (make serve's first run).",
               parameters: [
                 { name: "Range", in: "header", required: false, schema: { type: "string" }, description: "bytes=START-END" },
                 { name: "If-None-Match", in: "header", required: false, schema: { type: "string" } },

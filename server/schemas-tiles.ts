@@ -26,6 +26,7 @@ export const tilesIndexData = z.object({
   firstMonth: z.string(),
   lastMonth: z.string(),
   precomputedMonths: z.array(z.string()).describe("months whose tiles are read from the version's archives; other months are rendered on request"),
+  archivesDeferred: z.boolean().describe("true while the version was published without its tile archives (make serve's first run): every tile is rendered on request until the complete version is published"),
   tilesets: z.array(z.string()),
   catalog: z.array(
     z.object({

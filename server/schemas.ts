@@ -537,6 +537,10 @@ export const exportsData = z.object({
       sha256: z.string().regex(/^[0-9a-f]{64}$/).describe("also the file's ETag"),
     }),
   ),
+  pending: z
+    .string()
+    .optional()
+    .describe("present when the version was published before its exports (make serve's first run): they come with the next version of the same data, and `files` is empty until then"),
 });
 
 export const choroplethQuery = z.object({

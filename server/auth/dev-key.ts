@@ -79,12 +79,13 @@ export function devBanner(opts: { key: string | undefined; devFile: string; host
 /**
  * Called by the server once listening; does something only when DEV_KEY_FILE is set (make serve), in one
  * process. On a terminal it prints the banner with the key; otherwise it logs where to find the key and the
- * requests to try (never the key), as a log record so that it stays in order with the others.
+ * requests to try (never the key), as a log record so that it stays in order with the others. `pending`: lines on
+ * what is not served yet (data still being built by make serve in the background), shown before the requests.
  */
-export function printDevBanner(env: NodeJS.ProcessEnv, port: number, logger: Logger): void {
+export function printDevBanner(env: NodeJS.ProcessEnv, port: number, logger: Logger, pending: string[] = []): void {
   if (!env.DEV_KEY_FILE || (cluster.isWorker && cluster.worker?.id !== 1)) return;
   const devFile = devKeyPath(env);
   const b = devBanner({ key: readDevKey(devFile), devFile, host: env.HOST || "0.0.0.0", port });
-  if (process.stdout.isTTY) process.stdout.write(["", b.ready, ...b.keyLines, ...b.tryLines].join("\n") + "\n");
-  else logger.info({ devKeyFile: devFile, try: b.tryLines.slice(1, -1).map((l) => l.trim()) }, b.ready);
+  if (process.stdout.isTTY) process.stdout.write(["", b.ready, ...b.keyLines, ...pending, ...b.tryLines].join("\n") + "\n");
+  else logger.info({ devKeyFile: devFile, try: b.tryLines.slice(1, -1).map((l) => l.trim()), ...(pending.length ? { pending } : {}) }, b.ready);
 }

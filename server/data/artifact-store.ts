@@ -46,6 +46,8 @@ export class ArtifactStore<T> {
   /** When this process last wrote its reader lease (0 = never, or it could not). */
   private leaseAt = 0;
   private leaseWarned = false;
+  /** Why nothing is served, for the 503 (never a path or a file's problem: those are in the log). */
+  private notLoaded = "nothing published yet";
 
   constructor(private readonly opts: ArtifactStoreOptions<T>) {}
 
@@ -53,9 +55,9 @@ export class ArtifactStore<T> {
     return this.loaded;
   }
 
-  /** The version being served; 503 SERVICE_UNAVAILABLE while none is loaded. */
+  /** The version being served; 503 SERVICE_UNAVAILABLE while none is loaded, with the reason in details.reason. */
   require(): LoadedVersion<T> {
-    if (!this.loaded) throw new ApiError("SERVICE_UNAVAILABLE", `${this.opts.label} not loaded yet`);
+    if (!this.loaded) throw new ApiError("SERVICE_UNAVAILABLE", `${this.opts.label} not loaded yet`, { reason: this.notLoaded });
     return this.loaded;
   }
 
@@ -79,6 +81,7 @@ export class ArtifactStore<T> {
     const located = locateCurrent(root);
     if ("missing" in located) {
       const seen = `missing:${located.missing}`;
+      this.notLoaded = located.missing === NO_LINK ? "nothing published yet" : "the published version cannot be read (see the server log)";
       if (seen !== this.lastSeen) {
         // Said once per state, not on every poll.
         if (located.missing === NO_LINK && !this.loaded) logger.warn({ root, label }, "no published version to serve yet");
@@ -104,6 +107,7 @@ export class ArtifactStore<T> {
       this.holdLease();
       return "loaded";
     } catch (err) {
+      this.notLoaded = "the published version was refused by the load-time checks (see the server log)";
       this.refused((err as Error).message, dir);
       return "refused";
     }

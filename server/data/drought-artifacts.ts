@@ -47,6 +47,11 @@ export interface DroughtArtifacts {
   shapes: ProvinceShapes["provinces"] | undefined;
   /** The version's tile build (tiles-index.json), when it has one. */
   tiles: TilesIndex | undefined;
+  /**
+   * Products the version was published without (manifest `deferred`: "tiles", "exports"); a later version of the
+   * same data holds them. Deferred tiles are rendered on request meanwhile.
+   */
+  deferred: readonly string[];
   /** What the grid was built from, as the answers name it (the manifest's sources). */
   dataSources: string[];
   gridSource: GridSourceName;
@@ -117,6 +122,7 @@ export function openDroughtArtifacts(dir: string, manifest: Manifest): DroughtAr
     confidence,
     baselineLabel: `${manifest.baseline.start.slice(0, 4)}-${manifest.baseline.end.slice(0, 4)}`,
     tiles,
+    deferred: manifest.deferred ?? [],
     dataSources: publishedDroughtSources(manifest.sources),
     gridSource: gridSourceOf(manifest.settings).name,
   };

@@ -326,6 +326,9 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
       firstMonth: formatMonth(g.firstMonth),
       lastMonth: formatMonth(g.lastMonth),
       precomputedMonths: s.index?.months ?? [],
+      // Published before its archives (make serve's first run): every tile is rendered on request until the
+      // version that holds them is published (docs/methods/tiles.md).
+      archivesDeferred: s.data.deferred.includes("tiles"),
       tilesets: [...TILE_INDICES.filter((i) => g.indexNames.includes(i)).map((i) => `drought-${i}`), ...VECTOR_TILESETS],
       // A tile server's catalog: each tileset with its kind, tile format and TileJSON (as TileServer GL and
       // Martin list theirs), so a client needs no knowledge of the names.

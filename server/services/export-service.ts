@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { EXPORT_FILE_NAMES, EXPORT_FILES } from "../../formats/drought-export.ts";
 import type { ArtifactStore } from "../data/artifact-store.ts";
 import type { DroughtArtifacts } from "../data/drought-artifacts.ts";
-import { NotFoundError } from "../errors.ts";
+import { ApiError, NotFoundError } from "../errors.ts";
 
 export const EXPORTS_PATH = "/api/risk-map/drought/exports";
 
@@ -39,23 +39,40 @@ export interface ExportFile {
 export class ExportService {
   constructor(private readonly store: ArtifactStore<DroughtArtifacts>) {}
 
-  /** The exports of the served version (empty for a version built before exports existed). */
-  list(): { version: string; files: ExportFile[] } {
+  /**
+   * The exports of the served version (empty for a version built before exports existed, and for one published with
+   * its exports deferred: `pending` then says so).
+   */
+  list(): { version: string; files: ExportFile[]; pending?: string } {
     const v = this.store.require();
     const files = EXPORT_FILE_NAMES.flatMap((name) => {
       const a = v.manifest.artifacts[name];
       return a ? [{ name, url: `${EXPORTS_PATH}/${name}`, ...DESCRIPTIONS[name], bytes: a.bytes, sha256: a.sha256 }] : [];
     });
-    return { version: v.version, files };
+    return { version: v.version, files, ...(deferred(v.manifest.deferred) ? { pending: pendingMessage(v.version) } : {}) };
   }
 
-  /** One export file of the served version, or a 404 naming what the version has. */
+  /**
+   * One export file of the served version; a 503 when the version was published with its exports deferred (they come
+   * with the next version of the same data), else a 404 naming what the version has.
+   */
   file(name: string): ExportFile & { path: string; version: string } {
     const v = this.store.require();
     const a = v.manifest.artifacts[name];
+    if (!a && EXPORT_FILE_NAMES.includes(name) && deferred(v.manifest.deferred)) {
+      throw new ApiError("SERVICE_UNAVAILABLE", pendingMessage(v.version), { file: name, version: v.version, reason: "exports-deferred" });
+    }
     if (!a || !EXPORT_FILE_NAMES.includes(name)) {
       throw new NotFoundError(`version ${v.version} has no export ${name} (rebuild with \`make artifacts\` to add exports)`, { file: name, version: v.version });
     }
     return { name, url: `${EXPORTS_PATH}/${name}`, ...DESCRIPTIONS[name], bytes: a.bytes, sha256: a.sha256, path: join(v.dir, name), version: v.version };
   }
+}
+
+function deferred(products: string[] | undefined): boolean {
+  return products?.includes("exports") ?? false;
+}
+
+function pendingMessage(version: string): string {
+  return `data version ${version} was published before its exports (make serve's first run); they are being built and come with the next version of the same data (\`npm run pipeline -- build\`)`;
 }

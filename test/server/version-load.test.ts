@@ -2,7 +2,7 @@
 // whose checksums match but whose content is broken (a corrupted tiles-index.json, a grid value of 1e30) is
 // refused and logged, and the previous version keeps answering; a `current` link to a missing directory or a
 // version without manifest.json is logged once, not on every poll.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,6 +21,9 @@ import { readManifest, type Manifest } from "../../formats/manifest.ts";
 import { PROVINCE_SHAPES_FILE } from "../../formats/province-shapes.ts";
 import { CELLS, INDICES, JAN, SPEI1_FEB, writeFixture, writeVersionExtras } from "../tiles/fixture.ts";
 import { CONFIDENCE_FILE, writeConfidenceGrid } from "../../formats/confidence-grid.ts";
+import { EXPORT_FILE_NAMES } from "../../formats/drought-export.ts";
+import { missingFiles } from "../../formats/version-files.ts";
+import { ExportService } from "../../server/services/export-service.ts";
 
 const BODY: ManifestBody = {
   builtAt: "2020-03-01T00:00:00.000Z",
@@ -131,6 +134,98 @@ describe("a version whose manifest and directory disagree, or that lacks a file 
   });
 });
 
+/** The tiles router over `store` (and any `routes`) on a loopback port, errors in the envelope. */
+async function serveTiles(store: ArtifactStore<DroughtArtifacts>, logger: pino.Logger, routes?: (app: express.Express) => void): Promise<{ server: ReturnType<express.Express["listen"]>; base: string }> {
+  const app = express();
+  app.use(createTilesRouter({ current: () => store.current(), logger }));
+  routes?.(app);
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => sendError(req, res, err instanceof ApiError ? err : new ApiError("INTERNAL_ERROR", String(err))));
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise((r) => server.once("listening", r));
+  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/** Publishes a copy of the fixture without its tiles and exports, its manifest deferring them (make serve's first run). */
+async function publishDeferred(root: string, version: string, edit?: (dir: string, body: ManifestBody) => void): Promise<string> {
+  const staging = createStaging(root, version);
+  cpSync(source, staging.dir, { recursive: true });
+  for (const name of readdirSync(staging.dir)) if (name.startsWith("tiles-") || EXPORT_FILE_NAMES.includes(name)) rmSync(join(staging.dir, name));
+  const body: ManifestBody = { ...BODY, deferred: ["tiles", "exports"] };
+  edit?.(staging.dir, body);
+  return publishStaging(staging, body);
+}
+
+describe("a version published with its tiles and exports deferred (make serve's first run)", () => {
+  let root: string;
+  let store: ArtifactStore<DroughtArtifacts>;
+  let server: ReturnType<express.Express["listen"]>;
+  let base: string;
+  const log = capture();
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), "version-load-"));
+    await publishDeferred(root, "v1");
+    store = openStore(root, log.logger);
+    expect(await store.reload()).toBe("loaded");
+    const exports = new ExportService(store);
+    ({ server, base } = await serveTiles(store, log.logger, (app) => {
+      app.get("/exports", (_req, res) => void res.json(exports.list()));
+      app.get("/exports/:name", (req, res) => void res.json(exports.file(req.params.name)));
+    }));
+  });
+
+  afterAll(() => server?.close());
+
+  it("loads, says its archives are deferred, renders raster and vector tiles on request, and its exports answer 503", async () => {
+    expect(log.messages().filter((m) => m.level >= 40)).toEqual([]);
+    const index = await (await fetch(`${base}/tiles/index.json`)).json();
+    expect(index.data).toMatchObject({ version: "v1", precomputedMonths: [], archivesDeferred: true });
+    const raster = await fetch(`${base}/tiles/drought-spei1/0/0/0.png?month=2020-02`);
+    expect(raster.status).toBe(200);
+    expect(raster.headers.get("content-type")).toBe("image/png");
+    const vector = await fetch(`${base}/tiles/provinces/0/0/0.mvt`);
+    expect(vector.status).toBe(200);
+    expect((await (await fetch(`${base}/tiles/archives/tiles-provinces.pmtiles`)).json()).error.code).toBe("NOT_FOUND");
+    expect(await (await fetch(`${base}/exports`)).json()).toEqual({ version: "v1", files: [], pending: expect.stringMatching(/published before its exports/) });
+    const file = await fetch(`${base}/exports/drought-cells.parquet`);
+    expect(file.status).toBe(503);
+    expect((await file.json()).error).toMatchObject({ code: "SERVICE_UNAVAILABLE", details: { reason: "exports-deferred", version: "v1" } });
+  });
+
+  it("the complete version of the same data is taken up; its archived tile is the tile rendered on request before", async () => {
+    const rendered = Buffer.from(await (await fetch(`${base}/tiles/drought-spei1/4/12/7.png?month=2020-02`)).arrayBuffer());
+    expect(rendered.length).toBeGreaterThan(0);
+    await publish(root, "v2");
+    expect(await store.reload()).toBe("loaded");
+    const index = await (await fetch(`${base}/tiles/index.json`)).json();
+    expect(index.data).toMatchObject({ version: "v2", precomputedMonths: ["2020-02"], archivesDeferred: false });
+    const archived = Buffer.from(await (await fetch(`${base}/tiles/drought-spei1/4/12/7.png?month=2020-02`)).arrayBuffer());
+    expect(archived.equals(rendered)).toBe(true);
+    expect((await (await fetch(`${base}/exports`)).json()).files.map((f: { name: string }) => f.name).sort()).toEqual([...EXPORT_FILE_NAMES].sort());
+  });
+
+  const refused: Array<[string, (dir: string, body: ManifestBody) => void, RegExp]> = [
+    ["a deferred version that holds tiles-index.json anyway", (dir) => cpSync(join(source, "tiles-index.json"), join(dir, "tiles-index.json")), /^tiles-index\.json: present, but the manifest defers tiles/],
+    ["a deferred version that holds an export anyway", (dir) => cpSync(join(source, "drought-cells.csv.gz"), join(dir, "drought-cells.csv.gz")), /^drought-cells\.csv\.gz: present, but the manifest defers exports/],
+    ["a manifest deferring something unknown", (_dir, body) => void (body.deferred = ["tiles", "exports", "grid"]), /^manifest\.json: "deferred" must list one or more of tiles, exports/],
+    ["a manifest deferring only the tiles, without the exports", (_dir, body) => void (body.deferred = ["tiles"]), /^drought-cells\.parquet: required of a drought version/],
+  ];
+  for (const [what, edit, reason] of refused) {
+    it(`${what} is refused`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), "version-load-"));
+      const l = capture();
+      await publishDeferred(dir, "v1", edit);
+      expect(await openStore(dir, l.logger).reload()).toBe("refused");
+      expect(l.messages().at(-1)?.err).toMatch(reason);
+    });
+  }
+
+  it("only a drought version may defer", () => {
+    const manifest = { manifestFormat: 1, version: "s1", kind: "heatwave", deferred: ["tiles"], artifacts: { "snapshot.json": { bytes: 1, sha256: "" } }, report: "snapshot.json", qc: {}, settings: {}, builtAt: "", inputs: {} } as Manifest;
+    expect(missingFiles(manifest)).toEqual(['manifest.json: "deferred" is only allowed in a drought version, not a heatwave one']);
+  });
+});
+
 describe("a version whose checksums match but whose tiles-index.json is broken", () => {
   let root: string;
   let server: ReturnType<express.Express["listen"]>;
@@ -144,12 +239,7 @@ describe("a version whose checksums match but whose tiles-index.json is broken",
     expect(await store.reload()).toBe("loaded");
     await publish(root, "v2", (dir) => writeFileSync(join(dir, "tiles-index.json"), '{"version":1,"indices":["spei1"],"months":'));
     expect(await store.reload()).toBe("refused");
-    const app = express();
-    app.use(createTilesRouter({ current: () => store.current(), logger: log.logger }));
-    app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => sendError(req, res, err instanceof ApiError ? err : new ApiError("INTERNAL_ERROR", String(err))));
-    server = app.listen(0, "127.0.0.1");
-    await new Promise((r) => server.once("listening", r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ({ server, base } = await serveTiles(store, log.logger));
   });
 
   afterAll(() => server?.close());

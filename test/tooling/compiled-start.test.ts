@@ -1,4 +1,5 @@
-// The production start runs compiled JavaScript: `npm run build` emits dist/ (tsc, .ts imports rewritten to .js)
+// The production start runs compiled JavaScript: `npm run build` emits dist/ (esbuild file by file, scripts/build.mjs;
+// .ts imports rewritten to .js)
 // and `node dist/server/main.js` serves the real artifacts — the map page's files and the data directory's
 // defaults found from dist/ as from the sources.
 import { spawn, spawnSync } from "node:child_process";

@@ -24,12 +24,21 @@ describe("terminal log lines", () => {
 
   it("progress lines overwrite each other until done; secrets stay redacted", () => {
     let out = "";
-    const dest = terminalDestination({ write: (s: string) => ((out += s), true) } as unknown as NodeJS.WriteStream);
+    const dest = terminalDestination({ isTTY: true, write: (s: string) => ((out += s), true) } as unknown as NodeJS.WriteStream);
     const log = pino({ base: {}, redact: { paths: ["key"], censor: "[redacted]" } }, dest);
     log.info({ stage: "stations", done: 1, total: 2 }, "progress");
     log.info({ stage: "stations", done: 2, total: 2 }, "progress");
     log.info({ key: "crk_secret" }, "listening");
     const lines = out.replace(new RegExp(String.fromCharCode(27) + "\\[[0-9;]*m", "g"), "").replace(/ +\d+\.\ds {2}/g, "");
     expect(lines).toBe("\r\x1b[Kstations 1/2\r\x1b[Kstations 2/2\nlistening  key=[redacted]\n");
+  });
+
+  it("off a terminal (a log file) every record is a plain line: no redraw, no colour", () => {
+    let out = "";
+    const dest = terminalDestination({ write: (s: string) => ((out += s), true) } as unknown as NodeJS.WriteStream);
+    const log = pino({ base: {} }, dest);
+    log.info({ stage: "tiles", done: 12, total: 75, label: "a.pmtiles" }, "progress");
+    log.warn("careful");
+    expect(out.replace(/ +\d+\.\ds {2}/g, "")).toBe("tiles 12/75  a.pmtiles\nWARN careful\n");
   });
 });
