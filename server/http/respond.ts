@@ -49,7 +49,7 @@ export function sendCsv(req: Request, res: Response, csv: string, filename: stri
  * A UTF-8 body with a weak ETag (GET 200), 304 on If-None-Match, br or gzip when asked for and worth it. The body
  * stays a string unless it is compressed: Node encodes it once as it writes (no Buffer copy per response).
  */
-export function sendText(req: Request, res: Response, status: number, body: string, contentType: string, vary = "Accept-Encoding"): void {
+function sendText(req: Request, res: Response, status: number, body: string, contentType: string, vary = "Accept-Encoding"): void {
   res.status(status);
   res.setHeader("Content-Type", `${contentType}; charset=utf-8`);
   res.setHeader("Vary", vary);
