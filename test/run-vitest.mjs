@@ -72,6 +72,10 @@ function main(argv) {
   } catch {
     // vitest ended before its reporters ran
   }
+  if (summary?.slowestFiles?.length) {
+    console.log("slowest test files (seconds, tests and hooks):");
+    for (const f of summary.slowestFiles) console.log(`  ${f.seconds.toFixed(1).padStart(7)}  ${f.file}`);
+  }
   const { lines, failed } = summarize({ checks, vitestStatus, summary });
   for (const line of lines) console.log(line);
   return failed === 0 ? 0 : 1;

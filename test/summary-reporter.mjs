@@ -5,6 +5,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, relative } from "node:path";
 
+/** How many of the slowest test files the summary names (their own time, setup and hooks included). */
+const SLOWEST_FILES = 15;
 const firstLine = (text) => String(text ?? "").split("\n")[0].trim();
 
 export default class SummaryReporter {
@@ -17,7 +19,9 @@ export default class SummaryReporter {
     if (!file) return;
     const rel = (path) => (path ? relative(this.root ?? process.cwd(), path) : undefined);
     const summary = { reason, files: testModules.length, passed: 0, failed: 0, skipped: 0, failedTests: [], failedFiles: [], unhandledErrors: [] };
+    summary.slowestFiles = [];
     for (const m of testModules) {
+      summary.slowestFiles.push({ file: rel(m.moduleId), seconds: Math.round(m.diagnostic().duration) / 1000 });
       let failedHere = 0;
       for (const t of m.children.allTests()) {
         const state = t.result().state;
@@ -36,6 +40,7 @@ export default class SummaryReporter {
     for (const e of unhandledErrors) {
       summary.unhandledErrors.push({ type: e.type ?? e.name ?? "Error", message: firstLine(e.message), file: rel(e.VITEST_TEST_PATH) });
     }
+    summary.slowestFiles = summary.slowestFiles.sort((a, b) => b.seconds - a.seconds).slice(0, SLOWEST_FILES);
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, JSON.stringify(summary, null, 2) + "\n");
   }
