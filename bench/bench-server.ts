@@ -1,5 +1,6 @@
 // The compiled server (dist/, as `npm start` runs it) over an artifacts directory, with one key of an unlimited
 // "bench" plan; resolves once /readyz answers 200. Shared by the benches that load a real server over loopback.
+import { freePort } from "../test/server/processes.ts";
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,7 +24,7 @@ export async function startServer(artifacts: string, env: Record<string, string>
   const dir = mkdtempSync(join(tmpdir(), "bench-keys-"));
   const key = generateKey();
   writeKeyFile(join(dir, "keys.json"), { keys: [{ id: "key_bench", hash: hashKey(key), plan: "bench", status: "active", createdAt: new Date().toISOString() }] });
-  const port = 30000 + Math.floor(Math.random() * 20000);
+  const port = env.PORT === undefined ? await freePort() : Number(env.PORT);
   const t0 = performance.now();
   // The compiled server, as `npm start` runs it in production (main() builds it first when stale).
   // BENCH_SERVER_NODE_ARGS adds node flags to the server only (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof).

@@ -3,7 +3,8 @@
 // BODY_LIMIT (bytes, 65536), REQUEST_TIMEOUT_MS (10000), HEADERS_TIMEOUT_MS (5000), KEEP_ALIVE_TIMEOUT_MS (5000),
 // WORKERS (1; a number, or "auto" = one per core; workers share the port via node:cluster, and share one
 // rate-limit budget only with REDIS_URL), ADMISSION_CONCURRENCY (4), ADMISSION_QUEUE (64), ADMISSION_RETRY_AFTER_S (1)
-// (heavy requests per class and process: server/http/admission.ts), LISTEN_BACKLOG (4096, server/serve.ts).
+// (heavy requests per class and process: server/http/admission.ts), LISTEN_BACKLOG (4096, server/serve.ts),
+// HEALTH_PORT (unset: none; a liveness listener off the API's event loop, server/health/), HEALTH_STALL_MS (5000).
 import cluster from "node:cluster";
 import { resolve } from "node:path";
 import { artifactsDir, intSetting } from "../lib/config.ts";
@@ -24,8 +25,18 @@ import { openSupplyChainService } from "./services/supply-chain-service.ts";
 import { openOutbreakService } from "./services/outbreak-service.ts";
 import { openSourceStatusService } from "./services/source-status-service.ts";
 import { sharedGeography } from "../lib/feed-risk/place.ts";
+import { beatToPrimary, startClusterHealth } from "./health/cluster-health.ts";
+import { healthFromEnv, startHealthThread, type HealthThread } from "./health/health-thread.ts";
 
 async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
+  // The liveness listener first: it answers while the published versions are checked and loaded, too.
+  const healthSettings = healthFromEnv(env);
+  let health: HealthThread | undefined;
+  if (healthSettings.port !== undefined && cluster.isWorker) beatToPrimary();
+  else if (healthSettings.port !== undefined) {
+    health = await startHealthThread({ ...healthSettings, port: healthSettings.port });
+    log.info({ host: healthSettings.host, port: health.port }, "health listener (GET /healthz) on its own thread");
+  }
   // Said before the load-time checks of every published version (a few seconds on a loaded 2-core machine).
   log.info({ artifactsDir: artifactsDir(env) }, "starting: checking the published versions before serving them");
   const { service: droughtOnly, store } = await openDroughtService(artifactsDir(env));
@@ -68,7 +79,8 @@ async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
   const snapshots: [string, { current(): unknown }][] = [...Object.entries(feeds.stores), ["outbreaks", outbreak.store], ["ports", supplyChain.store]];
   // make serve only (DEV_KEY_FILE): the key, what is still being built, and requests to try, last
   printDevBanner(env, running.port, log, notServedYet(env, store.current()?.data.deferred ?? [], snapshots, sources.store.current() !== undefined));
-  exitOnSignals(running, () => {
+  exitOnSignals(running, async () => {
+    await health?.stop();
     store.stop();
     feeds.stop();
     supplyChain.store.stop();
@@ -102,6 +114,11 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
   const workers = workerCount(env);
   if (workers > 1 && cluster.isPrimary) {
     superviseWorkers(workers, listenAddress(env), log);
+    const health = healthFromEnv(env);
+    if (health.port !== undefined) {
+      const started = await startClusterHealth({ ...health, port: health.port });
+      log.info({ host: health.host, port: started.port }, "health listener (GET /healthz) in the primary, fed by the workers' heartbeats");
+    }
     return;
   }
   await runWorker(env);
