@@ -100,7 +100,7 @@ const STAGES: [stage: string, functions: string[]][] = [
   ["dispatch", ["dispatch", "runChain"]],
   ["logging and metrics (on finish)", ["logAndMeasure"]],
   ["body read and JSON parse", ["readJsonBody"]],
-  ["validation (zod)", ["parseOrThrow"]],
+  ["validation (zod, or by hand for a batch)", ["parseOrThrow", "parseBatchBody"]],
   ["service (lookup, answer)", ["batchItem@/services/", "drought@/services/"]],
   ["handler, rest", ["batchAnswer", "drought@/routes/", "batch@/routes/"]],
   ["freshness flag", ["flag"]],

@@ -112,8 +112,14 @@ export const provinceHistoryQuery = provinceQuery
   .extend(monthRange)
   .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, { message: "from must not be after to", path: ["from"] });
 
+/** A batch location's id: at most this many characters (UTF-16 units, as zod counts). */
+export const MAX_LOCATION_ID_LENGTH = 200;
+export const BATCH_FORMATS = ["json", "geojson", "csv"] as const;
+
+// routes/batch-body.ts checks well-formed batch bodies by hand against these same rules (and falls back to
+// batchBody for anything else): a change here is a change there.
 export const batchLocation = z.strictObject({
-  id: z.string().max(200).optional(),
+  id: z.string().max(MAX_LOCATION_ID_LENGTH).optional(),
   lat,
   lng,
 });
@@ -121,7 +127,7 @@ export const batchLocation = z.strictObject({
 export const batchBody = z.strictObject({
   locations: z.array(batchLocation).min(1).max(MAX_BATCH_LOCATIONS),
   riskType: z.literal("drought").describe("only drought is supported"),
-  format: z.enum(["json", "geojson", "csv"]).default("json").describe("csv: text/csv, one row per location (Accept: text/csv chooses it too)"),
+  format: z.enum(BATCH_FORMATS).default("json").describe("csv: text/csv, one row per location (Accept: text/csv chooses it too)"),
 });
 
 // ---- responses ----

@@ -26,13 +26,30 @@ const CHUNK_BYTES = 1 << 20;
  * read per cell and month (10 µs a cell, seconds for a million cells); without a path, value by value.
  */
 export function latestOffsetByCell(grid: DroughtGrid, path?: string): Int32Array {
+  return latestByCell(grid, path).offset;
+}
+
+/** Per cell, its latest month with SPEI-1 (as latestOffsetByCell) and that SPEI-1 value (NaN where there is none). */
+export interface CellLatest {
+  offset: Int32Array;
+  /**
+   * The SPEI-1 of each cell's latest month, found by the same scan: an answer in the cell's own month (batch items)
+   * reads it here instead of from the grid's values, which a paged grid would fetch with one read(2) each.
+   */
+  spei1: Float32Array;
+}
+
+/** latestOffsetByCell and, from the same pass, each cell's SPEI-1 in that month (4 bytes a cell). */
+export function latestByCell(grid: DroughtGrid, path?: string): CellLatest {
   const out = new Int32Array(grid.nCells).fill(NO_MONTH_AT_CELL);
+  const spei1 = new Float32Array(grid.nCells).fill(NaN);
+  const result = { offset: out, spei1 };
   const k = grid.indexNo("spei1");
-  if (k < 0) return out;
+  if (k < 0) return result;
   const { nCells, nMonths, nIndices, values } = grid;
   const perCell = nMonths * nIndices;
   if (values.length === nCells * perCell) {
-    scanCells(out, values, 0, nCells, nMonths, nIndices, k);
+    scanCells(result, values, 0, nCells, nMonths, nIndices, k);
   } else if (path !== undefined) {
     const fd = openSync(path, "r");
     try {
@@ -48,7 +65,7 @@ export function latestOffsetByCell(grid: DroughtGrid, path?: string): Int32Array
           if (got === 0) throw new Error(`${path}: unexpected end of file reading the values of cell ${first}`);
           done += got;
         }
-        scanCells(out, chunk, first, n, nMonths, nIndices, k);
+        scanCells(result, chunk, first, n, nMonths, nIndices, k);
       }
     } finally {
       closeSync(fd);
@@ -56,24 +73,27 @@ export function latestOffsetByCell(grid: DroughtGrid, path?: string): Int32Array
   } else {
     for (let cell = 0; cell < nCells; cell++) {
       for (let m = nMonths - 1; m >= 0; m--) {
-        if (!Number.isNaN(grid.value(cell, m, k))) {
+        const v = grid.value(cell, m, k);
+        if (!Number.isNaN(v)) {
           out[cell] = m;
+          spei1[cell] = v;
           break;
         }
       }
     }
   }
-  return out;
+  return result;
 }
 
 /** Latest non-NaN month of index k for `count` cells whose values start at vals[0] (cell `first`). */
-function scanCells(out: Int32Array, vals: Float32Array, first: number, count: number, nMonths: number, nIndices: number, k: number): void {
+function scanCells(out: CellLatest, vals: Float32Array, first: number, count: number, nMonths: number, nIndices: number, k: number): void {
   for (let c = 0; c < count; c++) {
     const base = c * nMonths * nIndices + k;
     for (let m = nMonths - 1; m >= 0; m--) {
       const v = vals[base + m * nIndices];
       if (v === v) {
-        out[first + c] = m;
+        out.offset[first + c] = m;
+        out.spei1[first + c] = v;
         break;
       }
     }

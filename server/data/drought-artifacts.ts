@@ -15,7 +15,7 @@ import { ProvinceIndexReader, readProvincesJson, type ProvinceMeta } from "../..
 import type { Manifest } from "../../formats/manifest.ts";
 import { CoverageMask } from "../../formats/coverage-mask.ts";
 import { isCovered as isCoveredArea } from "../../lib/drought/locate-cell.ts";
-import { latestOffsetByCell } from "../../lib/drought/cell-latest.ts";
+import { latestByCell } from "../../lib/drought/cell-latest.ts";
 import { formatMonth, parseMonth, type MonthIndex } from "../../lib/months.ts";
 import { looseName, normalizeName } from "../../lib/province-names.ts";
 import { gridSourceOf, publishedDroughtSources, type GridSourceName } from "../../lib/drought/grid-sources.ts";
@@ -38,6 +38,8 @@ export interface DroughtArtifacts {
   defaultMonth: MonthIndex;
   /** Per grid cell, the offset of its latest month with a SPEI-1 value (lib/drought/cell-latest.ts); −1: none. */
   cellLatestOffset: Int32Array;
+  /** Per grid cell, its SPEI-1 in that month (NaN: none); a paged grid's answers read it here, not from disk. */
+  cellLatestSpei1: Float32Array;
   /** YYYY-MM of each month of the grid, by offset (a batch item names its month without formatting it). */
   monthLabels: readonly string[];
   baselineLabel: string;
@@ -106,6 +108,7 @@ export function openDroughtArtifacts(dir: string, manifest: Manifest): DroughtAr
   const latest = manifest.latestValidMonth ? parseMonth(manifest.latestValidMonth) : undefined;
   if (latest === undefined) throw new Error("manifest has no latest valid month");
   if (!manifest.baseline) throw new Error("manifest has no baseline");
+  const latestOfCells = latestByCell(grid, gridPath);
   return {
     version: manifest.version,
     grid,
@@ -116,7 +119,8 @@ export function openDroughtArtifacts(dir: string, manifest: Manifest): DroughtAr
     provinceByName,
     provinceByLooseName,
     defaultMonth: latest,
-    cellLatestOffset: latestOffsetByCell(grid, gridPath),
+    cellLatestOffset: latestOfCells.offset,
+    cellLatestSpei1: latestOfCells.spei1,
     monthLabels: Array.from({ length: grid.nMonths }, (_, m) => formatMonth(grid.firstMonth + m)),
     shapes,
     confidence,

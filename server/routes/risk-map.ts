@@ -3,9 +3,10 @@ import type { Request, Response } from "express";
 import { readJsonBody } from "../http/body.ts";
 import { sendCsv, sendJson } from "../http/respond.ts";
 import { parseOrThrow } from "../http/validate.ts";
-import { batchBody, choroplethQuery, droughtQuery, historyQuery, provinceHistoryQuery, provinceQuery, scoreBody, scoreQuery } from "../schemas.ts";
+import { choroplethQuery, droughtQuery, historyQuery, provinceHistoryQuery, provinceQuery, scoreBody, scoreQuery } from "../schemas.ts";
 import { ApiError } from "../errors.ts";
 import type { Admission } from "../http/admission.ts";
+import { parseBatchBody } from "./batch-body.ts";
 import { batchCsv, droughtCsv, historyCsv, provinceCsv, provinceHistoryCsv, wantsCsv } from "./drought-csv.ts";
 import type { BatchItem, DroughtHistory, DroughtService, ScoreData } from "../services/types.ts";
 import { batchCost } from "../limits/rate-limit.ts";
@@ -90,7 +91,7 @@ export function riskMapHandlers(deps: RiskMapDeps) {
   const { drought } = deps;
   /** Validation, the rest of the cost, the lookups and the answer of a batch: the heavy part, in an admission slot. */
   async function batchAnswer(req: Request, res: Response, raw: unknown): Promise<void> {
-    const body = parseOrThrow(batchBody, raw, "body");
+    const body = parseBatchBody(raw);
     // A format in the body wins; without one, Accept: text/csv asks for CSV.
     const explicit = typeof raw === "object" && raw !== null && "format" in raw;
     // The entry gate charged 1 point; the rest of the batch cost is charged once the size is known.

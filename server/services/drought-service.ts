@@ -203,7 +203,8 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
       offset = a.cellLatestOffset[cell];
       if (offset < 0) return noValueInRecordReason(formatMonth(a.grid.firstMonth), formatMonth(a.grid.lastMonth));
     }
-    const spei1 = a.grid.value(cell, offset, 0);
+    // The cell's own latest month: its SPEI-1 was kept when the version was opened (no read of a paged grid).
+    const spei1 = month === undefined ? a.cellLatestSpei1[cell] : a.grid.value(cell, offset, 0);
     if (Number.isNaN(spei1)) return noValueReason(formatMonth(a.grid.firstMonth + offset));
     const monthReason: MonthReason = month === undefined ? CELL_LATEST_MONTH_RULE : "requested";
     return { a, cell, distanceKm, month: a.grid.firstMonth + offset, offset, spei1, monthReason };
@@ -407,13 +408,16 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
     const a = this.artifacts();
     // A batch names no month: each point gets its cell's latest month with SPEI-1, which the item states.
     const hit = this.locate(a, lat, lng, undefined);
-    // Plain literals of one shape (no spread): this runs 100 times per batch request.
+    // Plain literals, no spread (this runs 100 times per batch request); the keys in the order of confidenceOf's.
     if (typeof hit === "string") {
       return { id, lat, lng, found: false, month: null, riskScore: null, riskLevel: null, severity: null, spei1: null, reason: hit };
     }
     const score = droughtScore(hit.spei1);
     const c = a.confidence?.cell(hit.cell, hit.offset) ?? null;
-    return { id, lat, lng, found: true, month: a.monthLabels[hit.offset], riskScore: score, riskLevel: riskLevel(score), severity: droughtLevel(hit.spei1), spei1: round(hit.spei1, 3) as number, ...confidenceOf(a, c) };
+    const month = a.monthLabels[hit.offset];
+    const spei1 = round(hit.spei1, 3) as number;
+    if (c !== null) return { id, lat, lng, found: true, month, riskScore: score, riskLevel: riskLevel(score), severity: droughtLevel(hit.spei1), spei1, confidence: round(c, 2) as number, confidenceLabel: confidenceLabel(c) };
+    return { id, lat, lng, found: true, month, riskScore: score, riskLevel: riskLevel(score), severity: droughtLevel(hit.spei1), spei1, confidence: null, confidenceLabel: null, confidenceReason: noConfidenceReason(a) };
   }
 }
 
@@ -437,8 +441,11 @@ export function findProvince(a: Pick<DroughtArtifacts, "provinceByName" | "provi
 /** The confidence fields of an answer (docs/methods/confidence.md); null with the reason where there is none. */
 function confidenceOf(a: DroughtArtifacts, c: number | null) {
   if (c !== null) return { confidence: round(c, 2) as number, confidenceLabel: confidenceLabel(c) };
-  const confidenceReason = a.confidence ? "no interpolation support for this month" : "this grid has no confidence (only the station grid is calibrated)";
-  return { confidence: null, confidenceLabel: null, confidenceReason };
+  return { confidence: null, confidenceLabel: null, confidenceReason: noConfidenceReason(a) };
+}
+
+function noConfidenceReason(a: DroughtArtifacts): string {
+  return a.confidence ? "no interpolation support for this month" : "this grid has no confidence (only the station grid is calibrated)";
 }
 
 /** Score, level, D-level and validity of a month from its SPEI-1 (the drought scale of lib/drought-scale.ts). */
