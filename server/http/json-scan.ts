@@ -14,50 +14,68 @@ const CLOSE_BRACKET = 0x5d; // ]
 const QUOTE = 0x22; // "
 const BACKSLASH = 0x5c; // \
 const COMMA = 0x2c; // ,
-const SMALL_OBJECT = 8;
+/** Past this many keys an object's keys go into a Set (a duplicate search by bytes is quadratic). */
+const SMALL_OBJECT = 16;
 
 export type JsonScanProblem = { reason: "too_deep" } | { reason: "duplicate_key"; path: string };
 
-/** An open object (its keys so far as latin1 strings, the last one) or array (the index of the current item). */
-interface Frame {
-  /** Few keys are searched in an array (cheaper than a Set per object); past SMALL_OBJECT keys, a Set. */
-  keys: string[] | Set<string> | undefined;
-  key: string;
-  index: number;
-}
-
-/** The path of `key` in the innermost object, keys turned back from latin1 to their UTF-8 text. */
-function pathOf(frames: Frame[], key: string): string {
-  const text = (k: string) => Buffer.from(k, "latin1").toString("utf8");
-  const parts: Array<string | number> = frames.slice(0, -1).map((f) => (f.keys === undefined ? f.index : text(f.key)));
-  return formatPath([...parts, text(key)]);
-}
-
-/**
- * A key as a string of its UTF-8 bytes read as latin1 (one char per byte: cheaper than decoding, and equal exactly
- * when the bytes are); a key with escapes is unescaped by JSON.parse first (undefined when invalid).
- */
-function keyBytes(bytes: Buffer, start: number, end: number, escaped: boolean): string | undefined {
-  if (!escaped) return bytes.toString("latin1", start, end);
+/** A key's text: its bytes as UTF-8, or, with escapes, as JSON.parse reads it (undefined when invalid). */
+function keyText(bytes: Buffer, start: number, end: number, escaped: boolean): string | undefined {
+  if (!escaped) return bytes.toString("utf8", start, end);
   try {
-    return Buffer.from(JSON.parse(bytes.toString("utf8", start - 1, end + 1)) as string, "utf8").toString("latin1");
+    return JSON.parse(bytes.toString("utf8", start - 1, end + 1)) as string;
   } catch {
     return undefined;
   }
 }
 
-function seen(keys: string[] | Set<string>, key: string): boolean {
-  return Array.isArray(keys) ? keys.includes(key) : keys.has(key);
+/**
+ * A key as a Set member: its UTF-8 bytes read as latin1 (one char per byte, equal exactly when the bytes are, even
+ * for invalid UTF-8); with escapes, the UTF-8 bytes of what JSON.parse reads (undefined when invalid).
+ */
+function keyMember(bytes: Buffer, start: number, end: number, escaped: boolean): string | undefined {
+  if (!escaped) return bytes.toString("latin1", start, end);
+  const text = keyText(bytes, start, end, true);
+  return text === undefined ? undefined : Buffer.from(text, "utf8").toString("latin1");
 }
 
-/** The first problem of the JSON text in `bytes` (UTF-8): more than `maxDepth` levels, or a repeated key. */
+function sameBytes(bytes: Buffer, aStart: number, aEnd: number, bStart: number, bEnd: number): boolean {
+  if (aEnd - aStart !== bEnd - bStart) return false;
+  for (let i = 0; i < aEnd - aStart; i++) if (bytes[aStart + i] !== bytes[bStart + i]) return false;
+  return true;
+}
+
+/**
+ * The first problem of the JSON text in `bytes` (UTF-8): more than `maxDepth` levels, or a repeated key.
+ * Flat state, no string per key: the open containers are a stack of typed arrays, and the keys of the open
+ * objects are byte ranges on one stack (an object's keys sit above its parent's, dropped when it closes), compared
+ * byte by byte. An object past SMALL_OBJECT keys, or with an escaped key, compares decoded texts in a Set instead.
+ */
 export function scanJson(bytes: Buffer, maxDepth: number): JsonScanProblem | undefined {
-  const frames: Frame[] = [];
+  const isObject = new Uint8Array(maxDepth);
+  const firstKey = new Int32Array(maxDepth); // where the container's keys start on the key stack
+  const index = new Int32Array(maxDepth); // an array's current item
+  const lastStart = new Int32Array(maxDepth); // an object's current key, for the path
+  const lastEnd = new Int32Array(maxDepth);
+  const lastEscaped = new Uint8Array(maxDepth);
+  const sets: Array<Set<string> | undefined> = new Array(maxDepth);
+  let keyStart = new Int32Array(64);
+  let keyEnd = new Int32Array(64);
+  let keys = 0;
+  let depth = 0;
   let inString = false;
   let isKey = false;
   let escaped = false;
   let start = 0;
   let expectKey = false;
+
+  const pathTo = (text: string): string => {
+    const parts: Array<string | number> = [];
+    for (let d = 0; d < depth - 1; d++) parts.push(isObject[d] ? (keyText(bytes, lastStart[d], lastEnd[d], lastEscaped[d] === 1) ?? "") : index[d]);
+    parts.push(text);
+    return formatPath(parts);
+  };
+
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i];
     if (inString) {
@@ -66,16 +84,38 @@ export function scanJson(bytes: Buffer, maxDepth: number): JsonScanProblem | und
         i++;
       } else if (b === QUOTE) {
         inString = false;
-        const top = frames[frames.length - 1];
-        if (isKey && top?.keys !== undefined) {
-          const key = keyBytes(bytes, start, i, escaped);
-          if (key === undefined) continue;
-          if (seen(top.keys, key)) return { reason: "duplicate_key", path: pathOf(frames, key) };
-          if (Array.isArray(top.keys) && top.keys.length >= SMALL_OBJECT) top.keys = new Set(top.keys);
-          if (Array.isArray(top.keys)) top.keys.push(key);
-          else top.keys.add(key);
-          top.key = key;
+        const d = depth - 1;
+        if (!isKey || d < 0 || !isObject[d]) continue;
+        lastStart[d] = start;
+        lastEnd[d] = i;
+        lastEscaped[d] = escaped ? 1 : 0;
+        let set = sets[d];
+        if (set === undefined && (escaped || keys - firstKey[d] >= SMALL_OBJECT)) {
+          set = new Set();
+          for (let k = firstKey[d]; k < keys; k++) set.add(bytes.toString("latin1", keyStart[k], keyEnd[k]));
+          sets[d] = set;
         }
+        if (set !== undefined) {
+          const member = keyMember(bytes, start, i, escaped);
+          if (member === undefined) continue; // JSON.parse refuses the body afterwards
+          if (set.has(member)) return { reason: "duplicate_key", path: pathTo(Buffer.from(member, "latin1").toString("utf8")) };
+          set.add(member);
+          continue;
+        }
+        for (let k = firstKey[d]; k < keys; k++) {
+          if (sameBytes(bytes, keyStart[k], keyEnd[k], start, i)) return { reason: "duplicate_key", path: pathTo(bytes.toString("utf8", start, i)) };
+        }
+        if (keys === keyStart.length) {
+          const grownStart = new Int32Array(keys * 2);
+          const grownEnd = new Int32Array(keys * 2);
+          grownStart.set(keyStart);
+          grownEnd.set(keyEnd);
+          keyStart = grownStart;
+          keyEnd = grownEnd;
+        }
+        keyStart[keys] = start;
+        keyEnd[keys] = i;
+        keys++;
       }
       continue;
     }
@@ -89,21 +129,29 @@ export function scanJson(bytes: Buffer, maxDepth: number): JsonScanProblem | und
         break;
       case OPEN_BRACE:
       case OPEN_BRACKET:
-        if (frames.length >= maxDepth) return { reason: "too_deep" };
-        frames.push({ keys: b === OPEN_BRACE ? [] : undefined, key: "", index: 0 });
+        if (depth >= maxDepth) return { reason: "too_deep" };
+        isObject[depth] = b === OPEN_BRACE ? 1 : 0;
+        firstKey[depth] = keys;
+        index[depth] = 0;
+        sets[depth] = undefined;
+        depth++;
         expectKey = b === OPEN_BRACE;
         break;
       case CLOSE_BRACE:
       case CLOSE_BRACKET:
-        frames.pop();
+        if (depth > 0) {
+          depth--;
+          keys = firstKey[depth];
+          sets[depth] = undefined;
+        }
         expectKey = false;
         break;
-      case COMMA: {
-        const top = frames[frames.length - 1];
-        if (top?.keys !== undefined) expectKey = true;
-        else if (top !== undefined) top.index++;
+      case COMMA:
+        if (depth > 0) {
+          if (isObject[depth - 1]) expectKey = true;
+          else index[depth - 1]++;
+        }
         break;
-      }
     }
   }
   return undefined;
