@@ -21,7 +21,7 @@ import type { Logger } from "../../lib/log.ts";
 import { formatMonth, parseMonth, type MonthIndex } from "../../lib/months.ts";
 import { intSetting } from "../../lib/config.ts";
 import { ApiError } from "../errors.ts";
-import { ifNoneMatchHits } from "../http/respond.ts";
+import { acceptsGzip, ifNoneMatchHits } from "../http/respond.ts";
 import { statEtag } from "../http/file-etag.ts";
 import { sendDiskFile } from "../http/send-file.ts";
 import { Admission, type AdmissionLimits } from "../http/admission.ts";
@@ -419,7 +419,7 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
     res.setHeader("Content-Type", ts.kind === "vector" ? "application/vnd.mapbox-vector-tile" : "image/png");
     let body = tile.bytes;
     if (tile.gzip) {
-      if (/\bgzip\b/.test(req.headers["accept-encoding"] ?? "")) res.setHeader("Content-Encoding", "gzip");
+      if (acceptsGzip(req.headers["accept-encoding"])) res.setHeader("Content-Encoding", "gzip");
       else body = gunzipSync(body);
     }
     res.setHeader("Content-Length", String(body.length));

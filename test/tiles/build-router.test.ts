@@ -221,6 +221,24 @@ describe("tiles router", () => {
     expect(vt.layers.provinces.length).toBe(2);
   });
 
+  it("negotiates the stored gzip by q-values: sent decoded when gzip is refused (gzip;q=0) or not named, gzip for *", async () => {
+    for (const [accept, encoding] of [
+      ["gzip;q=0", null],
+      ["gzip;q=0, br", null],
+      ["identity", null],
+      ["*", "gzip"],
+      ["br;q=1, gzip;q=0.5", "gzip"],
+      ["*, gzip;q=0", null],
+    ] as const) {
+      const res = await get("/tiles/provinces/5/24/14.mvt", { "X-API-Key": KEY, "Accept-Encoding": accept });
+      expect([accept, res.status, res.headers.get("content-encoding")]).toEqual([accept, 200, encoding]);
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      // fetch decodes a gzip body itself; a body sent decoded is the tile's own bytes, Content-Length and all.
+      if (encoding === null) expect(Number(res.headers.get("content-length"))).toBe(bytes.length);
+      expect(Object.keys(new VectorTile(new PbfReader(bytes)).layers)).toEqual(["provinces"]);
+    }
+  });
+
   it("answers CORS preflights for the X-API-Key header", async () => {
     const res = await fetch(base + "/tiles/provinces/5/24/14.mvt", { method: "OPTIONS" });
     expect(res.status).toBe(204);
