@@ -88,9 +88,12 @@ async function millionVsThai() {
   return { million: out.a, thai: out.b, ratio: out.ratio };
 }
 
-/** Named functions (`name` or `name@part of its file's path`) whose samples, callees' included, count as one stage; innermost wins. */
+/**
+ * Named functions (`name` or `name@part of its file's path`) whose samples, callees' included, count as one stage;
+ * innermost wins. Our own code's (dist/), or a package's where the path part names it (`@/node_modules/x/`).
+ */
 const STAGES: [stage: string, functions: string[]][] = [
-  ["security headers", ["applySecurityHeaders"]],
+  ["security headers", ["helmetMiddleware@/node_modules/helmet/"]],
   ["common headers, request hooks", ["commonHeadersLogMetrics"]],
   ["map/tiles routers (skipped for API paths)", ["mapAndTilesRouters"]],
   ["routing gate", ["routingGate"]],
@@ -99,7 +102,7 @@ const STAGES: [stage: string, functions: string[]][] = [
   ["auth + rate limit, rest", ["authAndRateLimit"]],
   ["dispatch", ["dispatch", "runChain"]],
   ["logging and metrics (on finish)", ["logAndMeasure"]],
-  ["body read and JSON parse", ["readJsonBody"]],
+  ["body read and JSON parse", ["readJsonBody", "rawParser@/node_modules/body-parser/", "onData@/node_modules/raw-body/", "onEnd@/node_modules/raw-body/"]],
   ["validation (zod, or by hand for a batch)", ["parseOrThrow", "parseBatchBody"]],
   ["service (lookup, answer)", ["batchItem@/services/", "drought@/services/"]],
   ["handler, rest", ["batchAnswer", "drought@/routes/", "batch@/routes/"]],
@@ -125,8 +128,10 @@ function stageCosts(profile: CpuProfile, requests: number) {
       stageOf.set(name, [...(stageOf.get(name) ?? []), { stage, inFile }]);
     }
   }
-  const stageFor = (fn: string, url: string) => stageOf.get(fn)?.find((m) => m.inFile === undefined || url.includes(m.inFile))?.stage;
   const ownCode = (url: string) => url.includes("/dist/");
+  const inPackage = (inFile: string | undefined) => inFile?.startsWith("/node_modules/") === true;
+  const stageFor = (fn: string, url: string) =>
+    stageOf.get(fn)?.find((m) => (inPackage(m.inFile) ? url.includes(m.inFile!) : ownCode(url) && (m.inFile === undefined || url.includes(m.inFile))))?.stage;
   const totals = new Map<string, number>();
   let started = false;
   let busy = 0;
@@ -138,7 +143,7 @@ function stageCosts(profile: CpuProfile, requests: number) {
     for (let id: number | undefined = leaf.id; id !== undefined; id = parent.get(id)) {
       const f = byId.get(id)!.callFrame;
       if (f.functionName === "dispatch" && ownCode(f.url)) inDispatch = true;
-      if (stage === undefined && ownCode(f.url)) stage = stageFor(f.functionName, f.url);
+      stage ??= stageFor(f.functionName, f.url);
     }
     started ||= inDispatch; // the window starts with the first request answered (start-up left out)
     if (!started || leaf.callFrame.functionName === "(idle)") continue;

@@ -23,6 +23,7 @@ const BENCHES: [title: string, file: string, args: string[]][] = [
   ["Admission control under a burst (issue 24)", "admission.bench.ts", []],
   ["HTTP path, pinned cores (issue 25)", "http-pinned.bench.ts", []],
   ["First run (issue 25)", "first-run.bench.ts", []],
+  ["HTTP plumbing: libraries against hand-written (issue 26 item 6)", "http-plumbing.bench.ts", []],
 ];
 
 const only = process.argv.slice(2);

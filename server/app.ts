@@ -25,7 +25,7 @@ import { errorHandler } from "./http/error-handler.ts";
 import { headerProblem } from "./http/header-checks.ts";
 import { DEFAULT_BODY_LIMIT } from "./http/body.ts";
 import { sendJson } from "./http/respond.ts";
-import { applySecurityHeaders, FRAME_ANCESTORS_NONE } from "./http/security-headers.ts";
+import { FRAME_ANCESTORS_NONE, securityHeaders } from "./http/security-headers.ts";
 import type { RateDecision, RateLimiter } from "./limits/rate-limit.ts";
 import { createMetrics } from "./metrics.ts";
 import { buildOpenApi } from "./openapi.ts";
@@ -178,8 +178,8 @@ export function createApp(deps: AppDeps) {
   // Common headers, request log line and metrics (named, so a CPU profile names each middleware's cost:
   // bench/http-pinned.bench.ts).
   const logRequests = () => logger.isLevelEnabled("info");
+  app.use(securityHeaders);
   app.use(function commonHeadersLogMetrics(req, res, next) {
-    applySecurityHeaders(res);
     const started = process.hrtime.bigint();
     res.setHeader("X-Data-Version", currentVersion());
     res.setHeader("Access-Control-Allow-Origin", "*");

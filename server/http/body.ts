@@ -2,10 +2,10 @@
 // Content-Encoding none, gzip, deflate or br → else 415; at most `limit` bytes on the wire and, once decoded,
 // at most `limit` bytes → else 413; a decodable body → else 400; nested at most MAX_JSON_DEPTH levels and no key
 // repeated in an object (one scan, json-scan.ts) → else 400; valid JSON → else 400; no prototype-pollution keys → else 400.
-// We read the body ourselves (not express.json) so every one of these failures has our error envelope.
-import { promisify } from "node:util";
-import { brotliDecompress, gunzip, inflate, type ZlibOptions } from "node:zlib";
-import type { Request } from "express";
+// Reading and decoding is body-parser's (express.raw: raw-body with its limit on the decoded stream, zlib's gunzip,
+// inflate and brotli streams, draining an oversized body); its typed errors are turned into our envelope here. Ours
+// are the checks before it (415s worded for this API, no zstd, a declared length not worth draining) and after it.
+import express, { type RequestHandler, type Request } from "express";
 import { ApiError, ClientAbortedError, ValidationError } from "../errors.ts";
 import { scanJson } from "./json-scan.ts";
 import { findForbiddenKey } from "./validate.ts";
@@ -16,16 +16,15 @@ export const MAX_JSON_DEPTH = 32;
 /** Past this many bytes we stop draining an oversized body and just close the connection. */
 const DRAIN_CAP_FACTOR = 16;
 
-type Decoder = (input: Buffer, options: ZlibOptions) => Promise<Buffer>;
-
-/** Content-Encoding → its decoder (node:zlib, on the thread pool); `deflate` is the zlib format (RFC 9110 8.4.1.2). */
-const DECODERS: Record<string, { name: string; decode: Decoder } | undefined> = {
-  gzip: { name: "gzip", decode: promisify(gunzip) },
-  "x-gzip": { name: "gzip", decode: promisify(gunzip) },
-  deflate: { name: "deflate", decode: promisify(inflate) },
-  br: { name: "br", decode: promisify(brotliDecompress) },
-};
+/** Content-Encoding (lower case) → the name body-parser knows it by; `deflate` is the zlib format (RFC 9110 8.4.1.2). */
+const CODINGS: Record<string, string | undefined> = { gzip: "gzip", "x-gzip": "gzip", deflate: "deflate", br: "br" };
 export const SUPPORTED_ENCODINGS = ["gzip", "deflate", "br", "identity"] as const;
+
+/** An error as body-parser passes it on (http-errors, with raw-body's `type`), or zlib's (`code` Z_…). */
+interface BodyParserError extends Error {
+  type?: string;
+  code?: string;
+}
 
 function checkContentType(req: Request): void {
   const header = req.headers["content-type"];
@@ -39,76 +38,102 @@ function checkContentType(req: Request): void {
   }
 }
 
-/** The decoder for the request's Content-Encoding; undefined for none/identity. One coding only. */
-function decoderFor(req: Request): { name: string; decode: Decoder } | undefined {
+/**
+ * The request's one Content-Encoding as body-parser names it (x-gzip → gzip; the header is rewritten to that name),
+ * undefined for none/identity; else 415 (also for zstd, which body-parser decodes where Node has it).
+ */
+function checkContentEncoding(req: Request): string | undefined {
   const header = req.headers["content-encoding"];
   const coding = header?.trim().toLowerCase();
-  if (coding === undefined || coding === "" || coding === "identity") return undefined;
-  const decoder = DECODERS[coding];
-  if (decoder === undefined) {
+  if (coding === undefined || coding === "" || coding === "identity") {
+    delete req.headers["content-encoding"];
+    return undefined;
+  }
+  const name = CODINGS[coding];
+  if (name === undefined) {
     throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Content-Encoding must be one of gzip, deflate, br (or none)", {
       received: header,
       supported: [...SUPPORTED_ENCODINGS],
     });
   }
-  return decoder;
+  req.headers["content-encoding"] = name;
+  return name;
 }
 
 function tooLarge(limit: number, decoded = false): ApiError {
   return new ApiError("PAYLOAD_TOO_LARGE", `${decoded ? "Decoded request body" : "Request body"} exceeds ${limit} bytes`, { limitBytes: limit });
 }
 
-function readRaw(req: Request, limit: number): Promise<Buffer> {
+/** express.raw for every content type (checked before), inflating, at most `limit` decoded bytes; one per limit. */
+const rawParsers = new Map<number, RequestHandler>();
+function rawParser(limit: number): RequestHandler {
+  let parser = rawParsers.get(limit);
+  if (parser === undefined) {
+    parser = express.raw({ type: () => true, limit, inflate: true });
+    rawParsers.set(limit, parser);
+  }
+  return parser;
+}
+
+/** Our answer for what body-parser refused. */
+function bodyParserAnswer(err: BodyParserError, coding: string | undefined, limit: number): Error {
+  if (err.type === "entity.too.large") return tooLarge(limit, coding !== undefined);
+  if (err.type === "request.aborted") return new ClientAbortedError();
+  if (coding !== undefined && err.code?.startsWith("Z_")) {
+    return new ValidationError(`Request body is not valid ${coding} data`, { reason: "corrupt_encoding", decoder: err.message });
+  }
+  return err; // anything else: the error handler's (a 4xx of http-errors in the envelope, else 500)
+}
+
+/**
+ * The body's decoded bytes through body-parser. Beside it, counting the bytes on the wire: a body larger than
+ * `limit` as sent is 413 even where it decodes to less, and past DRAIN_CAP_FACTOR × limit (declared or counted) we
+ * answer at once and close the connection instead of draining (body-parser drains to the end). A connection closed
+ * mid-body ends here too, also while a decoder waits for bytes that will never come.
+ */
+function readRaw(req: Request, coding: string | undefined, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const declared = Number(req.headers["content-length"] ?? NaN);
-    if (declared > limit * DRAIN_CAP_FACTOR) {
-      // Not worth draining: answer and let the server close the connection.
-      req.res?.setHeader("Connection", "close");
+    const res = req.res!;
+    const refuse = () => {
+      res.setHeader("Connection", "close");
       reject(tooLarge(limit));
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        // Keep draining (discarding) so the client can read our 413 instead of a reset connection.
-        over = true;
-        chunks.length = 0;
-        if (size > limit * DRAIN_CAP_FACTOR) {
-          req.res?.setHeader("Connection", "close");
-          req.pause();
-          reject(tooLarge(limit));
-        }
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => (over ? reject(tooLarge(limit)) : resolve(Buffer.concat(chunks, size))));
-    // A connection closed mid-body (by the client, or by the server on a request timeout) ends here.
-    req.on("error", () => reject(new ClientAbortedError()));
-    req.on("close", () => {
+    };
+    if (Number(req.headers["content-length"] ?? NaN) > limit * DRAIN_CAP_FACTOR) return refuse();
+    let wire = 0;
+    const count = (chunk: Buffer) => {
+      wire += chunk.length;
+      if (wire <= limit * DRAIN_CAP_FACTOR) return;
+      req.off("data", count);
+      refuse();
+    };
+    const closed = () => {
       if (!req.complete) reject(new ClientAbortedError());
+    };
+    req.on("data", count);
+    req.on("close", closed);
+    rawParser(limit)(req, res, (err?: unknown) => {
+      req.off("data", count);
+      req.off("close", closed);
+      if (err !== undefined) return reject(bodyParserAnswer(err as BodyParserError, coding, limit));
+      if (wire > limit) return reject(tooLarge(limit));
+      resolve(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
     });
   });
 }
 
-/** Decodes a compressed body; the size limit applies to the decoded bytes (zlib stops at maxOutputLength). */
-async function decode(raw: Buffer, decoder: { name: string; decode: Decoder }, limit: number): Promise<Buffer> {
-  try {
-    return await decoder.decode(raw, { maxOutputLength: limit });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") throw tooLarge(limit, true);
-    throw new ValidationError(`Request body is not valid ${decoder.name} data`, { reason: "corrupt_encoding", decoder: (err as Error).message });
-  }
-}
-
 export async function readJsonBody(req: Request, limit = DEFAULT_BODY_LIMIT): Promise<unknown> {
   checkContentType(req);
-  const decoder = decoderFor(req);
-  const wire = await readRaw(req, limit);
-  const raw = decoder === undefined || wire.length === 0 ? wire : await decode(wire, decoder, limit);
+  let coding = checkContentEncoding(req);
+  if (coding !== undefined && req.headers["content-length"]?.trim() === "0") {
+    // No bytes are no body whatever the coding says (a decoder would call them truncated).
+    delete req.headers["content-encoding"];
+    coding = undefined;
+  }
+  return parseJsonBody(await readRaw(req, coding, limit));
+}
+
+/** The checks after reading, on the decoded bytes: not empty, depth, repeated keys, JSON, an object, forbidden keys. */
+export function parseJsonBody(raw: Buffer): object {
   const text = raw.toString("utf8");
   if (text.trim() === "") throw new ValidationError("Request body is empty; a JSON object is required", { reason: "empty_body" });
   const problem = scanJson(raw, MAX_JSON_DEPTH);

@@ -1,8 +1,9 @@
 // Writes JSON responses: GET/HEAD bodies get a weak ETag and 304 on a matching If-None-Match; bodies of at
-// least COMPRESS_MIN_BYTES are gzip- or brotli-compressed when the client accepts it (node:zlib, no package).
+// least COMPRESS_MIN_BYTES are gzip- or brotli-compressed (node:zlib) when the client accepts it (negotiator).
 import { hash } from "node:crypto";
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from "node:zlib";
 import type { Request, Response } from "express";
+import Negotiator from "negotiator";
 import { type ApiError, errorEnvelope } from "../errors.ts";
 
 export const COMPRESS_MIN_BYTES = 1024;
@@ -22,17 +23,23 @@ export function ifNoneMatchHits(header: string | undefined, etag: string): boole
 
 type Encoding = "br" | "gzip" | undefined;
 
-function chooseEncoding(accept: string | undefined): Encoding {
+/** What we can send, best first: br before gzip before identity when the client gives them the same q. */
+const CODINGS = ["br", "gzip", "identity"];
+
+/**
+ * The response coding for an Accept-Encoding header (negotiator, as Express's req.acceptsEncodings uses it, with our
+ * preference order at equal q): q-values, `*`, `q=0` refusals and identity's implicit lowest q (RFC 9110 12.5.3).
+ * undefined = send the body as it is (identity, no header, or nothing acceptable).
+ */
+export function chooseEncoding(accept: string | undefined): Encoding {
   if (accept === undefined) return undefined;
-  const accepted = new Map<string, number>();
-  for (const part of accept.split(",")) {
-    const [name, ...params] = part.trim().toLowerCase().split(";");
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    accepted.set(name, q === undefined ? 1 : Number(q.slice(2)));
-  }
-  if ((accepted.get("br") ?? 0) > 0) return "br";
-  if ((accepted.get("gzip") ?? 0) > 0) return "gzip";
-  return undefined;
+  const best = new Negotiator({ headers: { "accept-encoding": accept } }).encodings(CODINGS, { preferred: CODINGS })[0];
+  return best === "br" || best === "gzip" ? best : undefined;
+}
+
+/** Whether a client takes a gzip body (`gzip` or `*` with q > 0): stored-gzip files are sent decoded otherwise. */
+export function acceptsGzip(accept: string | undefined): boolean {
+  return accept !== undefined && new Negotiator({ headers: { "accept-encoding": accept } }).encodings(["gzip"]).length > 0;
 }
 
 export function sendJson(req: Request, res: Response, status: number, payload: unknown, contentType = "application/json"): void {

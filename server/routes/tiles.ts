@@ -21,7 +21,7 @@ import type { Logger } from "../../lib/log.ts";
 import { formatMonth, parseMonth, type MonthIndex } from "../../lib/months.ts";
 import { intSetting } from "../../lib/config.ts";
 import { ApiError } from "../errors.ts";
-import { ifNoneMatchHits } from "../http/respond.ts";
+import { acceptsGzip, ifNoneMatchHits } from "../http/respond.ts";
 import { statEtag } from "../http/file-etag.ts";
 import { sendDiskFile } from "../http/send-file.ts";
 import { Admission, type AdmissionLimits } from "../http/admission.ts";
@@ -36,7 +36,7 @@ import { LocalFileSource } from "../../tiles/pmtiles-source.ts";
 import { landMask } from "../../tiles/land-mask.ts";
 import { cellClasses, cellLattice, encodeClassTilePng, latticeLand, renderClassTile, type CellLattice, type LatticeLand } from "../../tiles/raster.ts";
 import { isValidTile } from "../../tiles/tile-math.ts";
-import { LruCache } from "../../tiles/lru-cache.ts";
+import { LRUCache } from "lru-cache";
 import type { LegendData, TileJson, TilesIndexData } from "../schemas-tiles.ts";
 import { MAX_RENDER_ZOOM, VECTOR_TILESETS } from "../../tiles/tilesets.ts";
 
@@ -63,7 +63,7 @@ export interface TilesRouterDeps {
   cacheBytes?: number;
 }
 
-interface CachedTile {
+export interface CachedTile {
   /** Tile bytes as stored (MVT: gzip); null = no data here (204). */
   bytes: Buffer | null;
   etag: string;
@@ -150,12 +150,20 @@ function baseUrl(req: Request): string {
   return `${req.protocol}://${req.get("host") ?? "localhost"}`;
 }
 
+/**
+ * The tiles kept in memory: least recently used out first, past `maxEntries` tiles or `maxBytes` bytes (a tile's
+ * bytes, its key and 64 for the rest); a tile larger than the whole budget is not kept. lru-cache (maxSize with
+ * sizeCalculation): a hit or a set costs the same as the hand-written Map LRU it replaced (bench/RESULTS.md
+ * "HTTP plumbing").
+ */
+export function createTileCache(maxEntries: number, maxBytes: number): LRUCache<string, CachedTile> {
+  if (!(maxEntries >= 1) || !(maxBytes >= 1)) throw new Error("cache limits must be at least 1");
+  return new LRUCache<string, CachedTile>({ max: maxEntries, maxSize: maxBytes, sizeCalculation: (tile, key) => (tile.bytes?.length ?? 0) + key.length + 64 });
+}
+
 export function createTilesRouter(deps: TilesRouterDeps): Router {
   const router = express.Router();
-  const cache = new LruCache<CachedTile>(
-    deps.cacheEntries ?? intSetting(process.env, "TILE_CACHE_ENTRIES", 4096),
-    deps.cacheBytes ?? 64 * 1024 * 1024,
-  );
+  const cache = createTileCache(deps.cacheEntries ?? intSetting(process.env, "TILE_CACHE_ENTRIES", 4096), deps.cacheBytes ?? 64 * 1024 * 1024);
   let state: VersionState | undefined;
   const legendBody = JSON.stringify({ success: true, data: legend(TILE_INDICES) satisfies LegendData });
 
@@ -230,7 +238,7 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
       gzip = true;
     }
     const tile: CachedTile = { bytes, etag: etagOf(bytes, key), gzip };
-    cache.set(key, tile, (bytes?.length ?? 0) + key.length + 64);
+    cache.set(key, tile);
     return tile;
   }
 
@@ -419,7 +427,7 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
     res.setHeader("Content-Type", ts.kind === "vector" ? "application/vnd.mapbox-vector-tile" : "image/png");
     let body = tile.bytes;
     if (tile.gzip) {
-      if (/\bgzip\b/.test(req.headers["accept-encoding"] ?? "")) res.setHeader("Content-Encoding", "gzip");
+      if (acceptsGzip(req.headers["accept-encoding"])) res.setHeader("Content-Encoding", "gzip");
       else body = gunzipSync(body);
     }
     res.setHeader("Content-Length", String(body.length));

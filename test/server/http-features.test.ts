@@ -104,6 +104,20 @@ describe("compression", () => {
     const refused = await rawGet(`${s.base}/openapi.json`, { "accept-encoding": "gzip;q=0" });
     expect(refused.headers["content-encoding"]).toBeUndefined();
 
+    // q-values decide, br before gzip at equal q; `*` stands for any coding not named; identity wins a higher q.
+    for (const [accept, coding] of [
+      ["*", "br"],
+      ["GZIP", "gzip"],
+      ["gzip;q=1, br;q=0.5", "gzip"],
+      ["br;q=0, *", "gzip"],
+      ["gzip;q=0.5", "gzip"],
+      ["gzip;q=0.5, identity", undefined],
+      ["*;q=0", undefined],
+      ["identity;q=0", undefined],
+    ] as const) {
+      expect([accept, (await rawGet(`${s.base}/openapi.json`, { "accept-encoding": accept })).headers["content-encoding"]]).toEqual([accept, coding]);
+    }
+
     const small = await rawGet(`${s.base}/healthz`, { "accept-encoding": "gzip" });
     expect(small.headers["content-encoding"]).toBeUndefined();
     expect(small.body.toString()).toBe('{"success":true,"data":{"status":"ok"}}');

@@ -253,6 +253,39 @@ describe("Content-Encoding of request bodies", () => {
   });
 });
 
+describe("reading a body (body-parser, with our limits around it)", () => {
+  const head = (extra: string) => `POST /api/risk-map/score HTTP/1.1\r\nHost: x\r\nX-API-Key: ${s.key}\r\nContent-Type: application/json\r\nConnection: close\r\n${extra}\r\n`;
+
+  it("a whole body followed at once by the client's FIN (half-close) is still read and answered", async () => {
+    const body = JSON.stringify(VALID_SCORE);
+    const a = await rawExchange(s.running.port, [head(`Content-Length: ${body.length}\r\n`) + body], { end: true, timeoutMs: 5000 });
+    expect([a.status, envelopeOf(a)]).toEqual([200, undefined]);
+  });
+
+  it("a compressed body of no bytes is the empty body, 400 empty_body", async () => {
+    const a = await rawExchange(s.running.port, [head("Content-Encoding: gzip\r\nContent-Length: 0\r\n")], { timeoutMs: 5000 });
+    expect([a.status, envelopeOf(a)?.details.reason]).toEqual([400, "empty_body"]);
+  });
+
+  it("a gzip body over the limit as sent is 413 though it decodes to less (stored blocks)", async () => {
+    const json = Buffer.from(`{"lat":"${"x".repeat(MIB - 20)}"}`);
+    const stored = gzipSync(json, { level: 0 });
+    expect([json.length < MIB, stored.length > MIB]).toEqual([true, true]);
+    const res = await fetch(`${s.base}/api/risk-map/score`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "content-encoding": "gzip", "x-api-key": s.key },
+      body: new Uint8Array(stored),
+    });
+    expect([res.status, (await res.json()).error]).toEqual([413, { code: "PAYLOAD_TOO_LARGE", message: `Request body exceeds ${MIB} bytes`, details: { limitBytes: MIB } }]);
+  });
+
+  it("a chunked body going on past 16 × the limit is 413 at once and the connection closes (no draining to its end)", async () => {
+    const chunk = `${MIB.toString(16)}\r\n${"x".repeat(MIB)}\r\n`;
+    const a = await rawExchange(s.running.port, [head("Transfer-Encoding: chunked\r\n"), ...Array<string>(17).fill(chunk)], { timeoutMs: 10_000 });
+    expect([a.status, envelopeOf(a)?.code, a.headers.connection, a.closedByServer]).toEqual([413, "PAYLOAD_TOO_LARGE", "close", true]);
+  });
+});
+
 describe("documentation of the limits", () => {
   it("/openapi.json lists 408 and 431 on every route, and the body limits on POST routes", async () => {
     const doc = await (await get(s.base, "/openapi.json", undefined)).json();

@@ -10,7 +10,7 @@ import { FetchSource, PMTiles, TileType } from "pmtiles";
 import { log } from "../../lib/log.ts";
 import { readTilesIndex } from "../../formats/tiles-index.ts";
 import { errorHandler } from "../../server/http/error-handler.ts";
-import { createMapPageRouter, createTilesRouter } from "../../server/routes/tiles.ts";
+import { createMapPageRouter, createTileCache, createTilesRouter } from "../../server/routes/tiles.ts";
 import { buildTiles, latestMapMonth, precomputedMonths, type TileBuildReport, type TilesIndex } from "../../tiles/build-tiles.ts";
 import { LocalFileSource } from "../../tiles/pmtiles-source.ts";
 import { provincesFromRings } from "../../tiles/vector.ts";
@@ -221,6 +221,24 @@ describe("tiles router", () => {
     expect(vt.layers.provinces.length).toBe(2);
   });
 
+  it("negotiates the stored gzip by q-values: sent decoded when gzip is refused (gzip;q=0) or not named, gzip for *", async () => {
+    for (const [accept, encoding] of [
+      ["gzip;q=0", null],
+      ["gzip;q=0, br", null],
+      ["identity", null],
+      ["*", "gzip"],
+      ["br;q=1, gzip;q=0.5", "gzip"],
+      ["*, gzip;q=0", null],
+    ] as const) {
+      const res = await get("/tiles/provinces/5/24/14.mvt", { "X-API-Key": KEY, "Accept-Encoding": accept });
+      expect([accept, res.status, res.headers.get("content-encoding")]).toEqual([accept, 200, encoding]);
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      // fetch decodes a gzip body itself; a body sent decoded is the tile's own bytes, Content-Length and all.
+      if (encoding === null) expect(Number(res.headers.get("content-length"))).toBe(bytes.length);
+      expect(Object.keys(new VectorTile(new PbfReader(bytes)).layers)).toEqual(["provinces"]);
+    }
+  });
+
   it("answers CORS preflights for the X-API-Key header", async () => {
     const res = await fetch(base + "/tiles/provinces/5/24/14.mvt", { method: "OPTIONS" });
     expect(res.status).toBe(204);
@@ -322,5 +340,24 @@ describe("vector tiles without archives", () => {
     } finally {
       srv.close();
     }
+  });
+});
+
+describe("tile cache (lru-cache)", () => {
+  it("evicts the least recently used tile by count and by bytes (tile + key + 64); a tile over the budget is not kept", () => {
+    const tile = (n: number | null) => ({ bytes: n === null ? null : Buffer.alloc(n), etag: "", gzip: false });
+    const c = createTileCache(2, 300);
+    c.set("a", tile(10));
+    c.set("b", tile(10));
+    expect(c.get("a")).toBeDefined();
+    c.set("c", tile(10));
+    expect([c.has("a"), c.has("b"), c.has("c"), c.calculatedSize]).toEqual([true, false, true, 150]);
+    c.set("d", tile(200)); // 265 bytes: a, then c, go to fit 300
+    expect([c.size, c.calculatedSize, c.get("d")?.bytes?.length]).toEqual([1, 265, 200]);
+    c.set("huge", tile(300));
+    expect([c.get("huge"), c.size]).toEqual([undefined, 1]);
+    c.set("empty", tile(null)); // a 204 is kept too: its key and 64
+    expect([c.size, c.calculatedSize]).toEqual([1, 69]);
+    expect(() => createTileCache(0, 300)).toThrow(/at least 1/);
   });
 });

@@ -7,7 +7,6 @@ import { PmtilesWriter } from "../../tiles/pmtiles-writer.ts";
 import { BufferSource } from "../../tiles/pmtiles-source.ts";
 import { cellClasses, cellLattice, encodeClassTilePng, renderClassTile } from "../../tiles/raster.ts";
 import { latToTileY, lngToTileX, tileBBox, tileRange } from "../../tiles/tile-math.ts";
-import { LruCache } from "../../tiles/lru-cache.ts";
 import { CELLS, FEB, JAN, writeFixture } from "./fixture.ts";
 
 /** Tile and pixel over a point at zoom z. */
@@ -135,20 +134,5 @@ describe("PMTiles writer", () => {
       const b = new Uint8Array(t!.data);
       expect([b[0], b[b.length - 1]]).toEqual([i % 251, (i >> 8) & 255]);
     }
-  });
-});
-
-describe("LRU cache", () => {
-  it("evicts the least recently used entry by count and by bytes", () => {
-    const c = new LruCache<number>(2, 100);
-    c.set("a", 1, 10);
-    c.set("b", 2, 10);
-    expect(c.get("a")).toBe(1);
-    c.set("c", 3, 10);
-    expect([c.get("a"), c.get("b"), c.get("c")]).toEqual([1, undefined, 3]);
-    c.set("d", 4, 95);
-    expect([c.size, c.bytes, c.get("d")]).toEqual([1, 95, 4]);
-    c.set("huge", 5, 101);
-    expect(c.get("huge")).toBeUndefined();
   });
 });
