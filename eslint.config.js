@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/**", "artifacts/**", "coverage/**", "bench/results/**", "test-output/**", "dist/**"] },
+  { ignores: ["node_modules/**", "artifacts/**", "coverage/**", "bench/results/**", "bench/scratch/**", "test-output/**", "dist/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
