@@ -6,7 +6,7 @@
 // p50/p99/max on both during the burst and how the batches were answered (200 / 503), with the default admission
 // limits and with admission effectively off (limits of 1,000,000), side by side in the same run.
 // Run: npx tsx bench/admission.bench.ts   (needs published artifacts: make artifacts; ARTIFACTS_DIR to choose)
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { request, Agent } from "node:http";
 import { Worker } from "node:worker_threads";
 import { artifactsDir as defaultArtifactsDir, PROJECT_ROOT } from "../lib/config.ts";
@@ -87,18 +87,40 @@ async function stopProber(prober: Worker): Promise<number[]> {
   return ms;
 }
 
-async function burst(label: string, env: Record<string, string>) {
+/**
+ * The floor: a bare node:http server on the same core answering /healthz 200 and every other request 503 at once,
+ * its body unread. What no work in the handlers can beat: accepting, parsing and answering 1,000 connections.
+ */
+const BARE_SERVER = `
+const http = require("node:http");
+const body = JSON.stringify({ success: false, error: { code: "SERVICE_UNAVAILABLE", message: "busy", details: {} } });
+http.createServer((req, res) => {
+  if (req.url === "/healthz") return res.end('{"success":true,"data":{"status":"ok"}}');
+  res.writeHead(503, { "content-type": "application/json", "retry-after": "1" });
+  res.end(body);
+}).listen({ port: Number(process.env.PORT), host: "127.0.0.1", backlog: 4096 }, () => console.log("listening"));`;
+
+async function startBareFloor(): Promise<Started> {
+  const port = await freePort();
+  const proc = spawn("taskset", ["-c", SERVER_CPU, process.execPath, "-e", BARE_SERVER], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "pipe", "inherit"] });
+  await new Promise<void>((resolve) => proc.stdout.once("data", () => resolve()));
+  return { base: `http://127.0.0.1:${port}`, key: "", pid: proc.pid!, readyMs: 0, stop: () => new Promise<void>((res) => (proc.once("exit", () => res()), proc.kill("SIGTERM"))) };
+}
+
+async function burst(label: string, env: Record<string, string> | "bare node:http") {
   const healthPort = await freePort();
-  const s = await startServer(ARTIFACTS, { ...env, HEALTH_PORT: String(healthPort) }, { cpu: SERVER_CPU });
+  const bare = env === "bare node:http";
+  const s = bare ? await startBareFloor() : await startServer(ARTIFACTS, { ...env, HEALTH_PORT: String(healthPort) }, { cpu: SERVER_CPU });
   const body = batchBody();
   const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
   await Promise.all(Array.from({ length: 20 }, () => post(s, body, agent))); // warm-up
   const onApi = await startProber(s.base + "/healthz");
-  const onHealth = await startProber(`http://127.0.0.1:${healthPort}/healthz`);
+  const onHealth = bare ? undefined : await startProber(`http://127.0.0.1:${healthPort}/healthz`);
   const t0 = performance.now();
   const statuses = await Promise.all(Array.from({ length: BURST }, () => post(s, body, agent)));
   const burstMs = performance.now() - t0;
-  const [api, health] = [summarize(await stopProber(onApi)), summarize(await stopProber(onHealth))];
+  const api = summarize(await stopProber(onApi));
+  const health = onHealth === undefined ? undefined : summarize(await stopProber(onHealth));
   await s.stop();
   const count = (st: number) => statuses.filter((x) => x === st).length;
   return {
@@ -123,6 +145,7 @@ async function main() {
   const rows = [
     await burst(`admission on (concurrency ${d.concurrency}, queue ${d.queue}; the defaults)`, {}),
     await burst("admission off (limits 1,000,000)", { ADMISSION_CONCURRENCY: "1000000", ADMISSION_QUEUE: "1000000" }),
+    await burst("floor: bare node:http answering 503 at once, same core", "bare node:http"),
   ];
   const f = (x: number) => x.toFixed(1);
   console.log(
@@ -132,8 +155,10 @@ async function main() {
   console.log("| admission | health port p50 ms | health port p99 ms | health port max ms | API port p50 ms | API port p99 ms | API port max ms | probes (each) | batches 200 | batches 503 | other | burst s |");
   console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
   for (const r of rows) {
-    const probes = `${r.health.probes}${r.health.failed ? ` (${r.health.failed} failed)` : ""} / ${r.api.probes}${r.api.failed ? ` (${r.api.failed} failed)` : ""}`;
-    console.log(`| ${r.label} | **${f(r.health.p50)}** | **${f(r.health.p99)}** | ${f(r.health.max)} | ${f(r.api.p50)} | ${f(r.api.p99)} | ${f(r.api.max)} | ${probes} | ${r.ok} | ${r.refused} | ${r.other} | ${(r.burstMs / 1000).toFixed(2)} |`);
+    const count = (x: { probes: number; failed: number } | undefined) => (x === undefined ? "–" : `${x.probes}${x.failed ? ` (${x.failed} failed)` : ""}`);
+    const probes = `${count(r.health)} / ${count(r.api)}`;
+    const h = r.health === undefined ? "– | – | –" : `**${f(r.health.p50)}** | **${f(r.health.p99)}** | ${f(r.health.max)}`;
+    console.log(`| ${r.label} | ${h} | ${f(r.api.p50)} | ${f(r.api.p99)} | ${f(r.api.max)} | ${probes} | ${r.ok} | ${r.refused} | ${r.other} | ${(r.burstMs / 1000).toFixed(2)} |`);
   }
 }
 
