@@ -585,6 +585,10 @@ function openApiDocument(opts: { bodyLimit: number }) {
         get: {
           operationId: "health",
           summary: "Liveness: 200 while the process runs (no auth)",
+          description:
+            "Answered in turn with the requests queued before it, so under a burst it can wait (bench/admission.bench.ts). " +
+            "For a liveness probe that must answer under load, set HEALTH_PORT: a listener on a thread of its own answers GET /healthz there " +
+            "from this process's event-loop heartbeat, 503 SERVICE_UNAVAILABLE (reason \"event loop stalled\") past HEALTH_STALL_MS (docs/deploy.md §3.5).",
           security: [],
           responses: { "200": { description: "alive", content: { "application/json": { schema: jsonSchema(successEnvelope(z.object({ status: z.literal("ok") })), "output") } } } },
         },
