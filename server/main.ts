@@ -34,7 +34,9 @@ async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
   let health: HealthThread | undefined;
   if (healthSettings.port !== undefined && cluster.isWorker) beatToPrimary();
   else if (healthSettings.port !== undefined) {
-    health = await startHealthThread({ ...healthSettings, port: healthSettings.port });
+    health = await startHealthThread({ ...healthSettings, port: healthSettings.port }, (err) =>
+      log.error({ err }, "the health listener's thread failed: GET /healthz on HEALTH_PORT no longer answers; the API serves on"),
+    );
     log.info({ host: healthSettings.host, port: health.port }, "health listener (GET /healthz) on its own thread");
   }
   // Said before the load-time checks of every published version (a few seconds on a loaded 2-core machine).

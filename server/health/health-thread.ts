@@ -41,11 +41,16 @@ function workerEntry(): { entry: string | URL; eval: boolean } {
   return { entry: `import(${JSON.stringify(tsx)}).then((m) => m.register()).then(() => import(${JSON.stringify(WORKER.href)}))`, eval: true };
 }
 
-/** Starts the main loop's heartbeat and the health listener's thread; resolves once it listens. */
-export function startHealthThread(settings: { port: number; host: string; stallMs: number; backlog?: number }): Promise<HealthThread> {
+/** Starts the main loop's heartbeat and the health listener's thread; resolves once it listens. A later failure of the thread goes to `onFailure`. */
+export function startHealthThread(
+  settings: { port: number; host: string; stallMs: number; backlog?: number },
+  onFailure: (err: Error) => void = () => {},
+  /** The thread's code; another only in tests (a thread that fails after it started). */
+  code: { entry: string | URL; eval: boolean } = workerEntry(),
+): Promise<HealthThread> {
   const beat = newHeartbeat();
   const stopBeating = startBeating(beat);
-  const { entry, eval: isEval } = workerEntry();
+  const { entry, eval: isEval } = code;
   const worker = new Worker(entry, { eval: isEval, workerData: { beat, port: settings.port, host: settings.host, stallMs: settings.stallMs, backlog: settings.backlog ?? 511 } });
   worker.unref();
   return new Promise((resolve, reject) => {
@@ -56,6 +61,8 @@ export function startHealthThread(settings: { port: number; host: string; stallM
     worker.once("error", failed);
     worker.once("message", (m: { port?: number; error?: { code?: string; message: string } }) => {
       worker.off("error", failed);
+      // After the start, a failure of the thread is reported, never thrown into the API's loop.
+      worker.on("error", onFailure);
       if (m.error) {
         void worker.terminate();
         failed(new Error(`cannot start the health listener on ${settings.host}:${settings.port}: ${m.error.message}`));

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { PROJECT_ROOT } from "../../lib/config.ts";
 import { healthAnswer } from "../../server/health/health-server.ts";
-import { healthFromEnv } from "../../server/health/health-thread.ts";
+import { healthFromEnv, startHealthThread } from "../../server/health/health-thread.ts";
 import { privateArtifacts, startRealServer } from "../e2e/real-server.ts";
 import { collectOutput, eventually, freePort, waitForLine } from "./processes.ts";
 
@@ -86,6 +86,22 @@ setInterval(() => {}, 1000);
     expect(ms).toBeLessThan(1000);
     await waitForLine(child, /UNBLOCKED/, "the end of the block");
     await eventually(async () => (await health(port)).status === 200, "200 again after the block");
+  });
+});
+
+describe("a health thread that fails after it started", () => {
+  it("goes to the failure callback; nothing is thrown into the API's loop", async () => {
+    const failures: Error[] = [];
+    const failing = {
+      eval: true,
+      entry: `const { parentPort } = require("node:worker_threads");
+parentPort.postMessage({ port: 1 });
+setTimeout(() => { throw new Error("health thread broke"); }, 50);`,
+    };
+    const thread = await startHealthThread({ port: 0, host: "127.0.0.1", stallMs: 300 }, (err) => failures.push(err), failing);
+    expect(thread.port).toBe(1);
+    await eventually(() => failures.length === 1, "the failure reported");
+    expect(failures[0].message).toBe("health thread broke");
   });
 });
 
