@@ -23,23 +23,9 @@ const CHUNK_BYTES = 1 << 20;
  * grid is read through its values view (each cell backwards from its last month, stopping at the first value: about
  * 0.2 µs a cell). A paged grid (openDroughtGridFile on a large file: values empty) is read from `path` in chunks of
  * whole cells — values are the file's last section, cell-major (formats/drought-grid.md) — rather than one positioned
- * read per cell and month (10 µs a cell, seconds for a million cells); without a path, value by value.
+ * read per cell and month (10 µs a cell, seconds for a million cells); without a path, value by value. The same pass
+ * keeps each cell's SPEI-1 in that month (4 bytes a cell).
  */
-export function latestOffsetByCell(grid: DroughtGrid, path?: string): Int32Array {
-  return latestByCell(grid, path).offset;
-}
-
-/** Per cell, its latest month with SPEI-1 (as latestOffsetByCell) and that SPEI-1 value (NaN where there is none). */
-export interface CellLatest {
-  offset: Int32Array;
-  /**
-   * The SPEI-1 of each cell's latest month, found by the same scan: an answer in the cell's own month (batch items)
-   * reads it here instead of from the grid's values, which a paged grid would fetch with one read(2) each.
-   */
-  spei1: Float32Array;
-}
-
-/** latestOffsetByCell and, from the same pass, each cell's SPEI-1 in that month (4 bytes a cell). */
 export function latestByCell(grid: DroughtGrid, path?: string): CellLatest {
   const out = new Int32Array(grid.nCells).fill(NO_MONTH_AT_CELL);
   const spei1 = new Float32Array(grid.nCells).fill(NaN);
@@ -84,6 +70,17 @@ export function latestByCell(grid: DroughtGrid, path?: string): CellLatest {
   }
   return result;
 }
+
+/** Per cell, its latest month with SPEI-1 and that SPEI-1 value (NaN where there is none). */
+export interface CellLatest {
+  offset: Int32Array;
+  /**
+   * The SPEI-1 of each cell's latest month, found by the same scan: an answer in the cell's own month (batch items)
+   * reads it here instead of from the grid's values, which a paged grid would fetch with one read(2) each.
+   */
+  spei1: Float32Array;
+}
+
 
 /** Latest non-NaN month of index k for `count` cells whose values start at vals[0] (cell `first`). */
 function scanCells(out: CellLatest, vals: Float32Array, first: number, count: number, nMonths: number, nIndices: number, k: number): void {

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDroughtGridFile, writeDroughtGrid } from "../../formats/drought-grid.ts";
-import { latestByCell, latestOffsetByCell, NO_MONTH_AT_CELL } from "../../lib/drought/cell-latest.ts";
+import { latestByCell, NO_MONTH_AT_CELL } from "../../lib/drought/cell-latest.ts";
 
 describe("latestByCell", () => {
   it("finds each cell's latest SPEI-1 month and value, resident, paged and value by value alike", () => {
@@ -38,6 +38,6 @@ describe("latestByCell", () => {
       expect(Array.from(other.offset)).toEqual(Array.from(resident.offset));
       expect(Array.from(other.spei1)).toEqual(Array.from(resident.spei1));
     }
-    expect(latestOffsetByCell(paged, path)).toEqual(resident.offset);
+    expect(latestByCell(paged, path).offset).toEqual(resident.offset);
   });
 });
