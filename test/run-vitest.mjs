@@ -15,6 +15,8 @@ const CHECKS = [
   { name: "eslint .", args: [tool("eslint/bin/eslint.js"), "."] },
 ];
 const MAX_NAMED_TESTS = 20;
+/** How many of the slowest files the last lines name; test-output/vitest-summary.json keeps them all. */
+const SLOWEST_FILES_SHOWN = 15;
 
 /** The summary lines from the checks' exit statuses, vitest's exit status and the reporter's summary (or null). */
 export function summarize({ checks, vitestStatus, summary }) {
@@ -74,7 +76,7 @@ function main(argv) {
   }
   if (summary?.slowestFiles?.length) {
     console.log("slowest test files (seconds, tests and hooks):");
-    for (const f of summary.slowestFiles) console.log(`  ${f.seconds.toFixed(1).padStart(7)}  ${f.file}`);
+    for (const f of summary.slowestFiles.slice(0, SLOWEST_FILES_SHOWN)) console.log(`  ${f.seconds.toFixed(1).padStart(7)}  ${f.file}`);
   }
   const { lines, failed } = summarize({ checks, vitestStatus, summary });
   for (const line of lines) console.log(line);
