@@ -5,11 +5,12 @@
 // coast or across a border of a generalised 50m outline.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { booleanPointInPolygon, pointToPolygonDistance } from "@turf/turf";
+import { booleanPointInPolygon, pointToLineDistance } from "@turf/turf";
 import countries from "i18n-iso-countries";
 import type { Feature, MultiPolygon, Polygon } from "geojson";
 import { feature } from "topojson-client";
 import type { GeometryCollection, Topology } from "topojson-specification";
+import { distanceKm as greatCircleKm } from "../../lib/geo/great-circle.ts";
 
 const require = createRequire(import.meta.url);
 countries.registerLocale(require("i18n-iso-countries/langs/en.json") as countries.LocaleData);
@@ -75,7 +76,21 @@ interface CountryShape {
   /** [minLng, minLat, maxLng, maxLat] */
   bbox: [number, number, number, number];
   feature: Feature<Polygon | MultiPolygon>;
+  /** Each polygon's rings, exterior first. */
+  polygons: Ring[][];
 }
+
+interface Ring {
+  /** lng,lat pairs, flat. */
+  coords: Float64Array;
+  /** Each segment's great-circle length. */
+  segmentKm: Float64Array;
+  /** The ring alone, for turf's point-in-polygon. */
+  polygon: Polygon;
+}
+
+/** Slack on the segment lower bound against rounding: far below any distance the check compares. */
+const BOUND_SLACK_KM = 1e-6;
 
 export type CheckOutcome = "ok" | "unchecked" | typeof REASON_OUTSIDE | typeof REASON_NULL_ISLAND;
 
@@ -101,7 +116,61 @@ function shapeDistanceKm(s: CountryShape, lng: number, lat: number, toleranceKm:
     if (lower > toleranceKm) return lower;
   }
   if (booleanPointInPolygon([lng, lat], s.feature)) return 0;
-  return pointToPolygonDistance([lng, lat], s.feature, { units: "kilometers" });
+  return outsideDistanceKm(s, lng, lat, toleranceKm);
+}
+
+/**
+ * km from a point outside the shape to its boundary, as turf's pointToPolygonDistance measures it there, without its
+ * per-segment work on segments that cannot be within the tolerance. Per polygon turf measures the exterior ring,
+ * or, for a point inside the exterior (so in a hole), the holes that contain it (the farthest of them); the nearest
+ * polygon counts. For a point on a segment's arc, d(P,Q) ≥ (d(P,A) + d(P,B) − |AB|) / 2 (triangle inequality), so
+ * a segment whose bound exceeds the tolerance is skipped and turf measures the others. The answer is exact when it
+ * is within the tolerance, and a lower bound above the tolerance otherwise (as the bbox prefilter's is).
+ */
+function outsideDistanceKm(s: CountryShape, lng: number, lat: number, toleranceKm: number): number {
+  let best = Infinity;
+  for (const rings of s.polygons) {
+    const exterior = rings[0];
+    let d: number;
+    if (rings.length === 1 || !booleanPointInPolygon([lng, lat], exterior.polygon)) d = ringDistanceKm(exterior, lng, lat, toleranceKm);
+    else {
+      d = -Infinity;
+      for (let h = 1; h < rings.length; h++) if (booleanPointInPolygon([lng, lat], rings[h].polygon)) d = Math.max(d, ringDistanceKm(rings[h], lng, lat, toleranceKm));
+      if (d === -Infinity) d = ringDistanceKm(exterior, lng, lat, toleranceKm);
+    }
+    if (d < best) best = d;
+  }
+  return best;
+}
+
+/** km from a point to a ring's nearest segment: exact within the tolerance, else a lower bound above it. */
+function ringDistanceKm({ coords, segmentKm }: Ring, lng: number, lat: number, toleranceKm: number): number {
+  let best = Infinity;
+  let dPrev = greatCircleKm(lat, lng, coords[1], coords[0]);
+  for (let i = 0; i < segmentKm.length; i++) {
+    const ax = coords[2 * i], ay = coords[2 * i + 1], bx = coords[2 * i + 2], by = coords[2 * i + 3];
+    const dNext = greatCircleKm(lat, lng, by, bx);
+    const bound = (dPrev + dNext - segmentKm[i]) / 2 - BOUND_SLACK_KM;
+    dPrev = dNext;
+    if (bound >= best) continue;
+    const d = bound > toleranceKm ? bound : pointToLineDistance([lng, lat], { type: "LineString", coordinates: [[ax, ay], [bx, by]] }, { units: "kilometers" });
+    if (d < best) best = d;
+  }
+  return best;
+}
+
+/** Each polygon's rings (exterior first), flat, with their segments' lengths. */
+function polygonsOf(geometry: Polygon | MultiPolygon): Ring[][] {
+  const polygons = geometry.type === "Polygon" ? [geometry.coordinates] : geometry.coordinates;
+  return polygons.map((polygon) =>
+    polygon.map((ring) => {
+      const coords = new Float64Array(ring.length * 2);
+      ring.forEach(([x, y], i) => ((coords[2 * i] = x), (coords[2 * i + 1] = y)));
+      const segmentKm = new Float64Array(Math.max(0, ring.length - 1));
+      for (let i = 0; i < segmentKm.length; i++) segmentKm[i] = greatCircleKm(coords[2 * i + 1], coords[2 * i], coords[2 * i + 3], coords[2 * i + 2]);
+      return { coords, segmentKm, polygon: { type: "Polygon", coordinates: [ring] } satisfies Polygon };
+    }),
+  );
 }
 
 export class CountryChecker {
@@ -115,7 +184,7 @@ export class CountryChecker {
       bboxOf(f.geometry.coordinates, bbox);
       const id = String(f.id).padStart(3, "0");
       const list = this.shapes.get(id) ?? [];
-      list.push({ bbox, feature: f });
+      list.push({ bbox, feature: f, polygons: polygonsOf(f.geometry) });
       this.shapes.set(id, list);
     }
   }
@@ -130,7 +199,10 @@ export class CountryChecker {
     return n ? this.shapes.get(n) : undefined;
   }
 
-  /** km from the point to the country (0 inside); NaN when the country has no polygon. */
+  /**
+   * km from the point to the country (0 inside); NaN when the country has no polygon. Exact within the tolerance;
+   * beyond it, a lower bound that is itself beyond the tolerance (all the check needs).
+   */
   distanceKm(lng: number, lat: number, iso3: string): number {
     const shapes = this.shape(iso3);
     if (!shapes) return NaN;

@@ -2,13 +2,18 @@
 // the phantom Bangkok rows and null-island rows of the real GDACS flood table while keeping known good floods.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Feature, Polygon } from "geojson";
+import type { Feature, MultiPolygon, Polygon } from "geojson";
+import { booleanPointInPolygon, pointToPolygonDistance } from "@turf/turf";
+import { createRequire } from "node:module";
+import { feature } from "topojson-client";
+import type { GeometryCollection, Topology } from "topojson-specification";
 import { describe, expect, it } from "vitest";
 import { dataDir } from "../../lib/config.ts";
 import { CountryChecker, countryChecker, countryNameToIso3, countryNamesToIso3 } from "../../pipeline/feeds/country-check.ts";
 import { parseDfoArchive } from "../../pipeline/feeds/dfo.ts";
 import { parseGdacsFloodTable, parseGdacsGeoJson } from "../../pipeline/feeds/gdacs.ts";
 
+const require = createRequire(import.meta.url);
 const feed = (rel: string) => readFileSync(join(dataDir(), "feeds", rel), "utf8");
 
 // A 1° square at the equator standing in for Thailand (ISO numeric 764).
@@ -57,7 +62,40 @@ describe("Natural Earth 50m countries", () => {
     // Australia and Ashmore and Cartier Is. share id 036: Sydney must still be inside Australia.
     expect(cc.distanceKm(151.2, -33.87, "AUS")).toBe(0);
   });
+
+  it("within the tolerance the distance is turf's pointToPolygonDistance to the last bit; beyond it, beyond it too", () => {
+    // Points scattered around outline vertices, in holes (Lesotho in South Africa) and around Antarctica, whose
+    // pole-wrapping rings put a hole outside its exterior in longitude/latitude.
+    const cc = countryChecker();
+    const world = countryShapes();
+    let seed = 11;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    let within = 0;
+    for (const [iso, id] of [["ZAF", "710"], ["LSO", "426"], ["ATA", "010"], ["THA", "764"], ["NOR", "578"], ["IDN", "360"]] as const) {
+      const shapes = world.filter((f) => String(f.id).padStart(3, "0") === id);
+      for (let n = 0; n < 60; n++) {
+        const polygons = shapes[0].geometry.type === "Polygon" ? [shapes[0].geometry.coordinates] : shapes[0].geometry.coordinates;
+        const rings = polygons[Math.floor(rnd() * polygons.length)];
+        const ring = rings[Math.floor(rnd() * rings.length)];
+        const [x, y] = ring[Math.floor(rnd() * ring.length)];
+        const p = [x + (rnd() - 0.5) * 2, Math.max(-89.9, Math.min(89.9, y + (rnd() - 0.5) * 1.4))];
+        const turf = Math.min(...shapes.map((f) => (booleanPointInPolygon(p, f) ? 0 : pointToPolygonDistance(p, f, { units: "kilometers" }))));
+        const ours = cc.distanceKm(p[0], p[1], iso);
+        if (turf <= cc.toleranceKm) {
+          within++;
+          expect(ours, `${iso} ${p}`).toBe(turf);
+        } else expect(ours, `${iso} ${p}`).toBeGreaterThan(cc.toleranceKm);
+      }
+    }
+    expect(within).toBeGreaterThan(150);
+  });
 });
+
+/** world-atlas's 50m countries, as the checker reads them. */
+function countryShapes(): Feature<Polygon | MultiPolygon>[] {
+  const topo = JSON.parse(readFileSync(require.resolve("world-atlas/countries-50m.json"), "utf8")) as Topology<{ countries: GeometryCollection }>;
+  return (feature(topo, topo.objects.countries) as unknown as { features: Feature<Polygon | MultiPolygon>[] }).features;
+}
 
 const TABLE_HEADER = ",GDACS_ID,equi7_grid_code,country,iso3,eventid,alertlevel,alertscore,fromdate,todate,geometry_url,report_url,details_url,geometry";
 const tableRow = (id: number, country: string, iso3: string, lng: number, lat: number) =>
