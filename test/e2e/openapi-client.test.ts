@@ -7,16 +7,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import openapiTS, { astToString } from "openapi-typescript";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { dataDir, PROJECT_ROOT } from "../../lib/config.ts";
-import { buildSnapshots } from "../../pipeline/snapshots/build-snapshots.ts";
+import { PROJECT_ROOT } from "../../lib/config.ts";
 import { privateArtifacts, startRealServer, type RealServer } from "./real-server.ts";
 
 let server: RealServer;
 let dir: string;
 beforeAll(async () => {
-  const priv = privateArtifacts(inject("artifactsDir"));
-  const built = await buildSnapshots({ dataDir: dataDir(), artifactsDir: priv.dir, droughtArtifactsDir: priv.dir, only: ["ports"], env: {} });
-  if (built.ports.status !== "published") throw new Error(`ports snapshot not published: ${JSON.stringify(built.ports)}`);
+  const priv = privateArtifacts(inject("artifactsDir"), ["ports"]);
   server = await startRealServer(priv.dir);
   // Inside the project, so that the program resolves openapi-fetch from its node_modules.
   mkdirSync(join(PROJECT_ROOT, "test-output"), { recursive: true });

@@ -9,14 +9,12 @@ import express from "express";
 import { pino } from "pino";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { dataDir } from "../../lib/config.ts";
-import { buildSnapshots } from "../../pipeline/snapshots/build-snapshots.ts";
 import { errorHandler } from "../../server/http/error-handler.ts";
 import { listen } from "../../server/serve.ts";
 import { createTilesRouter } from "../../server/routes/tiles.ts";
 import { buildOpenApi } from "../../server/openapi.ts";
 import { EXAMPLES_FILE, loadExamples, type Example, type ExampleFile, type RecordedRequest } from "../../server/openapi-examples.ts";
-import { privateArtifacts, startRealServer, writeE2eKeys, type RealServer } from "./real-server.ts";
+import { ALL_SNAPSHOTS, privateArtifacts, startRealServer, writeE2eKeys, type RealServer } from "./real-server.ts";
 import { rawExchange } from "../server/raw-http.ts";
 
 const UPDATE = process.env.UPDATE_OPENAPI_EXAMPLES === "1";
@@ -26,10 +24,8 @@ let server: RealServer;
 let tight: string;
 let droughtVersion: string;
 beforeAll(async () => {
-  const priv = privateArtifacts(inject("artifactsDir"));
+  const priv = privateArtifacts(inject("artifactsDir"), ALL_SNAPSHOTS);
   droughtVersion = priv.version;
-  const built = await buildSnapshots({ dataDir: dataDir(), artifactsDir: priv.dir, droughtArtifactsDir: priv.dir, env: {} });
-  for (const [name, b] of Object.entries(built)) if (b.status !== "published") throw new Error(`${name} snapshot not published: ${JSON.stringify(b)}`);
   const keys = writeE2eKeys([{ id: "key_tight", plan: "tight" }]);
   tight = keys.extra.key_tight;
   const env = { RATE_LIMITS: JSON.stringify({ enterprise: { points: 1_000_000, duration: 60 }, tight: { points: 1, duration: 60 } }) };

@@ -2,17 +2,13 @@
 // every feed, outbreak and ports snapshot built from the data mirror. Each part is checked against the answer of its
 // own endpoint for the same place, asked separately over HTTP: the same numbers, or the same error.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { dataDir } from "../../lib/config.ts";
-import { buildSnapshots } from "../../pipeline/snapshots/build-snapshots.ts";
 import { RISK_TYPES } from "../../server/schemas.ts";
 import { PROFILE_DISEASES, PROFILE_PARTS, profileData, type ProfileData } from "../../server/schemas-profile.ts";
-import { privateArtifacts, startRealServer, type RealServer } from "./real-server.ts";
+import { ALL_SNAPSHOTS, privateArtifacts, startRealServer, type RealServer } from "./real-server.ts";
 
 let server: RealServer;
 beforeAll(async () => {
-  const priv = privateArtifacts(inject("artifactsDir"));
-  const built = await buildSnapshots({ dataDir: dataDir(), artifactsDir: priv.dir, droughtArtifactsDir: priv.dir, env: {} });
-  for (const [name, b] of Object.entries(built)) if (b.status !== "published") throw new Error(`${name} snapshot not published: ${JSON.stringify(b)}`);
+  const priv = privateArtifacts(inject("artifactsDir"), ALL_SNAPSHOTS);
   server = await startRealServer(priv.dir);
 }, 180_000);
 afterAll(async () => {

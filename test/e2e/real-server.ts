@@ -8,6 +8,7 @@ import { basename, join } from "node:path";
 import { generateKey, hashKey, writeKeyFile } from "../../server/auth/key-store.ts";
 import { PROJECT_ROOT } from "../../lib/config.ts";
 import { MANIFEST_FILE } from "../../formats/manifest.ts";
+import { snapshotRoot } from "../../formats/snapshot-layout.ts";
 
 export interface RealServer {
   base: string;
@@ -21,14 +22,28 @@ export interface RealServer {
 /** The private copies made here, removed when the server over them stops (each is ~100 MB; a suite makes dozens). */
 const privateCopies = new Set<string>();
 
-/** A private ARTIFACTS_DIR with a copy of the given published version as `current`. */
-export function privateArtifacts(sourceArtifactsDir: string): { dir: string; version: string } {
+/** The feed snapshots test/global-setup.ts builds from the mirror into the run's artifacts. */
+export type SnapshotName = "flood" | "wildfire" | "heatwave" | "storm" | "sea_level_rise" | "ports" | "outbreaks";
+export const ALL_SNAPSHOTS: readonly SnapshotName[] = ["flood", "wildfire", "heatwave", "storm", "sea_level_rise", "ports", "outbreaks"];
+
+/**
+ * A private ARTIFACTS_DIR with a copy of the given published version as `current`, and copies of the named feed
+ * snapshots' current versions (built once per run by the global setup, from the mirror, at the run's date).
+ */
+export function privateArtifacts(sourceArtifactsDir: string, snapshots: readonly SnapshotName[] = []): { dir: string; version: string } {
   const src = realpathSync(join(sourceArtifactsDir, "current"));
   const version = basename(src);
   const dir = mkdtempSync(join(tmpdir(), "e2e-artifacts-"));
   mkdirSync(join(dir, "versions"));
   cpSync(src, join(dir, "versions", version), { recursive: true });
   symlinkSync(join("versions", version), join(dir, "current"));
+  for (const name of snapshots) {
+    const snapshot = realpathSync(join(snapshotRoot(sourceArtifactsDir, name), "current"));
+    const root = snapshotRoot(dir, name);
+    mkdirSync(join(root, "versions"), { recursive: true });
+    cpSync(snapshot, join(root, "versions", basename(snapshot)), { recursive: true });
+    symlinkSync(join("versions", basename(snapshot)), join(root, "current"));
+  }
   privateCopies.add(dir);
   return { dir, version };
 }

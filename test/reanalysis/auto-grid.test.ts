@@ -85,6 +85,8 @@ describe("GRID_SOURCE=auto after a refresh of the keyless sources", () => {
       SOURCE_URL_PRECL: `${base}/Datasets/precl/0.5deg/precip.mon.mean.0.5x0.5.nc`,
       SOURCE_URL_GHCN_CAMS: `${base}/Datasets/ghcncams/air.mon.mean.nc`,
       SOURCES_RETRIES: "0",
+      // The suite's shared file facts (test/global-setup.ts): the mirror's files are not checked again here.
+      SOURCE_FACTS_FILE: process.env.SOURCE_FACTS_FILE,
     };
     const results = await refreshSources({ dataDir: dataDir(), artifactsDir: artifacts, env, only: ["precl", "ghcn_cams"], progress: { start() {}, source() {} } });
     expect(results.map((r) => [r.source, r.outcome])).toEqual([["precl", "updated"], ["ghcn_cams", "updated"]]);

@@ -24,6 +24,8 @@ const MIRROR_FILE = "feeds/temperature/global-monthly-gistemp-gcag.csv";
 const mirror = gistempTable(readFileSync(join(dataDir(), MIRROR_FILE), "utf8"));
 const FILE = "GLB.Ts+dSST.csv";
 const artifactsDir = mkdtempSync(join(tmpdir(), "sources-refresh-"));
+/** The suite's shared file facts (test/global-setup.ts), so the mirror's files are not checked again here. */
+const shared = { SOURCE_FACTS_FILE: process.env.SOURCE_FACTS_FILE };
 
 type Behaviour = (req: IncomingMessage, res: ServerResponse) => void;
 let queue: Behaviour[] = [];
@@ -155,16 +157,16 @@ describe("source refresh against a replay server", () => {
     // The origin answered at the last attempt (just now) with data that end in 2023-12: frozen, not merely stale.
     const state = readSourceState(artifactsDir, "gistemp")!;
     const now = new Date(Date.parse(state.checkedAt) + 86_400_000);
-    const reports = await sourceStates({ dataDir: dataDir(), artifactsDir, env: {}, now });
+    const reports = await sourceStates({ dataDir: dataDir(), artifactsDir, env: shared, now });
     const gistemp = reports.find((s) => s.name === "gistemp")!;
     expect(gistemp).toMatchObject({ from: "cache", status: "frozen" });
     expect(gistemp.reason).toMatch(/^the origin answers \(asked \d{4}-\d{2}-\d{2}\) but its data end 2023-12-31, \d+ days ago: not advanced for more than 3 × the monthly cadence; the same data as-of since /);
     // Nobody asked the origin for more than a cadence: stale (the nightly stopped), not frozen.
     const later = new Date(Date.parse(state.checkedAt) + 40 * 86_400_000);
-    const stale = (await sourceStates({ dataDir: dataDir(), artifactsDir, env: {}, now: later })).find((s) => s.name === "gistemp")!;
+    const stale = (await sourceStates({ dataDir: dataDir(), artifactsDir, env: shared, now: later })).find((s) => s.name === "gistemp")!;
     expect(stale.status).toBe("stale");
     expect(stale.reason).toMatch(/days old, more than 3 × the monthly cadence/);
-    await publishSourceStatus({ dataDir: dataDir(), artifactsDir, env: { SOURCES_OFFLINE: "1" }, now });
+    await publishSourceStatus({ dataDir: dataDir(), artifactsDir, env: { ...shared, SOURCES_OFFLINE: "1" }, now });
     const status = readSourceStatus(readFileSync(join(snapshotRoot(artifactsDir, "sources"), "current", SOURCE_STATUS_FILE), "utf8"));
     expect(status.offline).toBe(true);
     expect(status.sources.find((s) => s.name === "gistemp")).toMatchObject({ from: "cache", status: "frozen", usedBy: ["heatwave"] });

@@ -7,9 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { dataDir, PROJECT_ROOT } from "../../lib/config.ts";
-import { buildSnapshots } from "../../pipeline/snapshots/build-snapshots.ts";
-import { privateArtifacts, startRealServer, type RealServer } from "../e2e/real-server.ts";
+import { PROJECT_ROOT } from "../../lib/config.ts";
+import { privateArtifacts, startRealServer, type RealServer, type SnapshotName } from "../e2e/real-server.ts";
 
 export const CHROMIUM_ARGS = [
   "--headless",
@@ -25,7 +24,6 @@ export const CHROMIUM_ARGS = [
   "--enable-unsafe-swiftshader",
 ];
 
-export type SnapshotName = "flood" | "wildfire" | "heatwave" | "storm" | "sea_level_rise" | "ports" | "outbreaks";
 
 export interface MapHarness {
   base: string;
@@ -42,9 +40,7 @@ export interface MapHarness {
 
 /** The server over the test run's artifacts (`artifactsDir`) with the named snapshots, and a Chromium page. */
 export async function startMapHarness(artifactsDir: string, only: SnapshotName[], viewport = { width: 1200, height: 800 }): Promise<MapHarness> {
-  const priv = privateArtifacts(artifactsDir);
-  const built = await buildSnapshots({ dataDir: dataDir(), artifactsDir: priv.dir, droughtArtifactsDir: priv.dir, only });
-  for (const s of Object.values(built)) if (s.status !== "published") throw new Error(`snapshot not published: ${JSON.stringify(s)}`);
+  const priv = privateArtifacts(artifactsDir, only);
   const server = await startRealServer(priv.dir);
   const context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "tiles-chromium-")), {
     executablePath: "/usr/bin/chromium",
