@@ -12,7 +12,7 @@
 import { netcdfDataAsOf } from "./netcdf-as-of.ts";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { sha256Bytes } from "../../formats/manifest.ts";
 import type { AnswerKind } from "../../formats/source-status.ts";
 import { checkContent } from "./content-check.ts";
@@ -107,26 +107,33 @@ function cachedFile(spec: ResourceSpec, s: FileState): SourceFileReport {
 type FileFacts = Map<string, { sha256: string; bytes: number; rows: number | null; malformed: number | null; dataAsOf: string | null }>;
 const FACTS_FILE = "file-facts.json";
 
-function loadFacts(artifactsDir: string): FileFacts {
+/**
+ * Where the facts are kept: beside the raw cache, or SOURCE_FACTS_FILE (one file several artifact directories share,
+ * as the test suite's do: keyed by path, size and mtime, a fact never outlives its file).
+ */
+function factsPath(artifactsDir: string, env: NodeJS.ProcessEnv): string {
+  return env.SOURCE_FACTS_FILE || join(artifactsDir, RAW_DIR, FACTS_FILE);
+}
+
+function loadFacts(path: string): FileFacts {
   try {
-    return new Map(Object.entries(JSON.parse(readFileSync(join(artifactsDir, RAW_DIR, FACTS_FILE), "utf8"))));
+    return new Map(Object.entries(JSON.parse(readFileSync(path, "utf8"))));
   } catch {
     return new Map();
   }
 }
 
-function saveFacts(artifactsDir: string, facts: FileFacts): void {
+function saveFacts(path: string, facts: FileFacts): void {
   try {
-    mkdirSync(join(artifactsDir, RAW_DIR), { recursive: true });
-    const tmp = join(artifactsDir, RAW_DIR, `${FACTS_FILE}.${process.pid}`);
+    mkdirSync(dirname(path), { recursive: true });
+    const tmp = `${path}.${process.pid}`;
     writeFileSync(tmp, JSON.stringify(Object.fromEntries(facts)));
-    renameSync(tmp, join(artifactsDir, RAW_DIR, FACTS_FILE));
+    renameSync(tmp, path);
   } catch {
     // a cache only: the next run reads the files again
   }
 }
 
-/** A copy on disk, read and checked once per (path, size, mtime): the data directory is large and rarely changes. */
 async function diskFile(spec: ResourceSpec, path: string, from: "cache" | "data-dir", facts: FileFacts = new Map()): Promise<SourceFileReport> {
   const st = statSync(path);
   // "2": facts of NetCDF copies now carry their dataAsOf.
@@ -276,8 +283,9 @@ export async function sourceState(entry: SourceEntry, opts: SourceStateOptions):
 /** Every source's state (the function /api/status and the nightly summary read). */
 export async function sourceStates(opts: SourceStateOptions): Promise<SourceReport[]> {
   const out: SourceReport[] = [];
-  const facts = loadFacts(opts.artifactsDir);
+  const path = factsPath(opts.artifactsDir, opts.env ?? process.env);
+  const facts = loadFacts(path);
   for (const entry of opts.sources ?? SOURCES) out.push(await sourceState(entry, { ...opts, facts }));
-  saveFacts(opts.artifactsDir, facts);
+  saveFacts(path, facts);
   return out;
 }
