@@ -105,8 +105,10 @@ test-deps:
 unit: $(DEV_MODULES)
 	node test/run-vitest.mjs
 
-# Type check, lint and the suite in one run; the last line counts every failure ("N passed, N failed").
-test: $(DEV_MODULES) test-deps artifacts
+# Type check, lint and the suite in one run; the last line counts every failure ("N passed, N failed"). The suite
+# builds what it serves itself (test/global-setup.ts, into test-output/), so no `artifacts` here: on a fresh clone
+# that full build with every tile cost CI minutes the tests never read.
+test: $(DEV_MODULES) test-deps
 	@node test/run-vitest.mjs --checks
 
 # Every benchmark in turn into bench/RESULTS.md; `make bench BENCH="feeds geo"` re-measures only those sections.
