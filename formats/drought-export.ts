@@ -59,13 +59,28 @@ function csvNumber(x: number | null): string {
   return x === null ? "" : String(Math.round(x * 1e4) / 1e4);
 }
 
+/**
+ * csvNumber with the text of each rounded value kept: an export repeats the same few tens of thousands of
+ * 4-decimal values millions of times, and formatting a number is most of writing its row.
+ */
+function csvNumbers(): (x: number | null) => string {
+  const texts = new Map<number, string>();
+  return (x) => {
+    if (x === null) return "";
+    const k = Math.round(x * 1e4);
+    let t = texts.get(k);
+    if (t === undefined) texts.set(k, (t = String(k / 1e4)));
+    return t;
+  };
+}
+
 /** Stores a record's index values in the columns at row r; returns them as CSV fields (",v1,v2,…"). */
-function putValues(values: (number | null)[][], r: number, rec: Float32Array): string {
+function putValues(values: (number | null)[][], r: number, rec: Float32Array, format: (x: number | null) => string = csvNumber): string {
   let fields = "";
   for (let k = 0; k < values.length; k++) {
     const v = nullable(rec[k]);
     values[k][r] = v;
-    fields += "," + csvNumber(v);
+    fields += "," + format(v);
   }
   return fields;
 }
@@ -94,8 +109,12 @@ export function writeCellExport(grid: DroughtGrid, gridBbox: [number, number, nu
   const values = grid.indexNames.map(() => new Array<number | null>(n));
   const squares = Array.from({ length: grid.nCells }, (_, c) => cellSquareWkb(grid.cellLat(c), grid.cellLng(c), grid.resolutionDeg));
   const ids = Array.from({ length: grid.nCells }, (_, c) => gridIdOf(grid.resolutionDeg, grid.cellId(c)));
-  // The CSV leaves the geometry out: a cell is the square lat/lng ± resolution/2 (format document).
-  const csv: string[] = [[...CELL_COLUMNS, ...grid.indexNames, "valid", "confidence"].join(",")];
+  // The CSV leaves the geometry out: a cell is the square lat/lng ± resolution/2 (format document). Its text is
+  // built a month at a time from each cell's constant fields, written once.
+  const format = csvNumbers();
+  const cellFields = Array.from({ length: grid.nCells }, (_, c) => `${grid.cellId(c)},${ids[c]},${grid.cellCountry(c)},${grid.cellLat(c)},${grid.cellLng(c)},`);
+  const csv: string[] = [[...CELL_COLUMNS, ...grid.indexNames, "valid", "confidence"].join(",") + "\n"];
+  const monthRows: string[] = new Array(grid.nCells);
   let r = 0;
   for (let m = 0; m < grid.nMonths; m++) {
     const monthText = formatMonth(grid.firstMonth + m);
@@ -110,8 +129,9 @@ export function writeCellExport(grid: DroughtGrid, gridBbox: [number, number, nu
       valid[r] = Number.isFinite(rec[0]);
       conf[r] = confidence ? confidence.cell(c, m) : null;
       geometry[r] = squares[c];
-      csv.push(`${cellId[r]},${gridId[r]},${country[r]},${lat[r]},${lng[r]},${monthText}${putValues(values, r, rec)},${valid[r]},${conf[r] === null ? "" : Math.round(conf[r]! * 1e4) / 1e4}`);
+      monthRows[c] = `${cellFields[c]}${monthText}${putValues(values, r, rec, format)},${valid[r]},${format(conf[r])}\n`;
     }
+    csv.push(monthRows.join(""));
   }
   const geo = {
     version: GEOPARQUET_VERSION,
@@ -134,7 +154,7 @@ export function writeCellExport(grid: DroughtGrid, gridBbox: [number, number, nu
     kvMetadata: [{ key: "geo", value: JSON.stringify(geo) }],
     rowGroupSize: grid.nCells * 12,
   });
-  return { parquet: new Uint8Array(parquet), csvGz: gzipSync(csv.join("\n") + "\n", { level: 1 }), rows: n };
+  return { parquet: new Uint8Array(parquet), csvGz: gzipSync(csv.join(""), { level: 1 }), rows: n };
 }
 
 export interface ProvinceRow {
