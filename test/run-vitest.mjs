@@ -3,7 +3,7 @@
 // "N passed, N failed[, N skipped]" that CI reads. Whatever makes the run fail is counted and named on the lines
 // before it: failed tests, test files that could not run, unhandled errors, a global setup that failed, a check
 // that failed. The exit status is 1 exactly when the failed count is not 0.
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -53,21 +53,48 @@ export function summarize({ checks, vitestStatus, summary }) {
   return { lines, failed };
 }
 
-function run(args) {
-  return spawnSync(process.execPath, args, { stdio: "inherit" }).status;
+/**
+ * The checks one after another in a child process of their own, beside vitest: the global setup's drought build
+ * keeps one core busy for a minute while the other would wait (on this 2-core machine, tsc and eslint one before
+ * the suite cost about that minute). Their output is held and printed after vitest's, so the two do not interleave.
+ */
+function startChecks() {
+  return new Promise((resolveAll) => {
+    const results = [];
+    const next = (i) => {
+      if (i === CHECKS.length) return resolveAll(results);
+      const c = CHECKS[i];
+      const child = spawn(process.execPath, c.args, { stdio: ["ignore", "pipe", "pipe"] });
+      let output = "";
+      child.stdout.on("data", (d) => (output += d));
+      child.stderr.on("data", (d) => (output += d));
+      child.on("error", (err) => (output += String(err)));
+      child.on("close", (status) => {
+        results.push({ name: c.name, status, output });
+        next(i + 1);
+      });
+    };
+    next(0);
+  });
 }
 
-function main(argv) {
+async function main(argv) {
   const withChecks = argv[0] === "--checks";
   const vitestArgs = withChecks ? argv.slice(1) : argv;
-  const checks = withChecks ? CHECKS.map((c) => ({ name: c.name, status: run(c.args) })) : [];
+  const checksDone = withChecks ? startChecks() : Promise.resolve([]);
   const summaryFile = resolve("test-output", "vitest-summary.json");
   rmSync(summaryFile, { force: true }); // never report an earlier run's numbers
   const reporter = join(PROJECT, "test", "summary-reporter.mjs");
-  const vitestStatus = spawnSync(process.execPath, [tool("vitest/vitest.mjs"), "run", "--reporter=default", `--reporter=${reporter}`, ...vitestArgs], {
+  const vitest = spawn(process.execPath, [tool("vitest/vitest.mjs"), "run", "--reporter=default", `--reporter=${reporter}`, ...vitestArgs], {
     stdio: "inherit",
     env: { ...process.env, VITEST_SUMMARY_FILE: summaryFile },
-  }).status;
+  });
+  const vitestStatus = await new Promise((done) => {
+    vitest.on("error", () => done(null));
+    vitest.on("close", (status) => done(status));
+  });
+  const checks = await checksDone;
+  for (const c of checks) if (c.output.trim()) console.log(`${c.name}:\n${c.output.trimEnd()}`);
   let summary = null;
   try {
     summary = JSON.parse(readFileSync(summaryFile, "utf8"));
@@ -83,4 +110,4 @@ function main(argv) {
   return failed === 0 ? 0 : 1;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) process.exitCode = main(process.argv.slice(2));
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) process.exitCode = await main(process.argv.slice(2));
