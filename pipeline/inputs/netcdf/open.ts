@@ -5,7 +5,9 @@
 // ("error - name not defined!", "Offset is outside the bounds of the DataView") say neither.
 import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { NetCDFReader } from "netcdfjs";
-import h5wasm from "h5wasm/node";
+// h5wasm is loaded on the first NetCDF-4 file: its 4 MB module (the HDF5 library as WebAssembly) took 4 s to import
+// under tsx, for every pipeline command that only might read NetCDF (the sources status).
+import type H5wasm from "h5wasm/node";
 import type { Attributes, AttributeValue } from "./cf.ts";
 
 export interface NcVariable {
@@ -249,7 +251,7 @@ export function hdf5Reason(e: unknown): string {
   return causes.at(-1) ?? text.split("\n")[0];
 }
 
-type H5Dataset = InstanceType<typeof h5wasm.Dataset>;
+type H5Dataset = InstanceType<typeof H5wasm.Dataset>;
 
 /** A dataset's variable description; dimension-only scales written by the netCDF library are not variables. */
 function describeDataset(key: string, entity: H5Dataset): NcVariable | undefined {
@@ -277,8 +279,9 @@ function describeDataset(key: string, entity: H5Dataset): NcVariable | undefined
 }
 
 async function openNetcdf4(path: string): Promise<NcDataset> {
+  const { default: h5wasm } = await import("h5wasm/node");
   const lib = (await h5wasm.ready) as unknown as Hdf5ErrorSwitch;
-  let file: InstanceType<typeof h5wasm.File>;
+  let file: InstanceType<typeof H5wasm.File>;
   let keys: string[];
   try {
     [file, keys] = withHdf5Errors(lib, () => {

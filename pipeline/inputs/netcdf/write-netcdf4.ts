@@ -1,7 +1,6 @@
 // Writes small NetCDF-4 (HDF5) files with h5wasm: coordinate variables are HDF5 dimension scales attached to the
 // data variables' dimensions, as the netCDF-4 library lays them out. The ERA5 refresh writes its merged file with it
 // (pipeline/sources/era5-merge.ts); the tests write their fixtures with it.
-import h5wasm from "h5wasm/node";
 
 export type H5Data = Float32Array | Float64Array | Int16Array | Int32Array | BigInt64Array;
 export type H5Attr = string | Float32Array | Float64Array | Int16Array | Int32Array;
@@ -23,6 +22,8 @@ export interface H5File {
 }
 
 export async function writeNetcdf4(path: string, spec: H5File): Promise<void> {
+  // Loaded here, not at import: the 4 MB HDF5 module costs seconds to import (pipeline/inputs/netcdf/open.ts).
+  const { default: h5wasm } = await import("h5wasm/node");
   await h5wasm.ready;
   const f = new h5wasm.File(path, "w");
   try {
