@@ -44,6 +44,8 @@ export class PointScorer {
   readonly raster: CellRaster;
   readonly counts: ScoreCounts = { rows: 0, found: 0, notFound: 0, invalid: 0 };
   private readonly grid: DroughtGrid;
+  /** SPEI-1's index number in the grid (the score is made from it); −1: the grid has none, so no cell has a value. */
+  private readonly spei1No: number;
   /** Per month offset, per cell: the row's text from ",month" on (made on first use). */
   private readonly tails = new Map<number, (string | undefined)[]>();
   private readonly missTails = new Map<number, string>();
@@ -60,6 +62,7 @@ export class PointScorer {
   /** `defaultMonth`: the --month of the command; without it, each point's cell's latest month (parts.cellLatestOffset). */
   constructor(parts: CellLocatorParts & { cellLatestOffset: Int32Array }, defaultMonth?: MonthIndex) {
     this.grid = parts.grid;
+    this.spei1No = parts.grid.indexNo("spei1");
     this.raster = new CellRaster(parts);
     this.cellLatest = parts.cellLatestOffset;
     const first = formatMonth(this.grid.firstMonth);
@@ -182,7 +185,7 @@ export class PointScorer {
       const offset = asked === CELL_LATEST ? this.cellLatest[cell] : asked;
       if (offset < 0) return (byCell[cell] = this.noValueInRecord);
       const month = this.monthText(offset);
-      const spei1 = this.grid.value(cell, offset, 0);
+      const spei1 = this.spei1No < 0 ? NaN : this.grid.value(cell, offset, this.spei1No);
       if (Number.isNaN(spei1)) tail = `,${month},false,,,,,${csvField(noValueReason(month))}`;
       else {
         const score = droughtScore(spei1);

@@ -40,6 +40,8 @@ export interface DroughtArtifacts {
   cellLatestOffset: Int32Array;
   /** Per grid cell, its SPEI-1 in that month (NaN: none); a paged grid's answers read it here, not from disk. */
   cellLatestSpei1: Float32Array;
+  /** The grid's index number of SPEI-1, the index every score is made from (a version without it never serves). */
+  spei1Index: number;
   /** YYYY-MM of each month of the grid, by offset (a batch item names its month without formatting it). */
   monthLabels: readonly string[];
   baselineLabel: string;
@@ -108,6 +110,8 @@ export function openDroughtArtifacts(dir: string, manifest: Manifest): DroughtAr
   const latest = manifest.latestValidMonth ? parseMonth(manifest.latestValidMonth) : undefined;
   if (latest === undefined) throw new Error("manifest has no latest valid month");
   if (!manifest.baseline) throw new Error("manifest has no baseline");
+  const spei1Index = grid.indexNo("spei1");
+  if (spei1Index < 0) throw new Error(`drought-grid.bin: no spei1 index (indices: ${grid.indexNames.join(", ")}); every score is made from SPEI-1`);
   const latestOfCells = latestByCell(grid, gridPath);
   return {
     version: manifest.version,
@@ -121,6 +125,7 @@ export function openDroughtArtifacts(dir: string, manifest: Manifest): DroughtAr
     defaultMonth: latest,
     cellLatestOffset: latestOfCells.offset,
     cellLatestSpei1: latestOfCells.spei1,
+    spei1Index,
     monthLabels: Array.from({ length: grid.nMonths }, (_, m) => formatMonth(grid.firstMonth + m)),
     shapes,
     confidence,

@@ -204,7 +204,7 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
       if (offset < 0) return noValueInRecordReason(formatMonth(a.grid.firstMonth), formatMonth(a.grid.lastMonth));
     }
     // The cell's own latest month: its SPEI-1 was kept when the version was opened (no read of a paged grid).
-    const spei1 = month === undefined ? a.cellLatestSpei1[cell] : a.grid.value(cell, offset, 0);
+    const spei1 = month === undefined ? a.cellLatestSpei1[cell] : a.grid.value(cell, offset, a.spei1Index);
     if (Number.isNaN(spei1)) return noValueReason(formatMonth(a.grid.firstMonth + offset));
     const monthReason: MonthReason = month === undefined ? CELL_LATEST_MONTH_RULE : "requested";
     return { a, cell, distanceKm, month: a.grid.firstMonth + offset, offset, spei1, monthReason };

@@ -124,6 +124,25 @@ describe("a version whose manifest and directory disagree, or that lacks a file 
     });
   }
 
+  it("a drought grid without a spei1 index: refused at start and by hot swap (every score is made from SPEI-1)", async () => {
+    // The grid's first index renamed in place; publishing checksums the edited file, so only the reader can refuse it.
+    const renameSpei1 = (dir: string) => {
+      const path = join(dir, "drought-grid.bin");
+      const bytes = readFileSync(path);
+      const at = bytes.indexOf(Buffer.from("spei1\0"));
+      expect(at).toBeGreaterThan(0);
+      bytes.write("spex1", at, "ascii");
+      writeFileSync(path, bytes);
+    };
+    const root = mkdtempSync(join(tmpdir(), "version-load-"));
+    const log = capture();
+    await publish(root, "v1", renameSpei1);
+    const cold = openStore(root, log.logger);
+    expect(await cold.reload()).toBe("refused");
+    expect(log.messages().at(-1)?.err).toMatch(/no spei1 index \(indices: spex1, spei3, spei6, spei12, spi1, mcdi\)/);
+    await expectSwapRefused(root, log, "v2", () => publish(root, "v3", renameSpei1), /no spei1 index/);
+  });
+
   it("a version of another kind is refused by a store that expects drought", async () => {
     const root = mkdtempSync(join(tmpdir(), "version-load-"));
     const log = capture();
