@@ -54,14 +54,10 @@ function nullable(x: number): number | null {
   return Number.isFinite(x) ? x : null;
 }
 
-/** CSV values to 4 decimals (indices are z-scores; the Parquet columns hold the stored float32 values). */
-function csvNumber(x: number | null): string {
-  return x === null ? "" : String(Math.round(x * 1e4) / 1e4);
-}
-
 /**
- * csvNumber with the text of each rounded value kept: an export repeats the same few tens of thousands of
- * 4-decimal values millions of times, and formatting a number is most of writing its row.
+ * CSV values to 4 decimals (indices are z-scores; the Parquet columns hold the stored float32 values), the text of
+ * each rounded value kept: an export repeats the same few tens of thousands of 4-decimal values millions of times,
+ * and formatting a number is most of writing its row.
  */
 function csvNumbers(): (x: number | null) => string {
   const texts = new Map<number, string>();
@@ -75,7 +71,7 @@ function csvNumbers(): (x: number | null) => string {
 }
 
 /** Stores a record's index values in the columns at row r; returns them as CSV fields (",v1,v2,…"). */
-function putValues(values: (number | null)[][], r: number, rec: Float32Array, format: (x: number | null) => string = csvNumber): string {
+function putValues(values: (number | null)[][], r: number, rec: Float32Array, format: (x: number | null) => string): string {
   let fields = "";
   for (let k = 0; k < values.length; k++) {
     const v = nullable(rec[k]);
@@ -173,6 +169,7 @@ export function writeProvinceExport(summaries: ProvinceSummariesReader, province
   const cellsUsed = new Int32Array(n);
   const values = summaries.indexNames.map(() => new Array<number | null>(n));
   const quoted = provinces.map((p) => [p.nameEn, p.nameTh].map((t) => (/[",\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t)));
+  const format = csvNumbers();
   const csv: string[] = [[...PROVINCE_COLUMNS, ...summaries.indexNames, "cells_used"].join(",")];
   let r = 0;
   for (let m = 0; m < summaries.nMonths; m++) {
@@ -184,7 +181,7 @@ export function writeProvinceExport(summaries: ProvinceSummariesReader, province
       nameTh[r] = provinces[p].nameTh;
       month[r] = monthText;
       cellsUsed[r] = summaries.cellsUsed(p, m);
-      csv.push(`${code[r]},${quoted[p][0]},${quoted[p][1]},${monthText}${putValues(values, r, rec)},${cellsUsed[r]}`);
+      csv.push(`${code[r]},${quoted[p][0]},${quoted[p][1]},${monthText}${putValues(values, r, rec, format)},${cellsUsed[r]}`);
     }
   }
   const parquet = parquetWriteBuffer({

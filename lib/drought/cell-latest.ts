@@ -81,7 +81,6 @@ export interface CellLatest {
   spei1: Float32Array;
 }
 
-
 /** Latest non-NaN month of index k for `count` cells whose values start at vals[0] (cell `first`). */
 function scanCells(out: CellLatest, vals: Float32Array, first: number, count: number, nMonths: number, nIndices: number, k: number): void {
   for (let c = 0; c < count; c++) {

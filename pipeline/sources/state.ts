@@ -134,6 +134,7 @@ function saveFacts(path: string, facts: FileFacts): void {
   }
 }
 
+/** A copy on disk, read and checked once per (path, size, mtime): the data directory is large and rarely changes. */
 async function diskFile(spec: ResourceSpec, path: string, from: "cache" | "data-dir", facts: FileFacts = new Map()): Promise<SourceFileReport> {
   const st = statSync(path);
   // "2": facts of NetCDF copies now carry their dataAsOf.

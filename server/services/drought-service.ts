@@ -94,13 +94,12 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
     const [lo, hi] = this.monthRange(a.grid.firstMonth, a.grid.lastMonth, q.from, q.to);
     const names = q.indices ?? DEFAULT_HISTORY_INDICES;
     const nos = names.map((n) => a.grid.indexNo(n));
-    const spei1No = a.grid.indexNo("spei1");
     const series = [];
     for (let m = lo; m <= hi; m++) {
       const rec = a.grid.record(cell, m - a.grid.firstMonth);
       const indices: Record<string, number | null> = {};
       names.forEach((n, i) => (indices[n] = nos[i] < 0 ? null : round(rec[nos[i]], 3)));
-      series.push({ month: formatMonth(m), ...scoreOf(rec[spei1No]), indices });
+      series.push({ month: formatMonth(m), ...scoreOf(rec[a.spei1Index]), indices });
     }
     return {
       location: {

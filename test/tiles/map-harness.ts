@@ -24,7 +24,6 @@ export const CHROMIUM_ARGS = [
   "--enable-unsafe-swiftshader",
 ];
 
-
 export interface MapHarness {
   base: string;
   key: string;
