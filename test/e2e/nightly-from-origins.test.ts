@@ -30,7 +30,6 @@ for (const rel of WITHOUT_ORIGIN) {
   symlinkSync(join(mirror, rel), join(emptyDataDir, rel));
 }
 const artifacts = mkdtempSync(join(tmpdir(), "nightly-art-"));
-const reference = mkdtempSync(join(tmpdir(), "nightly-ref-"));
 const DON = readdirSync(join(mirror, "health/who-don")).find((f) => /^outbreaks_\d{8}\.csv$/.test(f))!;
 
 /** Origin-shaped path → mirror file. */
@@ -123,18 +122,15 @@ beforeAll(async () => {
   };
   delete env.CDSAPI_KEY;
   delete env.SOURCES_OFFLINE;
-  // The reference snapshots build in a process of their own: built in this one, they blocked the replay's loop for
-  // 7 s at a stretch on a quiet machine, and under a loaded CI run long enough for a download to time out.
-  const [r, ref] = await Promise.all([
-    pipelineCli(["nightly"], env),
-    pipelineCli(["snapshots", "heatwave", "wildfire", "sea_level_rise", "ports"], { ...process.env, DATA_DIR: mirror, ARTIFACTS_DIR: reference, SOURCES_OFFLINE: "1" }),
-  ]);
-  if (ref.code !== 0) throw new Error(`reference snapshots failed: ${ref.stdout}`);
+  const r = await pipelineCli(["nightly"], env);
   // stdout holds one JSON document (logs go to stderr).
   run = { code: r.code, out: JSON.parse(r.stdout) };
 }, 600_000);
 afterAll(() => replay?.close());
 
+// What the nightly builds is compared with what the suite's global setup built from the data directory itself
+// (test/global-setup.ts: the drought grid and every feed snapshot, offline).
+const reference = () => inject("artifactsDir");
 const snapshotFile = (root: string, name: string, file: string) => readFileSync(join(realpathSync(join(snapshotRoot(root, name), "current")), file));
 
 describe("make nightly from the origins alone", () => {
@@ -150,21 +146,21 @@ describe("make nightly from the origins alone", () => {
 
   it("builds the data directory's drought grid", () => {
     const built = realpathSync(join(artifacts, "current"));
-    const ref = realpathSync(join(inject("artifactsDir"), "current"));
+    const ref = realpathSync(join(reference(), "current"));
     for (const f of ["drought-grid.bin", "province-summaries.bin", "confidence.bin", "coverage-mask.bin"]) {
       expect(readFileSync(join(built, f)).equals(readFileSync(join(ref, f))), f).toBe(true);
     }
   });
 
   it("builds the heatwave, wildfire and sea-level snapshots of the data directory", () => {
-    expect(snapshotFile(artifacts, "heatwave", "snapshot.json").equals(snapshotFile(reference, "heatwave", "snapshot.json"))).toBe(true);
-    for (const f of ["snapshot.json", "events.bin"]) expect(snapshotFile(artifacts, "sea_level_rise", f).equals(snapshotFile(reference, "sea_level_rise", f)), f).toBe(true);
-    for (const f of ["snapshot.json", "events.bin"]) expect(snapshotFile(artifacts, "wildfire", f).equals(snapshotFile(reference, "wildfire", f)), f).toBe(true);
+    expect(snapshotFile(artifacts, "heatwave", "snapshot.json").equals(snapshotFile(reference(), "heatwave", "snapshot.json"))).toBe(true);
+    for (const f of ["snapshot.json", "events.bin"]) expect(snapshotFile(artifacts, "sea_level_rise", f).equals(snapshotFile(reference(), "sea_level_rise", f)), f).toBe(true);
+    for (const f of ["snapshot.json", "events.bin"]) expect(snapshotFile(artifacts, "wildfire", f).equals(snapshotFile(reference(), "wildfire", f)), f).toBe(true);
   });
 
   it("builds the port table of the data directory: UN/LOCODE, WPI and PortWatch's ports read page by page", () => {
     // The hazards differ: the mirror's derived flood table and its older GDACS snapshot have no origin to come from.
-    for (const f of ["ports.json", "ais.json"]) expect(snapshotFile(artifacts, "ports", f).equals(snapshotFile(reference, "ports", f)), f).toBe(true);
+    for (const f of ["ports.json", "ais.json"]) expect(snapshotFile(artifacts, "ports", f).equals(snapshotFile(reference(), "ports", f)), f).toBe(true);
   });
 
   it("fetches the daily series of Thailand's ports from PortWatch's service, page by page", () => {
