@@ -78,18 +78,36 @@ function jsonRows(value: unknown, check: ContentCheck, file: string): number {
   return rows.length;
 }
 
-function csvRows(text: string, check: ContentCheck, file: string): { rows: number; malformed: CsvRejection[] } {
-  let table;
+function readTable(text: string, check: ContentCheck, file: string) {
   try {
-    table = readCsv(text, file, check.csv);
+    return readCsv(text, file, check.csv);
   } catch (err) {
     throw new ContentError(file, (err as Error).message.replace(`${file}: `, "").replace(`${file}:`, "line "));
   }
-  const header = table.header.map((h) => h.trim());
+}
+
+function checkColumns(header: readonly string[], check: ContentCheck, file: string): void {
   const missing = (check.columns ?? []).filter((c) => !header.includes(c));
   if (missing.length > 0) {
     throw new ContentError(file, `missing column${missing.length > 1 ? "s" : ""} ${missing.map((c) => `"${c}"`).join(", ")} (header: ${header.slice(0, 8).join(",")}${header.length > 8 ? ",…" : ""})`);
   }
+}
+
+/** A source's own parser as the row check (ContentCheck.parse): the header line read as CSV for the columns. */
+function parsedRows(text: string, check: ContentCheck & { parse: (text: string, file: string) => number }, file: string): number {
+  const end = text.search(/\r?\n/);
+  checkColumns(readTable(end < 0 ? text : text.slice(0, end), check, file).header.map((h) => h.trim()), check, file);
+  try {
+    return check.parse(text, file);
+  } catch (err) {
+    const message = (err as Error).message;
+    throw new ContentError(file, message.startsWith(`${file}: `) ? message.slice(file.length + 2) : message);
+  }
+}
+
+function csvRows(text: string, check: ContentCheck, file: string): { rows: number; malformed: CsvRejection[] } {
+  const table = readTable(text, check, file);
+  checkColumns(table.header.map((h) => h.trim()), check, file);
   // Rows after the header that are not data (units) are neither counted nor malformed.
   const firstDataLine = (check.csv?.header === false ? 1 : 2) + (check.csv?.skipLines ?? 0) + (check.skipRows ?? 0);
   return {
@@ -113,7 +131,9 @@ export function checkContent(bytes: Uint8Array, check: ContentCheck, file: strin
   if (text.trim() === "") throw new ContentError(file, "no content (only white space)");
   let rows: number;
   let malformed: CsvRejection[] = [];
-  if (check.format === "csv") {
+  if (check.format === "csv" && check.parse !== undefined) {
+    rows = parsedRows(text, { ...check, parse: check.parse }, file);
+  } else if (check.format === "csv") {
     ({ rows, malformed } = csvRows(text, check, file));
   } else if (check.format === "json" || check.format === "geojson") {
     let value: unknown;

@@ -40,8 +40,12 @@ export interface ContentCheck {
   /** An empty body is the origin's "no data" (PSMSL's gauges without annual values), kept as zero rows; the row
    *  comparison still refuses it in place of a copy that had rows. */
   emptyMeansNoData?: boolean;
-  /** A source-specific check on the text (e.g. the GHCN-Daily parser); throws with the reason. */
+  /** A source-specific check on the text, after the generic reading; throws with the reason. */
   validate?: (text: string, file: string) => void;
+  /** CSV: the source's own parser as the whole row check, in place of the generic CSV reading (which would read every
+   *  row a second time): it refuses a file at its first bad row (throws with the reason) and returns the rows it
+   *  read. `columns` are still checked, on the header line. GHCN-Daily's station files (pipeline/inputs/ghcnd). */
+  parse?: (text: string, file: string) => number;
 }
 
 /** How a download joins the copy it replaces (merge.ts). */

@@ -17,20 +17,21 @@ import { loadProvinces, provincesBox, provincesPath } from "../../provinces/boun
 
 export const NOAA_ACCESS_URL = "https://www.ncei.noaa.gov/data/global-historical-climatology-network-daily/access";
 
-/** The parser is the content check: a file it refuses, or one for another station, is not used. */
+/** The parser is the content check (the only reading of each row): a file it refuses, or one for another station, is not used. */
 export function stationCheck(id: string, columns: readonly string[] = ["STATION", "DATE", "PRCP"]): ContentCheck {
   return {
     format: "csv",
     columns,
     asOf: sortedCsvTailMax("DATE"),
-    validate: (text, file) => {
-      let station: string;
+    parse: (text, file) => {
+      let series;
       try {
-        station = parseGhcndCsv(text, file).station;
+        series = parseGhcndCsv(text, file);
       } catch (err) {
         throw err instanceof InputError ? new Error(`line ${err.line}: ${err.reason}`) : err;
       }
-      if (station !== id) throw new Error(`line 2: STATION ${station}, expected ${id}`);
+      if (series.station !== id) throw new Error(`line 2: STATION ${series.station}, expected ${id}`);
+      return series.counts.rows;
     },
   };
 }
