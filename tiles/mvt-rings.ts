@@ -22,10 +22,26 @@ function ringArea2(r: readonly number[][]): number {
 export function validPolygonRings(rings: number[][][]): number[][][] {
   // Rounding the union's intersection points back to the grid can make rings cross or pinch again: the union and the
   // cut of pinches are repeated on the rounded rings (three rounds settle every province tile of the mirror).
+  // A round that changes nothing has reached the fixed point: further rounds would give the same rings again.
   let out = rings;
-  for (let round = 0; round < 3; round++) out = splitAll(cleanOnce(out));
+  for (let round = 0; round < 3; round++) {
+    const next = splitAll(cleanOnce(out));
+    if (round > 0 && sameRings(next, out)) break;
+    out = next;
+  }
   // A vertex on another ring's edge becomes a vertex of that edge too; on its own ring's edge that is a pinch, cut.
   return splitAll(nodeRings(out));
+}
+
+function sameRings(a: number[][][], b: number[][][]): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) {
+    const p = a[k];
+    const q = b[k];
+    if (p.length !== q.length) return false;
+    for (let i = 0; i < p.length; i++) if (p[i][0] !== q[i][0] || p[i][1] !== q[i][1]) return false;
+  }
+  return true;
 }
 
 /**
