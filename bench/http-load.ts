@@ -1,6 +1,7 @@
 // Shared by the HTTP benches (api.bench.ts, http-pinned.bench.ts): the load generator (autocannon), inland Thai
 // points, a bare Express baseline in its own process, and a published 1,000,000-cell synthetic version.
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -48,23 +49,60 @@ export /**
  * baseline of goal 1: our route against Express doing nothing but sending the same body.
  */
 async function bareExpress(bodies: Record<string, { method: "get" | "post"; body: string; type: string }>, opts: { cpu?: string } = {}): Promise<{ base: string; stop(): Promise<void> }> {
-  const port = 30000 + Math.floor(Math.random() * 20000);
   const routes = Object.entries(bodies)
     .map(([path, b]) => `app.${b.method}(${JSON.stringify(path)}, (req, res) => { if (req.method === "POST") req.resume(); res.type(${JSON.stringify(b.type)}).send(${JSON.stringify(b.body)}); });`)
     .join("\n");
-  const script = `import express from "express"; const app = express(); app.disable("x-powered-by"); app.set("etag", false);\n${routes}\napp.listen(${port}, "127.0.0.1");`;
-  const argv = ["--input-type=module", "-e", script];
+  const script = `import express from "express"; const app = express(); app.disable("x-powered-by"); app.set("etag", false);\n${routes}\n`;
+  return expressProcess(script, "/", opts);
+}
+
+/** Runs an Express app's module text (`app` defined, not listening) on a free port in its own process; ready once `probe` answers. */
+async function expressProcess(script: string, probe: string, opts: { cpu?: string }): Promise<{ base: string; stop(): Promise<void> }> {
+  const port = 30000 + Math.floor(Math.random() * 20000);
+  const argv = ["--input-type=module", "-e", `${script}\napp.listen(${port}, "127.0.0.1");`];
   const proc = spawn(opts.cpu === undefined ? process.execPath : "taskset", opts.cpu === undefined ? argv : ["-c", opts.cpu, process.execPath, ...argv], { cwd: PROJECT_ROOT, stdio: ["ignore", "inherit", "inherit"] });
   const base = `http://127.0.0.1:${port}`;
   for (;;) {
     try {
-      await fetch(base + "/");
+      await fetch(base + probe);
       break;
     } catch {
       await new Promise((r) => setTimeout(r, 20));
     }
   }
   return { base, stop: () => new Promise((res) => (proc.once("exit", () => res()), proc.kill("SIGTERM"))) };
+}
+
+export /**
+ * The floor of an authenticated JSON answer: the bare Express route of bareExpress doing only the per-request work
+ * every answer of ours must do (spec and issues 13, 24, 25), each the cheapest way — the API key's sha256 compared
+ * with a stored hash in constant time, helmet's two security headers, the CORS, X-Data-Version and RateLimit-*
+ * headers, a weak ETag (sha1 of the body) with Cache-Control and Vary, and a prom-client counter and histogram
+ * observed on finish (labelled children looked up once). No routing table, rate limiter, validation, lookup or
+ * serialisation. Its rate against bareExpress's is the most any route of ours could reach.
+ */
+async function floorExpress(path: string, body: string, key: string, opts: { cpu?: string } = {}): Promise<{ base: string; stop(): Promise<void> }> {
+  const keyHash = createHash("sha256").update(key).digest("hex");
+  const script = `import express from "express"; import helmet from "helmet"; import { hash, timingSafeEqual } from "node:crypto"; import { Counter, Histogram, Registry } from "prom-client";
+const body = ${JSON.stringify(body)}; const stored = Buffer.from(${JSON.stringify(keyHash)}, "hex");
+const registry = new Registry();
+const requests = new Counter({ name: "requests_total", help: "r", labelNames: ["method", "route", "status"], registers: [registry] }).labels("GET", ${JSON.stringify(path)}, "200");
+const latency = new Histogram({ name: "latency_seconds", help: "l", labelNames: ["method", "route", "status"], registers: [registry] }).labels("GET", ${JSON.stringify(path)}, "200");
+const app = express(); app.disable("x-powered-by"); app.set("etag", false);
+app.use(helmet({ contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: helmet.contentSecurityPolicy.dangerouslyDisableDefaultSrc, frameAncestors: ["'none'"] } }, crossOriginEmbedderPolicy: false, crossOriginOpenerPolicy: false, crossOriginResourcePolicy: false, originAgentCluster: false, referrerPolicy: false, strictTransportSecurity: false, xContentTypeOptions: true, xDnsPrefetchControl: false, xDownloadOptions: false, xFrameOptions: false, xPermittedCrossDomainPolicies: false, xPoweredBy: false, xXssProtection: false }));
+app.get(${JSON.stringify(path)}, (req, res) => {
+  const started = process.hrtime.bigint();
+  const presented = req.headers["x-api-key"];
+  if (typeof presented !== "string" || !timingSafeEqual(hash("sha256", presented, "buffer"), stored)) { res.status(401).end(); return; }
+  res.setHeader("X-Data-Version", "v"); res.setHeader("Access-Control-Allow-Origin", "*"); res.setHeader("Access-Control-Expose-Headers", "X-Data-Version, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, ETag");
+  res.setHeader("RateLimit-Limit", "1000000000"); res.setHeader("RateLimit-Remaining", "999999999"); res.setHeader("RateLimit-Reset", "60");
+  res.on("finish", () => { requests.inc(); latency.observe(Number(process.hrtime.bigint() - started) / 1e9); });
+  res.setHeader("Content-Type", "application/json; charset=utf-8"); res.setHeader("Vary", "Accept-Encoding");
+  res.setHeader("ETag", \`W/"\${hash("sha1", body, "base64url")}"\`); res.setHeader("Cache-Control", "no-cache");
+  res.setHeader("Content-Length", String(Buffer.byteLength(body))); res.end(body);
+});
+`;
+  return expressProcess(script, path, opts);
 }
 
 export /** A published version whose grid has 1,000,000 cells (1000 × 1000 at 0.01°) and 24 months of 8 indices. */

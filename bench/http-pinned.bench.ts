@@ -1,6 +1,8 @@
 // The per-request path measured the pinned way (issue 25): the server on core 0 (taskset), this process — the load
 // generator, autocannon — on core 1, so the generator does not take the server's CPU. Side by side in one run:
-//   GET drought against a bare Express route sending the same bytes (also on core 0), goal ≥ 0.8;
+//   GET drought against a bare Express route sending the same bytes (also on core 0), goal ≥ 0.8, and the floor — that
+//   bare route doing only the per-request work every authenticated answer must do (http-load.ts floorExpress) —
+//   against it: the most any route of ours could reach;
 //   POST batch-100 against GET /api/ping of the same server, goal ≥ 0.4;
 //   POST batch-100 on a synthetic 1,000,000-cell grid against the Thai grid (the same 100 inland points), goal ≥ 0.8.
 // Then where a request's time goes: the server under --cpu-prof for GET drought and for POST batch-100, each CPU
@@ -14,7 +16,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { artifactsDir as defaultArtifactsDir, PROJECT_ROOT } from "../lib/config.ts";
 import { pinSelf, startServer, type Started } from "./bench-server.ts";
-import { bareExpress, load, median, syntheticMillion, thaiPoints, type LoadRequest } from "./http-load.ts";
+import { bareExpress, floorExpress, load, median, syntheticMillion, thaiPoints, type LoadRequest } from "./http-load.ts";
 import { rng } from "./random.ts";
 
 const argSeconds = process.argv.indexOf("--seconds");
@@ -54,18 +56,26 @@ async function text(s: Started, req: LoadRequest): Promise<string> {
 
 async function droughtVsBare() {
   const s = await startServer(ARTIFACTS, {}, { cpu: SERVER_CPU });
-  const bare = await bareExpress({ "/api/risk-map/drought": { method: "get", body: await text(s, DROUGHT), type: "application/json" } }, { cpu: SERVER_CPU });
+  const body = await text(s, DROUGHT);
+  const bare = await bareExpress({ "/api/risk-map/drought": { method: "get", body, type: "application/json" } }, { cpu: SERVER_CPU });
   const r = await paired(
     () => load(s, DROUGHT, SECONDS),
     () => load({ base: bare.base, key: s.key }, DROUGHT, SECONDS),
   );
+  // The ceiling: the same bare route doing only what every authenticated answer must (floorExpress).
+  const floor = await floorExpress(DROUGHT.path.split("?")[0], body, s.key, { cpu: SERVER_CPU });
+  const f = await paired(
+    () => load({ base: floor.base, key: s.key }, DROUGHT, SECONDS),
+    () => load({ base: bare.base, key: s.key }, DROUGHT, SECONDS),
+  );
+  await floor.stop();
+  await bare.stop();
   const batch = await paired(
     () => load(s, BATCH, SECONDS),
     () => load(s, PING, SECONDS),
   );
-  await bare.stop();
   await s.stop();
-  return { drought: r.a, bare: r.b, droughtVsBare: r.ratio, batch: batch.a, ping: batch.b, batchVsPing: batch.ratio };
+  return { drought: r.a, bare: r.b, droughtVsBare: r.ratio, floor: f.a, floorBare: f.b, floorVsBare: f.ratio, batch: batch.a, ping: batch.b, batchVsPing: batch.ratio };
 }
 
 async function millionVsThai() {
@@ -175,7 +185,7 @@ async function main() {
   if (built.status !== 0) throw new Error("make build failed");
   pinSelf(LOAD_CPU);
   const a = await droughtVsBare();
-  process.stderr.write(`GET drought ${a.drought.toFixed(0)} vs bare ${a.bare.toFixed(0)}; batch ${a.batch.toFixed(0)} vs ping ${a.ping.toFixed(0)}\n`);
+  process.stderr.write(`GET drought ${a.drought.toFixed(0)} vs bare ${a.bare.toFixed(0)}; floor ${a.floor.toFixed(0)} vs bare ${a.floorBare.toFixed(0)}; batch ${a.batch.toFixed(0)} vs ping ${a.ping.toFixed(0)}\n`);
   const m = await millionVsThai();
   process.stderr.write(`batch 1M ${m.million.toFixed(0)} vs Thai ${m.thai.toFixed(0)}\n`);
   const pd = await profiled(DROUGHT);
@@ -187,6 +197,7 @@ async function main() {
 | pair (same run) | ours req/s | baseline req/s | ratio | goal |
 |---|---|---|---|---|
 | GET /api/risk-map/drought vs a bare Express route sending the same bytes | ${f0(a.drought)} | ${f0(a.bare)} | ${pct(a.droughtVsBare)} | ≥ 0.8 |
+| the floor (that bare route doing only the work every authenticated answer must: key hash, headers, ETag, metrics) vs the bare route | ${f0(a.floor)} | ${f0(a.floorBare)} | ${pct(a.floorVsBare)} | the ceiling of the row above |
 | POST /api/risk-map/batch (100 points) vs GET /api/ping | ${f0(a.batch)} | ${f0(a.ping)} | ${pct(a.batchVsPing)} | ≥ 0.4 |
 | POST batch-100, synthetic 1,000,000-cell grid vs Thai grid (same 100 inland points) | ${f0(m.million)} | ${f0(m.thai)} | ${pct(m.ratio)} | ≥ 0.8 |
 
