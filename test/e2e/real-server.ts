@@ -37,6 +37,13 @@ export function privateArtifacts(sourceArtifactsDir: string, snapshots: readonly
   mkdirSync(join(dir, "versions"));
   cpSync(src, join(dir, "versions", version), { recursive: true });
   symlinkSync(join("versions", version), join(dir, "current"));
+  copySnapshots(sourceArtifactsDir, dir, snapshots);
+  privateCopies.add(dir);
+  return { dir, version };
+}
+
+/** Copies of the named feed snapshots' current versions of `sourceArtifactsDir`, each published as `current` in `dir`. */
+export function copySnapshots(sourceArtifactsDir: string, dir: string, snapshots: readonly SnapshotName[]): void {
   for (const name of snapshots) {
     const snapshot = realpathSync(join(snapshotRoot(sourceArtifactsDir, name), "current"));
     const root = snapshotRoot(dir, name);
@@ -44,8 +51,16 @@ export function privateArtifacts(sourceArtifactsDir: string, snapshots: readonly
     cpSync(snapshot, join(root, "versions", basename(snapshot)), { recursive: true });
     symlinkSync(join("versions", basename(snapshot)), join(root, "current"));
   }
-  privateCopies.add(dir);
-  return { dir, version };
+}
+
+/**
+ * A new directory holding only copies of the named feed snapshots the global setup built from the mirror (no drought
+ * version): for the tests that serve or read feed snapshots without building their own.
+ */
+export function privateSnapshots(sourceArtifactsDir: string, snapshots: readonly SnapshotName[], prefix = "snapshots-"): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  copySnapshots(sourceArtifactsDir, dir, snapshots);
+  return dir;
 }
 
 /**

@@ -1,30 +1,29 @@
-// End to end: snapshots built from the real feeds into a temp dir, the real app answering the score endpoint
+// End to end: the snapshots the global setup built from the real feeds, copied, the real app answering the score endpoint
 // for every feed risk type in JSON and GeoJSON, schema-valid; 404 outside coverage; hot reload; a corrupted
 // snapshot refused while the previous one keeps serving. (Drought here is the fake service of the server tests.)
 import { riskLevel } from "../../lib/drought-scale.ts";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { dataDir } from "../../lib/config.ts";
 import { scoreData } from "../../server/schemas.ts";
 import { eventsCollection, type EventsCollection } from "../../server/schemas-events.ts";
-import { buildSnapshots } from "../../pipeline/snapshots/build-snapshots.ts";
 import { startFeedsApp, type FeedsApp } from "./feeds-app.ts";
+import { ALL_SNAPSHOTS, privateSnapshots } from "../e2e/real-server.ts";
 import { buildFlood } from "../../pipeline/snapshots/feed-builders.ts";
 import { publishSnapshot } from "../../pipeline/snapshots/publish-snapshot.ts";
 import { postJson } from "../server/helpers.ts";
 
-const artifacts = mkdtempSync(join(tmpdir(), "feeds-http-"));
+let artifacts = "";
 let app: FeedsApp;
 let key = "";
 let base = "";
 let feeds: FeedsApp["feeds"];
 
 beforeAll(async () => {
-  const r = await buildSnapshots({ dataDir: dataDir(), artifactsDir: artifacts, droughtArtifactsDir: inject("artifactsDir"), env: {}, now: new Date("2026-11-23T00:00:00Z") });
-  for (const s of Object.values(r)) expect(s.status).toBe("published");
+  // Every feed snapshot as the global setup built it from the mirror (test/global-setup.ts), in a copy of its own.
+  artifacts = privateSnapshots(inject("artifactsDir"), ALL_SNAPSHOTS, "feeds-http-");
   app = await startFeedsApp(artifacts);
   ({ key, base, feeds } = app);
 }, 60_000);

@@ -1,25 +1,19 @@
-// GET /api/risk-map/stations (the map's heatwave and sea-level layers): the heatwave and sea-level snapshots built
-// from the real data mirror into a temp dir, the real app; each feature is a site of the snapshot with its own
+// GET /api/risk-map/stations (the map's heatwave and sea-level layers): the heatwave and sea-level snapshots the global
+// setup built from the real data mirror, copied, the real app; each feature is a site of the snapshot with its own
 // figures, only the sites in the box (across the antimeridian too), pages walked by their next links, the body valid
 // against the OpenAPI document's schema (Ajv), 400/401 in the envelope. (Drought here is the fake service of the server tests.)
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { dataDir } from "../../lib/config.ts";
 import { buildOpenApi } from "../../server/openapi.ts";
 import { stationsCollection } from "../../server/schemas-stations.ts";
-import { buildSnapshots } from "../../pipeline/snapshots/build-snapshots.ts";
 import { startFeedsApp, type FeedsApp } from "./feeds-app.ts";
+import { privateSnapshots } from "../e2e/real-server.ts";
 
-const artifacts = mkdtempSync(join(tmpdir(), "stations-layer-"));
 let app: FeedsApp;
 
 beforeAll(async () => {
-  const r = await buildSnapshots({ dataDir: dataDir(), artifactsDir: artifacts, droughtArtifactsDir: inject("artifactsDir"), env: {}, only: ["heatwave", "sea_level_rise"] });
-  for (const s of Object.values(r)) expect(s.status).toBe("published");
-  app = await startFeedsApp(artifacts);
+  // The station layers' snapshots as the global setup built them from the mirror, in a copy of their own.
+  app = await startFeedsApp(privateSnapshots(inject("artifactsDir"), ["heatwave", "sea_level_rise"], "stations-layer-"));
 }, 90_000);
 
 afterAll(async () => {

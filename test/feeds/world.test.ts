@@ -1,8 +1,7 @@
-// Feed risks beyond Thailand, on the real data mirror: snapshots built from DATA_DIR, answered by the service with
+// Feed risks beyond Thailand, on the real data mirror: snapshots built from DATA_DIR (by the global setup), answered by the service with
 // the real geography (lib/geo). Expected values are traced to the input rows, read here with csv-parse, hyparquet
 // and plain text — not through the adapters under test.
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { parquetReadObjects } from "hyparquet";
@@ -10,7 +9,7 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { dataDir } from "../../lib/config.ts";
 import { ApiError } from "../../server/errors.ts";
 import { openFeedRiskService } from "../../server/services/feed-risk-service.ts";
-import { buildSnapshots } from "../../pipeline/snapshots/build-snapshots.ts";
+import { privateSnapshots } from "../e2e/real-server.ts";
 import { sharedGeography } from "../../lib/feed-risk/place.ts";
 import { haversineKm } from "../../formats/event-index.ts";
 import { standardizedAnomalyScore } from "../../lib/feed-risk/scoring.ts";
@@ -29,9 +28,8 @@ let dir: string;
 let service: Awaited<ReturnType<typeof openFeedRiskService>>["service"];
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "feeds-world-"));
-  const r = await buildSnapshots({ dataDir: dataDir(), artifactsDir: dir, droughtArtifactsDir: inject("artifactsDir"), env: {}, only: ["flood", "wildfire", "heatwave", "storm", "sea_level_rise"], now: new Date("2026-11-23T00:00:00Z") });
-  for (const s of Object.values(r)) expect(s.status).toBe("published");
+  // The hazards' snapshots as the global setup built them from the mirror (test/global-setup.ts), in a copy of their own.
+  dir = privateSnapshots(inject("artifactsDir"), ["flood", "wildfire", "heatwave", "storm", "sea_level_rise"], "feeds-world-");
   service = (await openFeedRiskService(dir, silent, { watch: false })).service;
 }, 120_000);
 
