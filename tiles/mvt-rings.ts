@@ -26,7 +26,7 @@ export function validPolygonRings(rings: number[][][]): number[][][] {
   let out = rings;
   for (let round = 0; round < 3; round++) {
     const next = splitAll(cleanOnce(out));
-    if (round > 0 && sameRings(next, out)) break;
+    if (sameRings(next, out)) break;
     out = next;
   }
   // A vertex on another ring's edge becomes a vertex of that edge too; on its own ring's edge that is a pinch, cut.

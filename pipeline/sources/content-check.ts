@@ -94,11 +94,11 @@ function checkColumns(header: readonly string[], check: ContentCheck, file: stri
 }
 
 /** A source's own parser as the row check (ContentCheck.parse): the header line read as CSV for the columns. */
-function parsedRows(text: string, check: ContentCheck & { parse: (text: string, file: string) => number }, file: string): number {
+function parsedRows(text: string, check: ContentCheck, parse: (text: string, file: string) => number, file: string): number {
   const end = text.search(/\r?\n/);
   checkColumns(readTable(end < 0 ? text : text.slice(0, end), check, file).header.map((h) => h.trim()), check, file);
   try {
-    return check.parse(text, file);
+    return parse(text, file);
   } catch (err) {
     const message = (err as Error).message;
     throw new ContentError(file, message.startsWith(`${file}: `) ? message.slice(file.length + 2) : message);
@@ -132,7 +132,7 @@ export function checkContent(bytes: Uint8Array, check: ContentCheck, file: strin
   let rows: number;
   let malformed: CsvRejection[] = [];
   if (check.format === "csv" && check.parse !== undefined) {
-    rows = parsedRows(text, { ...check, parse: check.parse }, file);
+    rows = parsedRows(text, check, check.parse, file);
   } else if (check.format === "csv") {
     ({ rows, malformed } = csvRows(text, check, file));
   } else if (check.format === "json" || check.format === "geojson") {
