@@ -5,6 +5,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import autocannon from "autocannon";
 import { PROJECT_ROOT } from "../lib/config.ts";
 import { writeDroughtGrid } from "../formats/drought-grid.ts";
@@ -83,13 +84,15 @@ export /**
  */
 async function floorExpress(path: string, body: string, key: string, opts: { cpu?: string } = {}): Promise<{ base: string; stop(): Promise<void> }> {
   const keyHash = createHash("sha256").update(key).digest("hex");
-  const script = `import express from "express"; import helmet from "helmet"; import { hash, timingSafeEqual } from "node:crypto"; import { Counter, Histogram, Registry } from "prom-client";
+  // The server's own helmet middleware (dist/, compiled by the benches' `make build`): the same two headers, built once.
+  const securityHeaders = pathToFileURL(join(PROJECT_ROOT, "dist/server/http/security-headers.js")).href;
+  const script = `import express from "express"; import { securityHeaders } from ${JSON.stringify(securityHeaders)}; import { hash, timingSafeEqual } from "node:crypto"; import { Counter, Histogram, Registry } from "prom-client";
 const body = ${JSON.stringify(body)}; const stored = Buffer.from(${JSON.stringify(keyHash)}, "hex");
 const registry = new Registry();
 const requests = new Counter({ name: "requests_total", help: "r", labelNames: ["method", "route", "status"], registers: [registry] }).labels("GET", ${JSON.stringify(path)}, "200");
 const latency = new Histogram({ name: "latency_seconds", help: "l", labelNames: ["method", "route", "status"], registers: [registry] }).labels("GET", ${JSON.stringify(path)}, "200");
 const app = express(); app.disable("x-powered-by"); app.set("etag", false);
-app.use(helmet({ contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: helmet.contentSecurityPolicy.dangerouslyDisableDefaultSrc, frameAncestors: ["'none'"] } }, crossOriginEmbedderPolicy: false, crossOriginOpenerPolicy: false, crossOriginResourcePolicy: false, originAgentCluster: false, referrerPolicy: false, strictTransportSecurity: false, xContentTypeOptions: true, xDnsPrefetchControl: false, xDownloadOptions: false, xFrameOptions: false, xPermittedCrossDomainPolicies: false, xPoweredBy: false, xXssProtection: false }));
+app.use(securityHeaders);
 app.get(${JSON.stringify(path)}, (req, res) => {
   const started = process.hrtime.bigint();
   const presented = req.headers["x-api-key"];

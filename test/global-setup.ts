@@ -46,8 +46,9 @@ export default async function setup(project: TestProject): Promise<() => void> {
   // Fewer tile months and zooms than a production build: the suite needs the tiles, not all of them.
   await buildDrought({ dataDir: dataDir(), artifactsDir, settings: buildSettingsFromEnv({ TILE_MONTHS: "2", TILE_MAX_ZOOM: "8" }) });
   await beside;
-  // The feed snapshots, once for the run (unchanged inputs and code: nothing rebuilt); the servers of the end-to-end
-  // tests take private copies (test/e2e/real-server.ts privateArtifacts) instead of each building its own.
+  // The feed snapshots, once for the run (unchanged inputs and code: nothing rebuilt; here only flood); the end-to-end
+  // servers and the feed tests take private copies (test/e2e/real-server.ts privateArtifacts, privateSnapshots)
+  // instead of each building its own.
   const built = await buildSnapshots({ dataDir: dataDir(), artifactsDir, droughtArtifactsDir: artifactsDir, env: {} });
   for (const [name, b] of Object.entries(built)) if (b.status !== "published" && b.status !== "unchanged") throw new Error(`${name} snapshot: ${JSON.stringify(b)}`);
   project.provide("artifactsDir", artifactsDir);

@@ -10,7 +10,7 @@ import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import { sortedCsvTailMax } from "../../sources/data-as-of.ts";
 import type { ContentCheck, ResourceContext, ResourceSpec } from "../../sources/types.ts";
-import { InputError, parseGhcndCsv } from "./parse.ts";
+import { InputError, parseGhcndCsv, type DailySeries } from "./parse.ts";
 import { GHCND_SUBDIR, STATION_INDEX_FILE, parseStationIndex, readStationIndex } from "./stations.ts";
 import { LISTED_BY, parseStationList, stationIndexCsv, stationListUrl, stationsInBox, type ListedStation } from "./station-list.ts";
 import { loadProvinces, provincesBox, provincesPath } from "../../provinces/boundaries.ts";
@@ -24,7 +24,7 @@ export function stationCheck(id: string, columns: readonly string[] = ["STATION"
     columns,
     asOf: sortedCsvTailMax("DATE"),
     parse: (text, file) => {
-      let series;
+      let series: DailySeries;
       try {
         series = parseGhcndCsv(text, file);
       } catch (err) {
