@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import express from "express";
 import sharp from "sharp";
 import { VectorTile } from "@mapbox/vector-tile";
@@ -74,7 +74,9 @@ describe("buildTiles", () => {
   });
 
   it("writes raster tiles where there is data: the 1.5° × 1° extent touches 1 tile at z0-4, 2 at z5-6 (x split at 101.25°), 4 at z7-8", async () => {
-    const p = new PMTiles(new LocalFileSource(join(fx.dir, "tiles-drought-spei1-2020-02.pmtiles")));
+    const src = new LocalFileSource(join(fx.dir, "tiles-drought-spei1-2020-02.pmtiles"));
+    onTestFinished(() => src.close());
+    const p = new PMTiles(src);
     const h = await p.getHeader();
     expect(h).toMatchObject({ tileType: TileType.Png, minZoom: 0, maxZoom: 8, numAddressedTiles: report.archives[0].tiles });
     expect(report.archives[0].tiles).toBe(5 * 1 + 2 * 2 + 2 * 4);
@@ -89,7 +91,8 @@ describe("buildTiles", () => {
 
   it("writes province, cell and country vector tiles that @mapbox/vector-tile decodes with their properties", async () => {
     const read = async (name: string, z: number, x: number, y: number) => {
-      const t = await new PMTiles(new LocalFileSource(join(fx.dir, name))).getZxy(z, x, y);
+      const src = new LocalFileSource(join(fx.dir, name));
+      const t = await new PMTiles(src).getZxy(z, x, y).finally(() => src.close());
       return new VectorTile(new PbfReader(new Uint8Array(t!.data)));
     };
     const prov = (await read("tiles-provinces.pmtiles", 5, 24, 14)).layers.provinces;

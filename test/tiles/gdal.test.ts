@@ -19,7 +19,8 @@ let work: string;
 
 /** Every tile of an archive inside its bounds, decompressed, written as dir/z/x/y.pbf (GDAL reads z/x/y from the path). */
 async function extract(archive: string, dir: string): Promise<number> {
-  const p = new PMTiles(new LocalFileSource(archive));
+  const src = new LocalFileSource(archive);
+  const p = new PMTiles(src);
   const h = await p.getHeader();
   let n = 0;
   for (let z = h.minZoom; z <= h.maxZoom; z++) {
@@ -38,6 +39,7 @@ async function extract(archive: string, dir: string): Promise<number> {
       }
     }
   }
+  await src.close();
   return n;
 }
 

@@ -9,7 +9,7 @@ import { VectorTile } from "@mapbox/vector-tile";
 import { booleanPointInPolygon, kinks, lineIntersect, lineString, polygon } from "@turf/turf";
 import { PbfReader } from "pbf";
 import { PMTiles } from "pmtiles";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it, onTestFinished } from "vitest";
 import { LocalFileSource } from "../../tiles/pmtiles-source.ts";
 import { validPolygonRings } from "../../tiles/mvt-rings.ts";
 
@@ -63,7 +63,9 @@ describe("valid MVT polygons", () => {
   });
 
   it("every province tile, z2 to the archive's max zoom", async () => {
-    const p = new PMTiles(new LocalFileSource(join(inject("artifactsDir"), "current", "tiles-provinces.pmtiles")));
+    const src = new LocalFileSource(join(inject("artifactsDir"), "current", "tiles-provinces.pmtiles"));
+    onTestFinished(() => src.close());
+    const p = new PMTiles(src);
     const h = await p.getHeader();
     let tiles = 0;
     const bad: string[] = [];
