@@ -1,7 +1,7 @@
 /* global process */
-// A vitest reporter that writes what run-vitest.mjs needs for its summary: counts, the failed tests, the test
-// files that failed without a failed test (could not load, a hook threw) and the unhandled errors, which vitest's
-// JSON reporter leaves out. Written to the file named by VITEST_SUMMARY_FILE.
+// A vitest reporter that writes what run-vitest.mjs needs for its summary: counts, the failed tests (each with the
+// first line of its error), the test files that failed without a failed test (could not load, a hook threw) and the
+// unhandled errors, which vitest's JSON reporter leaves out. Written to the file named by VITEST_SUMMARY_FILE.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, relative } from "node:path";
 
@@ -27,7 +27,9 @@ export default class SummaryReporter {
         else if (state === "failed") {
           summary.failed++;
           failedHere++;
-          summary.failedTests.push(`${rel(m.moduleId)} > ${t.fullName}`);
+          // With its error's first line, cut short: CI keeps only the tail of the output, and this is in it.
+          const error = firstLine(t.result().errors?.[0]?.message);
+          summary.failedTests.push(`${rel(m.moduleId)} > ${t.fullName}${error ? ` — ${error.length > 400 ? `${error.slice(0, 400)}…` : error}` : ""}`);
         } else summary.skipped++;
       }
       if (m.state() === "failed" && failedHere === 0) {

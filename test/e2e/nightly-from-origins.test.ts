@@ -70,18 +70,22 @@ const UNLOCODE = readdirSync(join(mirror, "ports/unlocode")).filter((f) => /^[A-
 
 let replay: Replay;
 let stationCount = 0;
-let run: { code: number | null; out: { exitCode: number; result: string; published: string[]; failed: string[]; frozen: string[]; sources: { name: string; status: string; from: string; dataAsOf: string | null; reason?: string }[] } };
+let run: { code: number | null; out: { exitCode: number; result: string; published: string[]; failed: string[]; frozen: string[]; sources: { name: string; status: string; from: string; dataAsOf: string | null; reason?: string }[] }; warnings: string[] };
 
-function pipelineCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string }> {
+function pipelineCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "pipeline", "cli.ts"), ...args], { cwd: PROJECT_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
+    let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", () => {});
+    child.stderr.on("data", (d) => (stderr += d));
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout }));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+/** A failed assertion's message: what the run says went wrong (CI shows only a failure's first line). */
+const why = () => `failed: ${run.out.failed.join(" | ")} · log: ${run.warnings.join(" | ")}`.slice(0, 2000);
 
 beforeAll(async () => {
   const stations = await mirrorStationList(join(mirror, GHCND_SUBDIR));
@@ -114,17 +118,21 @@ beforeAll(async () => {
     SOURCE_URL_UNLOCODE_LISTING: `${replay.base}/unlocode-listing`,
     DATA_DIR: emptyDataDir,
     ARTIFACTS_DIR: artifacts,
-    SOURCES_RETRIES: "1",
+    // The production retries and a long timeout: a slow, loaded machine must not turn a replayed download into a
+    // failure (the pipeline's event loop stops for seconds at a time while it checks what it downloaded).
+    SOURCES_RETRIES: "3",
     SOURCES_BACKOFF_MS: "5",
-    SOURCES_TIMEOUT_MS: "20000",
+    SOURCES_TIMEOUT_MS: "60000",
     TILE_MONTHS: "1",
     TILE_MAX_ZOOM: "4",
   };
   delete env.CDSAPI_KEY;
   delete env.SOURCES_OFFLINE;
   const r = await pipelineCli(["nightly"], env);
-  // stdout holds one JSON document (logs go to stderr).
-  run = { code: r.code, out: JSON.parse(r.stdout) };
+  // stdout holds one JSON document (logs go to stderr, one JSON line each: the warnings and errors are kept for the
+  // failure messages).
+  const warnings = r.stderr.split("\n").filter((l) => /"level":(4|5|6)0/.test(l)).map((l) => l.replace(/"(time|pid|hostname|service)":[^,]*,/g, ""));
+  run = { code: r.code, out: JSON.parse(r.stdout), warnings };
 }, 600_000);
 afterAll(() => replay?.close());
 
@@ -135,13 +143,13 @@ const snapshotFile = (root: string, name: string, file: string) => readFileSync(
 
 describe("make nightly from the origins alone", () => {
   it("publishes what it can, and exits 1 naming each failed source (the replay has no answer for some origins)", () => {
-    expect(run.code).toBe(1);
-    expect(run.out).toMatchObject({ exitCode: 1, result: "failures" });
+    expect(run.code, why()).toBe(1);
+    expect(run.out, why()).toMatchObject({ exitCode: 1, result: "failures" });
     const failedSources = run.out.failed.filter((f) => f.startsWith("source ")).map((f) => f.split(" ")[1]);
     expect(failedSources).toEqual(expect.arrayContaining(["dfo", "who_gho_malaria", "worldbank_population"]));
     // Each failure says why.
     expect(run.out.failed.find((f) => f.startsWith("source dfo "))).toContain("HTTP 404");
-    expect(run.out.published).toEqual(expect.arrayContaining([expect.stringMatching(/^drought published \S+ \(grid from stations\)$/), "heatwave published", "wildfire published", "sea_level_rise published", "ports published"]));
+    expect(run.out.published, why()).toEqual(expect.arrayContaining([expect.stringMatching(/^drought published \S+ \(grid from stations\)$/), "heatwave published", "wildfire published", "sea_level_rise published", "ports published"]));
   });
 
   it("builds the data directory's drought grid", () => {
@@ -153,9 +161,11 @@ describe("make nightly from the origins alone", () => {
   });
 
   it("builds the heatwave, wildfire and sea-level snapshots of the data directory", () => {
-    expect(snapshotFile(artifacts, "heatwave", "snapshot.json").equals(snapshotFile(reference(), "heatwave", "snapshot.json"))).toBe(true);
-    for (const f of ["snapshot.json", "events.bin"]) expect(snapshotFile(artifacts, "sea_level_rise", f).equals(snapshotFile(reference(), "sea_level_rise", f)), f).toBe(true);
-    for (const f of ["snapshot.json", "events.bin"]) expect(snapshotFile(artifacts, "wildfire", f).equals(snapshotFile(reference(), "wildfire", f)), f).toBe(true);
+    expect(run.out.published, why()).toEqual(expect.arrayContaining(["heatwave published", "wildfire published", "sea_level_rise published"]));
+    const same = (name: string, f: string) => expect(snapshotFile(artifacts, name, f).equals(snapshotFile(reference(), name, f)), `${name} ${f} differs; ${why()}`).toBe(true);
+    same("heatwave", "snapshot.json");
+    for (const f of ["snapshot.json", "events.bin"]) same("sea_level_rise", f);
+    for (const f of ["snapshot.json", "events.bin"]) same("wildfire", f);
   });
 
   it("builds the port table of the data directory: UN/LOCODE, WPI and PortWatch's ports read page by page", () => {
@@ -172,7 +182,7 @@ describe("make nightly from the origins alone", () => {
 
   it("says why the others are not published", () => {
     const noCopy = (rel: string) => `${rel}: no copy (neither downloaded nor in the data directory)`;
-    expect(run.out.failed.filter((f) => !f.startsWith("source ")).sort()).toEqual([
+    expect(run.out.failed.filter((f) => !f.startsWith("source ")).sort(), why()).toEqual([
       `flood failed: ${noCopy("feeds/dfo/FloodArchive.csv")}`,
       `outbreaks failed: ${noCopy("health/opendengue/Spatial_extract_SEARO_V1_3.csv")}`,
       `storm failed: ${noCopy("feeds/ibtracs/ibtracs_last3years_clean.csv")}`,
@@ -183,24 +193,24 @@ describe("make nightly from the origins alone", () => {
     const by = Object.fromEntries(run.out.sources.map((s) => [s.name, s]));
     // Downloads from the replay (data as of the mirror's files: stale by their cadence, or fresh).
     // The replay answers with 2019 data: the origin answers but its data stand still (frozen), named in the outcome.
-    expect(by.ghcnd).toMatchObject({ status: "frozen", from: "cache", dataAsOf: "2019-07-09" });
+    expect(by.ghcnd, why()).toMatchObject({ status: "frozen", from: "cache", dataAsOf: "2019-07-09" });
     expect(run.out.frozen).toEqual(expect.arrayContaining([expect.stringMatching(/^source ghcnd: the origin answers /)]));
     // PSMSL is yearly: its 2023-12-31 data are fresh for 3 × 366 days, then the origin answering makes them frozen.
     const psmslAgeDays = (Date.now() - Date.parse("2023-12-31T00:00:00Z")) / 86_400_000;
-    expect(by.psmsl).toMatchObject({ status: psmslAgeDays > 3 * 366 ? "frozen" : "fresh", from: "cache", dataAsOf: "2023-12-31" });
-    expect(by.who_don).toMatchObject({ from: "cache", dataAsOf: "2026-05-13" });
-    expect(by.gistemp).toMatchObject({ from: "cache", dataAsOf: "2023-12-31" });
+    expect(by.psmsl, why()).toMatchObject({ status: psmslAgeDays > 3 * 366 ? "frozen" : "fresh", from: "cache", dataAsOf: "2023-12-31" });
+    expect(by.who_don, why()).toMatchObject({ from: "cache", dataAsOf: "2026-05-13" });
+    expect(by.gistemp, why()).toMatchObject({ from: "cache", dataAsOf: "2023-12-31" });
     // The last day of the mirror's Thai COVID-19 rows.
-    expect(by.owid_covid).toMatchObject({ from: "cache", dataAsOf: COVID_LAST_DAY });
+    expect(by.owid_covid, why()).toMatchObject({ from: "cache", dataAsOf: COVID_LAST_DAY });
     for (const name of ["gdacs_events", "firms", "ibtracs_active", "owid_temperature", "gistemp", "unlocode", "wpi", "ghcn_cams"]) expect(by[name].from, name).toBe("cache");
     // What the replay cannot give: failed, naming the file and the answer.
-    expect(by.dfo).toMatchObject({ status: "failed", from: "none" });
+    expect(by.dfo, why()).toMatchObject({ status: "failed", from: "none" });
     expect(by.dfo.reason).toContain("FloodArchive.xlsx: attempt 1: HTTP 404");
     expect(by.who_gho_malaria.reason).toContain("MALARIA_CONF_CASES.json: attempt 1: HTTP 404");
     expect(by.worldbank_population.reason).toContain("SP.POP.TOTL.json: attempt 1: HTTP 404");
     // No origin, or no key: served from the data directory, or nothing, and said so.
-    expect(by.portwatch_tankers).toMatchObject({ status: "offline", from: "data-dir" });
-    expect(by.era5).toMatchObject({ status: "offline", from: "none", reason: "CDSAPI_KEY is not set; no copy at all" });
+    expect(by.portwatch_tankers, why()).toMatchObject({ status: "offline", from: "data-dir" });
+    expect(by.era5, why()).toMatchObject({ status: "offline", from: "none", reason: "CDSAPI_KEY is not set; no copy at all" });
     // Every station file and every country file was asked of the replay.
     expect(replay.asked.length).toBeGreaterThan(stationCount + UNLOCODE.length);
   });
