@@ -128,6 +128,8 @@ beforeAll(async () => {
   };
   delete env.CDSAPI_KEY;
   delete env.SOURCES_OFFLINE;
+  // The replay is on loopback: a machine's outbound proxy (pipeline/sources/proxy.ts) must not carry its requests.
+  for (const v of ["HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "https_proxy", "http_proxy", "no_proxy"]) delete env[v];
   const r = await pipelineCli(["nightly"], env);
   // stdout holds one JSON document (logs go to stderr, one JSON line each: the warnings and errors are kept for the
   // failure messages).
