@@ -55,6 +55,7 @@ async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
   const redis = env.REDIS_URL ? new (await import("ioredis")).Redis(env.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
   const limiter = createRateLimiter({ plans: planLimitsFromEnv(env), redis });
   const admission = admissionFromEnv(env);
+  const tiles = createTilesRouter({ current: () => store.current(), auth: (k) => keys.authenticate(k), logger: log, admission });
   const app = createApp({
     drought,
     keys,
@@ -69,7 +70,7 @@ async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
     history: droughtOnly,
     feeds: feeds.service,
     sources: sources.service,
-    routers: [createMapPageRouter(), createTilesRouter({ current: () => store.current(), auth: (k) => keys.authenticate(k), logger: log, admission })],
+    routers: [createMapPageRouter(), tiles],
   });
   const running = await listen(app, {
     port: intSetting(env, "PORT", 8080),
@@ -83,6 +84,7 @@ async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
   printDevBanner(env, running.port, log, notServedYet(env, store.current()?.data.deferred ?? [], snapshots, sources.store.current() !== undefined));
   exitOnSignals(running, async () => {
     await health?.stop();
+    await tiles.close();
     store.stop();
     feeds.stop();
     supplyChain.store.stop();

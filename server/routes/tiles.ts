@@ -161,8 +161,12 @@ export function createTileCache(maxEntries: number, maxBytes: number): LRUCache<
   return new LRUCache<string, CachedTile>({ max: maxEntries, maxSize: maxBytes, sizeCalculation: (tile, key) => (tile.bytes?.length ?? 0) + key.length + 64 });
 }
 
-export function createTilesRouter(deps: TilesRouterDeps): Router {
+/** The tiles routes, and `close()`: the PMTiles files the router opened, closed at shutdown. */
+export type TilesRouter = Router & { close(): Promise<void> };
+
+export function createTilesRouter(deps: TilesRouterDeps): TilesRouter {
   const router = express.Router();
+  const retiring = new Set<VersionState>();
   const cache = createTileCache(deps.cacheEntries ?? intSetting(process.env, "TILE_CACHE_ENTRIES", 4096), deps.cacheBytes ?? 64 * 1024 * 1024);
   let state: VersionState | undefined;
   const legendBody = JSON.stringify({ success: true, data: legend(TILE_INDICES) satisfies LegendData });
@@ -186,7 +190,13 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
         vectors: new Map(),
       };
       // Requests still reading the old version keep its archives open for a while.
-      if (old) setTimeout(() => old.sources.forEach((src) => src.close().catch(() => undefined)), 30_000).unref();
+      if (old) {
+        retiring.add(old);
+        setTimeout(() => {
+          retiring.delete(old);
+          closeSources(old);
+        }, 30_000).unref();
+      }
       deps.logger.info({ version: cur.version, precomputed: state.index?.months.length ?? 0 }, "tiles: serving data version");
     }
     return state;
@@ -436,7 +446,19 @@ export function createTilesRouter(deps: TilesRouterDeps): Router {
 
   router.get("/tiles/v/:version/:tileset/:z/:x/:y.:ext", (req, res) => serveTile(req, res, true));
   router.get("/tiles/:tileset/:z/:x/:y.:ext", (req, res) => serveTile(req, res, false));
-  return router;
+  return Object.assign(router, {
+    async close() {
+      for (const s of [...retiring, ...(state ? [state] : [])]) await closeSources(s);
+      retiring.clear();
+    },
+  });
+}
+
+/** Closes a version's archive files (each once: PMTiles reads fail after it, as they would on a retired version). */
+async function closeSources(s: VersionState): Promise<void> {
+  const sources = s.sources.splice(0);
+  s.archives.clear();
+  await Promise.all(sources.map((src) => src.close().catch(() => undefined)));
 }
 
 function queryMonth(req: Request): string | undefined {

@@ -156,10 +156,12 @@ describe("a version whose manifest and directory disagree, or that lacks a file 
 /** The tiles router over `store` (and any `routes`) on a loopback port, errors in the envelope. */
 async function serveTiles(store: ArtifactStore<DroughtArtifacts>, logger: pino.Logger, routes?: (app: express.Express) => void): Promise<{ server: ReturnType<express.Express["listen"]>; base: string }> {
   const app = express();
-  app.use(createTilesRouter({ current: () => store.current(), logger }));
+  const tiles = createTilesRouter({ current: () => store.current(), logger });
+  app.use(tiles);
   routes?.(app);
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => sendError(req, res, err instanceof ApiError ? err : new ApiError("INTERNAL_ERROR", String(err))));
   const server = app.listen(0, "127.0.0.1");
+  server.once("close", () => void tiles.close()); // its archive files with it
   await new Promise((r) => server.once("listening", r));
   return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }

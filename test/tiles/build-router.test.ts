@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
@@ -10,7 +10,7 @@ import { FetchSource, PMTiles, TileType } from "pmtiles";
 import { log } from "../../lib/log.ts";
 import { readTilesIndex } from "../../formats/tiles-index.ts";
 import { errorHandler } from "../../server/http/error-handler.ts";
-import { createMapPageRouter, createTileCache, createTilesRouter } from "../../server/routes/tiles.ts";
+import { createMapPageRouter, createTileCache, createTilesRouter, type TilesRouter } from "../../server/routes/tiles.ts";
 import { buildTiles, latestMapMonth, precomputedMonths, type TileBuildReport, type TilesIndex } from "../../tiles/build-tiles.ts";
 import { LocalFileSource } from "../../tiles/pmtiles-source.ts";
 import { provincesFromRings } from "../../tiles/vector.ts";
@@ -23,6 +23,8 @@ let fx: Fixture;
 let report: TileBuildReport;
 let base: string;
 let server: ReturnType<express.Express["listen"]>;
+let tilesRouter: TilesRouter | undefined;
+let tilesIndex: TilesIndex;
 let servedVersion = "";
 
 function tileOf(lat: number, lng: number, z: number) {
@@ -43,14 +45,19 @@ beforeAll(async () => {
   app.use(createMapPageRouter());
   // The store hands the router the version's tile index, read and checked when the version loads.
   const tiles = readTilesIndex(readFileSync(join(fx.dir, "tiles-index.json"), "utf8"), Object.fromEntries(report.archives.map((a) => [a.name, a])));
-  app.use(createTilesRouter({ current: () => ({ version: servedVersion, dir: fx.dir, data: { ...fx.data, tiles, version: servedVersion } }), auth: (k) => (k === KEY ? { id: "k1" } : undefined), logger: log }));
+  tilesIndex = tiles;
+  tilesRouter = createTilesRouter({ current: () => ({ version: servedVersion, dir: fx.dir, data: { ...fx.data, tiles, version: servedVersion } }), auth: (k) => (k === KEY ? { id: "k1" } : undefined), logger: log });
+  app.use(tilesRouter);
   app.use(errorHandler(log));
   server = app.listen(0, "127.0.0.1");
   await new Promise((r) => server.once("listening", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 
-afterAll(() => server?.close());
+afterAll(async () => {
+  server?.close();
+  await tilesRouter?.close();
+});
 
 describe("buildTiles", () => {
   it("precomputes the latest months ending at the latest month with SPEI-1 on ≥ 90 % of cells", () => {
@@ -279,6 +286,32 @@ describe("tiles router", () => {
     expect(new VectorTile(new PbfReader(new Uint8Array(t!.data))).layers.provinces.length).toBe(2);
   });
 
+  it("close() closes the archive files it opened (Node warned of each one left to the garbage collector)", async () => {
+    const archive = join(fx.dir, "tiles-drought-spei1-2020-02.pmtiles");
+    const openFds = () => readdirSync("/proc/self/fd").filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`) === archive;
+      } catch {
+        return false; // closed meanwhile
+      }
+    }).length;
+    const app = express();
+    const router = createTilesRouter({ current: () => ({ version: fx.version, dir: fx.dir, data: { ...fx.data, tiles: tilesIndex, version: fx.version } }), logger: log });
+    app.use(router);
+    const srv = app.listen(0, "127.0.0.1");
+    await new Promise((r) => srv.once("listening", r));
+    try {
+      const before = openFds();
+      const c = tileOf(13.25, 100.25, 8);
+      expect((await fetch(`http://127.0.0.1:${(srv.address() as AddressInfo).port}/tiles/v/${fx.version}/drought-spei1-2020-02/8/${c.x}/${c.y}.png`)).status).toBe(200);
+      expect(openFds()).toBe(before + 1);
+      await router.close();
+      expect(openFds()).toBe(before);
+    } finally {
+      srv.close();
+    }
+  });
+
   it("follows a new data version: TileJSON points at it and the old versioned URLs answer 404", async () => {
     const c = tileOf(13.25, 100.25, 8);
     const oldUrl = `/tiles/v/${fx.version}/drought-spei1-2020-02/8/${c.x}/${c.y}.png`;
@@ -322,7 +355,8 @@ describe("vector tiles without archives", () => {
   it("are made in memory for a version built without tiles, with the default month's values", async () => {
     const bare = writeFixture();
     const app = express();
-    app.use(createTilesRouter({ current: () => ({ version: bare.version, dir: bare.dir, data: bare.data }), logger: log }));
+    const router = createTilesRouter({ current: () => ({ version: bare.version, dir: bare.dir, data: bare.data }), logger: log });
+    app.use(router);
     const srv = app.listen(0, "127.0.0.1");
     await new Promise((r) => srv.once("listening", r));
     const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
@@ -342,6 +376,7 @@ describe("vector tiles without archives", () => {
       expect((await fetch(`${url}/tiles/drought-spei1/8/${c.x}/${c.y}.png`)).status).toBe(200);
     } finally {
       srv.close();
+      await router.close();
     }
   });
 });
