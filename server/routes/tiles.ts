@@ -194,7 +194,7 @@ export function createTilesRouter(deps: TilesRouterDeps): TilesRouter {
         retiring.add(old);
         setTimeout(() => {
           retiring.delete(old);
-          closeSources(old);
+          void closeSources(old);
         }, 30_000).unref();
       }
       deps.logger.info({ version: cur.version, precomputed: state.index?.months.length ?? 0 }, "tiles: serving data version");
