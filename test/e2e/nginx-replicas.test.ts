@@ -87,6 +87,16 @@ function accessLog(): { status: string; upstream: string; version: string; uri: 
     });
 }
 
+/**
+ * The access log once it holds at least `n` lines (of `uri` when given): nginx writes a request's line after it has
+ * answered, so a client can hold the last answer before its line is there.
+ */
+async function accessLogHolding(n: number, uri?: string): Promise<ReturnType<typeof accessLog>> {
+  const lines = () => accessLog().filter((l) => uri === undefined || l.uri === uri);
+  await eventually(() => lines().length >= n, `nginx's access log holds ${n} lines${uri ? ` of ${uri}` : ""}`, 5_000);
+  return lines();
+}
+
 async function get(path: string, key = keys.key): Promise<Response> {
   return fetch(base + path, { headers: { "x-api-key": key } });
 }
@@ -149,7 +159,7 @@ describe("two replicas behind nginx", () => {
 
     expect(failures).toEqual([]);
     expect(ok).toBeGreaterThan(100);
-    const lines = accessLog().filter((l) => l.uri === POINT);
+    const lines = await accessLogHolding(ok, POINT);
     expect(lines.length).toBe(ok);
     expect(lines.every((l) => l.status === "200")).toBe(true);
     // No request needed a second replica (a comma in $upstream_addr would say so).
@@ -169,12 +179,12 @@ describe("two replicas behind nginx", () => {
       expect(res.headers.get("x-data-version")).toBe(second);
       await res.arrayBuffer();
     }
-    for (const l of accessLog().slice(-20)) seen.add(l.upstream);
+    for (const l of (await accessLogHolding(ok + 20, POINT)).slice(-20)) seen.add(l.upstream);
     expect([...seen].sort()).toEqual([...upstreams].sort());
   });
 
   it("one plan budget over both replicas (REDIS_URL): the small plan's requests through nginx stop at its limit", async () => {
-    const before = accessLog().length;
+    const before = accessLog().length; // the test before waited for its lines
     const statuses: number[] = [];
     for (let i = 0; i < SMALL_PLAN + 4; i++) {
       const res = await get(POINT, keys.extra.key_small);
@@ -184,7 +194,7 @@ describe("two replicas behind nginx", () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(SMALL_PLAN);
     expect(statuses.slice(SMALL_PLAN)).toEqual([429, 429, 429, 429]);
     // Round robin: both replicas counted against the same budget.
-    expect(new Set(accessLog().slice(before).map((l) => l.upstream)).size).toBe(2);
+    expect(new Set((await accessLogHolding(before + SMALL_PLAN + 4)).slice(before).map((l) => l.upstream)).size).toBe(2);
   });
 
   it("the probes answer through nginx", async () => {
