@@ -27,6 +27,9 @@ let tilesRouter: TilesRouter | undefined;
 let tilesIndex: TilesIndex;
 let servedVersion = "";
 
+/** What the store hands the router for `version`: the fixture with its tiles index. */
+const served = (version: string) => ({ version, dir: fx.dir, data: { ...fx.data, tiles: tilesIndex, version } });
+
 function tileOf(lat: number, lng: number, z: number) {
   const fx_ = lngToTileX(lng, z);
   const fy = latToTileY(lat, z);
@@ -44,9 +47,8 @@ beforeAll(async () => {
   const app = express();
   app.use(createMapPageRouter());
   // The store hands the router the version's tile index, read and checked when the version loads.
-  const tiles = readTilesIndex(readFileSync(join(fx.dir, "tiles-index.json"), "utf8"), Object.fromEntries(report.archives.map((a) => [a.name, a])));
-  tilesIndex = tiles;
-  tilesRouter = createTilesRouter({ current: () => ({ version: servedVersion, dir: fx.dir, data: { ...fx.data, tiles, version: servedVersion } }), auth: (k) => (k === KEY ? { id: "k1" } : undefined), logger: log });
+  tilesIndex = readTilesIndex(readFileSync(join(fx.dir, "tiles-index.json"), "utf8"), Object.fromEntries(report.archives.map((a) => [a.name, a])));
+  tilesRouter = createTilesRouter({ current: () => served(servedVersion), auth: (k) => (k === KEY ? { id: "k1" } : undefined), logger: log });
   app.use(tilesRouter);
   app.use(errorHandler(log));
   server = app.listen(0, "127.0.0.1");
@@ -296,7 +298,7 @@ describe("tiles router", () => {
       }
     }).length;
     const app = express();
-    const router = createTilesRouter({ current: () => ({ version: fx.version, dir: fx.dir, data: { ...fx.data, tiles: tilesIndex, version: fx.version } }), logger: log });
+    const router = createTilesRouter({ current: () => served(fx.version), logger: log });
     app.use(router);
     const srv = app.listen(0, "127.0.0.1");
     await new Promise((r) => srv.once("listening", r));
