@@ -1,8 +1,9 @@
 // The request and response schemas of the API, defined once: routes validate with them, types.ts infers the
 // service types from them, and openapi.ts generates the OpenAPI 3.1 document from them (z.toJSONSchema).
 import { z } from "zod";
+import { dataPeriod, timeDetails, timeFields } from "./schemas-time.ts";
 import { ERROR_CODES, type ErrorCode } from "./errors.ts";
-import { CELL_LATEST_MONTH_RULE, MONTH_REASONS } from "../lib/drought/cell-latest.ts";
+import { CELL_COMPLETE_MONTH_RULE, CELL_LATEST_MONTH_RULE, GRID_DEFAULT_MONTH_RULE, MONTH_REASONS } from "../lib/drought/cell-latest.ts";
 
 export const RISK_TYPES = ["drought", "flood", "wildfire", "heatwave", "storm", "sea_level_rise"] as const;
 export const TIMEFRAMES = ["7d", "30d", "90d", "1y"] as const;
@@ -62,12 +63,12 @@ const format = z.enum(["json", "csv"]).optional().describe("json (default) or cs
 /** Why a point answer serves its month (lib/drought/cell-latest.ts). */
 const monthReason = z
   .enum(MONTH_REASONS)
-  .describe(`why this month: "requested" (the request named it) or, without a month, "${CELL_LATEST_MONTH_RULE}" (cells' records end at different months; the province, choropleth and map answers default to the grid's national latest valid month instead)`);
+  .describe(`why this month: "requested" (the request named it) or, without a month, "${GRID_DEFAULT_MONTH_RULE}" — the default month of every drought answer (point, score, batch, province, choropleth, map): the latest month in which VALID_CELL_SHARE (90 % by default) of land cells have all six indices. A cell lacking an index that month answers "${CELL_COMPLETE_MONTH_RULE}", a cell that never has all six "${CELL_LATEST_MONTH_RULE}"`);
 
 export const droughtQuery = z.object({
   lat: queryNumber(lat),
   lng: queryNumber(lng),
-  month: month.optional().describe("Month, YYYY-MM; default the latest month with a SPEI-1 value at the point's grid cell (period.monthReason says which rule chose it)"),
+  month: month.optional().describe("Month, YYYY-MM; default the grid's latest month with every index (period.monthReason says which rule chose it)"),
   format,
 });
 
@@ -156,6 +157,7 @@ export const droughtHistoryData = z.object({
   location: gridLocation,
   period: z.object({ from: month, to: month, months: z.int(), climatologyBaseline: z.string() }),
   series: z.array(historyMonth),
+  details: timeDetails,
 });
 
 export const provinceHistoryData = z.object({
@@ -163,6 +165,7 @@ export const provinceHistoryData = z.object({
   country: z.string(),
   period: z.object({ from: month, to: month, months: z.int(), climatologyBaseline: z.string() }),
   series: z.array(historyMonth.extend({ cellsUsed: z.int().describe("land cells with a value that month") })),
+  details: timeDetails,
 });
 
 export const droughtIndices = z.object({
@@ -175,6 +178,17 @@ export const droughtIndices = z.object({
 });
 
 // ---- feed-risk details (flood, wildfire, storm share one shape; docs/methods/feed-risks.md) ----
+
+/** The recent window of a feed answer: the timeframe's days up to today, and how much of it the data observe. */
+const recentWindowFields = {
+  timeframe: z.enum(TIMEFRAMES),
+  from: z.string().describe("the window's first day: the timeframe before today"),
+  to: z.string().describe("today"),
+  period: dataPeriod.describe("the window, from..to"),
+  observed: z.enum(["full", "partial", "none"]).describe("none: the data end before the window starts (no data for this window: its counts are null, not 0); partial: they end inside it"),
+  observedPeriod: dataPeriod.nullable().describe("the part of the window the data cover"),
+  note: z.string().optional().describe("why the window is not fully observed"),
+};
 
 const contributingEvent = z.object({
   id: z.string(),
@@ -197,7 +211,12 @@ export const eventHazardDetails = z.object({
   weightedAnnualRate: z.number().nullable(),
   returnPeriodYears: z.number().nullable(),
   rateNote: z.string().optional().describe("why there is no rate: the record is too short"),
-  recent: z.object({ timeframe: z.enum(TIMEFRAMES), from: z.string(), to: z.string(), events: z.number(), weighted: z.number(), note: z.string().optional().describe("the window starts before the data") }),
+  recent: z.object({
+    ...recentWindowFields,
+    events: z.number().nullable().describe("event groups in the window; null: no data for this window"),
+    weighted: z.number().nullable(),
+    currentActivity: z.literal(true).optional().describe("a record under a year answers only as the current activity over a window it covers up to today"),
+  }),
   baseline: z.string(),
   contributingEvents: z.array(contributingEvent).describe("up to 10, largest weight first"),
   historical: z.object({ eventsPerYear: z.array(z.object({ year: z.number(), events: z.number() })) }).optional(),
@@ -259,7 +278,11 @@ export const floodDetails = z
     weightedAnnualRate: z.number().describe("λ: Σ event weights / record years"),
     returnPeriodYears: z.number().nullable().describe("record years / covering events; null when none covers the point"),
     frequencyScore: z.number().describe("the score of λ alone, on the return-period anchors"),
-    recent: z.object({ timeframe: z.enum(TIMEFRAMES), from: z.string(), to: z.string(), events: z.int(), floor: z.number().describe("the score is at least this while a footprint covers the point in the timeframe") }),
+    recent: z.object({
+      ...recentWindowFields,
+      events: z.int().nullable().describe("covering footprints in the window; null: no data for this window"),
+      floor: z.number().describe("the score is at least this while a footprint covers the point in the timeframe"),
+    }),
     levelScale: z.string(),
     contributingEvents: z
       .array(z.object({ id: z.string(), name: z.string(), source: z.string(), date: z.string(), endDate: z.string(), footprint: z.string(), distanceKm: z.number().describe("0 inside the footprint"), weight: z.number() }))
@@ -269,48 +292,26 @@ export const floodDetails = z
   })
   .describe("flood from event footprints (docs/methods/feed-risks.md#flood)");
 
-const nationalHeat = z
-  .union([
-    notUsed,
-    z.object({
-      used: z.literal(true),
-      country: z.string(),
-      iso3: z.string().describe("the country's code in the OWID table (ISO 3166-1 alpha-3)"),
-      recentMonths: z.array(z.object({ month, anomalyC: z.number() })),
-      recentMeanAnomalyC: z.number(),
-      zScore: z.number(),
-      score: z.number().describe("the national monthly score: the answer's score only in the fallback"),
-      baseline: z.object({ start: month, end: month, meanAnomalyC: z.number(), sdC: z.number(), reference: z.string() }),
-      hotMonthThresholdC: z.number(),
-      hotMonths: z.array(z.object({ month, anomalyC: z.number() })).describe("latest months at or above the national 90th percentile"),
-      globalAnomalyC: z.record(z.string(), z.number().nullable()),
-      historical: z.object({ byYear: z.array(z.object({ year: z.number(), meanAnomalyC: z.number(), hotMonths: z.number() })) }).optional(),
-    }),
-  ])
-  .describe("the national monthly mean temperature anomaly (OWID, ERA5): the score only where no daily station is in reach");
-
 export const heatwaveDetails = z
   .object({
-    method: z.enum(["daily", "national-monthly-fallback"]),
-    definition: z.string().optional(),
-    station: z.object({ id: z.string(), name: z.string(), distanceKm: z.number() }).nullable(),
-    stationNote: z.string().optional().describe("why no station answered (fallback)"),
-    period: z.object({ from: z.string(), to: z.string(), daysWithData: z.int() }).optional().describe("the station's latest calendar year with 300 days of data"),
-    base: z.object({ start: z.int(), end: z.int(), years: z.int(), heatwaveDaysMean: z.number(), heatwaveDaysSd: z.number(), hotDaysMean: z.number() }).optional(),
-    heatwaves: z.int().optional().describe("HWN: heatwaves in the period"),
-    heatwaveDays: z.int().optional().describe("HWF: days in heatwaves"),
-    longestDays: z.int().optional().describe("HWD: the longest heatwave"),
-    hottestPeakC: z.number().nullable().optional().describe("HWA: the hottest day of the hottest heatwave, °C"),
-    hotDays: z.int().optional().describe("days with a maximum ≥ 35 °C"),
-    zScore: z.number().optional(),
-    relativeScore: z.number().optional(),
-    absoluteScore: z.number().optional(),
-    contributingEvents: z.array(z.object({ start: z.string(), days: z.int(), peakC: z.number() })).optional().describe("heatwaves of the period that reach into the timeframe, latest first"),
-    recent: z.object({ timeframe: z.enum(TIMEFRAMES), to: z.string(), heatwaves: z.int() }).optional(),
+    method: z.literal("daily"),
+    definition: z.string(),
+    station: z.object({ id: z.string(), name: z.string(), distanceKm: z.number() }),
+    period: z.object({ from: z.string(), to: z.string(), daysWithData: z.int() }).describe("the station's latest calendar year with 300 days of data"),
+    base: z.object({ start: z.int(), end: z.int(), years: z.int(), heatwaveDaysMean: z.number(), heatwaveDaysSd: z.number(), hotDaysMean: z.number() }),
+    heatwaves: z.int().describe("HWN: heatwaves in the period"),
+    heatwaveDays: z.int().describe("HWF: days in heatwaves"),
+    longestDays: z.int().describe("HWD: the longest heatwave"),
+    hottestPeakC: z.number().nullable().describe("HWA: the hottest day of the hottest heatwave, °C"),
+    hotDays: z.int().describe("days with a maximum ≥ 35 °C"),
+    zScore: z.number(),
+    relativeScore: z.number(),
+    absoluteScore: z.number(),
+    contributingEvents: z.array(z.object({ start: z.string(), days: z.int(), peakC: z.number() })).describe("heatwaves of the period that reach into the timeframe, latest first"),
+    recent: z.object({ ...recentWindowFields, heatwaves: z.int().nullable().describe("null: no daily data for this window") }),
     historical: z.object({ byYear: z.array(z.object({ year: z.int(), heatwaves: z.int(), heatwaveDays: z.int(), hotDays: z.int() })) }).optional().describe("the station's every year with 300 days of data"),
-    national: nationalHeat,
   })
-  .describe("heatwaves from daily maximum temperature at the nearest GHCN-Daily station (Perkins & Alexander 2013), else the national monthly fallback (docs/methods/feed-risks.md#heatwave)");
+  .describe("heatwaves from daily maximum temperature at the nearest GHCN-Daily station within 100 km whose latest full year is current (Perkins & Alexander 2013); without one, 404 NOT_FOUND naming the nearest station, its distance and its last year (docs/methods/feed-risks.md#heatwave)");
 
 const gaugeTrend = z.object({
   id: z.number(),
@@ -394,7 +395,7 @@ export const scoreData = z.object({
     recentMonths: z.array(droughtRecentMonth).optional(),
     historical: droughtHistorical.optional(),
     droughtEvent: droughtEvent.optional().describe("drought: the current run of SPEI-3 below -1 at the cell (run theory) and its rank in the record"),
-    asOf: timestamp.optional().describe("feed risk types: the time the snapshot's data are current as of"),
+    ...timeFields,
     snapshotVersion: z.string().optional().describe("feed risk types: the snapshot version answered from"),
     coverage: coverageDetails.optional(),
     confidence: z.number().min(0).max(1).optional().describe("feed risk types: how far to trust the answer (docs/methods/feed-risks.md#confidence)"),
@@ -422,6 +423,7 @@ export const droughtGridData = z.object({
     severity: z.object({ spei1: dLevel.nullable() }),
     ...confidenceFields,
   }),
+  details: timeDetails,
 });
 
 export const provinceDroughtData = z.object({
@@ -433,6 +435,7 @@ export const provinceDroughtData = z.object({
   indices: z.object({ spei1: indexValue, spei3: indexValue, spei6: indexValue }),
   severity: z.object({ spei1: dLevel.nullable() }),
   ...confidenceFields,
+  details: timeDetails,
 });
 
 const batchFound = z.object({
@@ -440,7 +443,7 @@ const batchFound = z.object({
   lat: z.number(),
   lng: z.number(),
   found: z.literal(true),
-  month: month.describe(`the month served: the ${CELL_LATEST_MONTH_RULE} (a batch names no month)`),
+  month: month.describe(`the month served: ${GRID_DEFAULT_MONTH_RULE} where the cell has every index then (a batch names no month; see monthReason of the point answer)`),
   riskScore: z.number().min(0).max(100),
   riskLevel,
   severity: dLevel.nullable(),
@@ -483,6 +486,10 @@ export const scoreFeature = z.object({
     spei1: indexValue,
     spei3: indexValue,
     dataSources: z.array(z.string()),
+    periodFrom: z.string().describe("details.period.from of the JSON answer (flat, so answers append into one table)"),
+    periodTo: z.string().describe("details.period.to"),
+    asOf: z.string().describe("details.asOf"),
+    current: z.boolean().describe("details.currency.current"),
     timestamp,
   }),
 });
@@ -503,7 +510,7 @@ export const batchFeatureCollection = z.object({
         lat: z.number(),
         lng: z.number(),
         found: z.boolean(),
-        month: month.nullable().describe("the month served (the cell's latest with SPEI-1); null without data"),
+        month: month.nullable().describe("the month served (the default month of the point answer); null without data"),
         riskScore: z.number().nullable(),
         riskLevel: riskLevel.nullable(),
         severity: dLevel.nullable(),
@@ -557,6 +564,7 @@ export const provinceChoropleth = z.object({
   type: z.literal("FeatureCollection"),
   month,
   climatologyBaseline: z.string(),
+  details: timeDetails,
   features: z.array(
     z.object({
       type: z.literal("Feature"),

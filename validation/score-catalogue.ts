@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
 import { ApiError } from "../server/errors.ts";
 import type { FeedRiskService } from "../server/services/feed-risk-service.ts";
-import type { FeedRiskType } from "../formats/feed-snapshot.ts";
+import type { FeedRiskType, FeedSnapshot } from "../formats/feed-snapshot.ts";
 
 export interface CatalogueRow {
   kind: "event" | "control";
@@ -56,10 +56,17 @@ export function auc(events: number[], controls: number[]): number | null {
   return u / (events.length * controls.length);
 }
 
+/**
+ * The validation's clock: each snapshot scored as on the day its data end, so that the skill figures measure the
+ * scoring, not how old the mirror's copy is (whether answers are current is the currency table's: currency.ts).
+ */
+export const asOfDataEnd = (snap: FeedSnapshot) => Date.parse(snap.meta.asOf);
+
 export function validateHazard(service: FeedRiskService, hazard: FeedRiskType, rows: CatalogueRow[]): HazardValidation {
+  const atDataEnd = service.withClock(asOfDataEnd);
   const scored: ScoredRow[] = rows.map((r) => {
     try {
-      const a = service.score({ lat: r.lat, lng: r.lng, riskType: hazard, timeframe: "1y", includeHistorical: false });
+      const a = atDataEnd.score({ lat: r.lat, lng: r.lng, riskType: hazard, timeframe: "1y", includeHistorical: false });
       const d = a.details as { confidence?: number };
       return { ...r, score: a.riskScore, level: a.riskLevel, confidence: d.confidence ?? null, note: "" };
     } catch (err) {

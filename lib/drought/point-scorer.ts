@@ -59,12 +59,12 @@ export class PointScorer {
   /** The tail of a cell whose record has no SPEI-1 at all (no month to name). */
   private readonly noValueInRecord: string;
 
-  /** `defaultMonth`: the --month of the command; without it, each point's cell's latest month (parts.cellLatestOffset). */
-  constructor(parts: CellLocatorParts & { cellLatestOffset: Int32Array }, defaultMonth?: MonthIndex) {
+  /** `defaultMonth`: the --month of the command; without it, each point's cell's latest month (parts.cellDefaultOffset). */
+  constructor(parts: CellLocatorParts & { cellDefaultOffset: Int32Array }, defaultMonth?: MonthIndex) {
     this.grid = parts.grid;
     this.spei1No = parts.grid.indexNo("spei1");
     this.raster = new CellRaster(parts);
-    this.cellLatest = parts.cellLatestOffset;
+    this.cellLatest = parts.cellDefaultOffset;
     const first = formatMonth(this.grid.firstMonth);
     const last = formatMonth(this.grid.lastMonth);
     this.noValueInRecord = `,,false,,,,,${csvField(noValueInRecordReason(first, last))}`;

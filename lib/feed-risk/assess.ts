@@ -6,6 +6,8 @@ import type { EventRecord, FeedSnapshot, GaugeStat } from "../../formats/feed-sn
 import { DAY_MS, INTENSITY, eventScore, TIMEFRAME_DAYS, scoreEvents, seaLevelScore, type RecordWindow, type TimeframeName } from "./scoring.ts";
 import { assessFlood } from "./flood.ts";
 import { assessHeat } from "./heatwave.ts";
+import { clockNow, HORIZON_DAYS, yearPeriod, type Cadence, type Period } from "../currency.ts";
+import { recentDetails, recentText, recentWindow } from "./recent-window.ts";
 
 export class NotCoveredError extends Error {
   /** Where the risk type answers (the snapshot's coverage), for the 404's details. */
@@ -19,6 +21,8 @@ export interface AssessQuery {
   lng: number;
   timeframe: TimeframeName;
   includeHistorical: boolean;
+  /** Today (epoch ms): the recent window ends here and currency is counted to it; default the service clock. */
+  now?: number;
 }
 
 /** Where a point is (from lib/geo): the answer's coverage checks use nothing else. */
@@ -60,7 +64,10 @@ export interface Assessment {
   details: Record<string, unknown>;
   coverage: CoverageUsed;
   dataSources: string[];
+  /** The data the answer rests on: their span, the newest datum used and the series' cadence (lib/currency.ts). */
+  time: { period: Period; asOf: string; cadence: Cadence };
 }
+
 
 const r1 = (x: number) => Math.round(x * 10) / 10;
 const r2 = (x: number) => Math.round(x * 100) / 100;
@@ -112,16 +119,26 @@ function assessEvents(s: FeedSnapshot, q: AssessQuery, place: Place): Assessment
   const p = { radiusKm: meta.params.radiusKm, decayKm: meta.params.decayKm, annualRateRef: meta.params.annualRateRef, recentRef: meta.params.recentRef };
   const chosen = chooseRecord(s, q);
   const recordYears = chosen.window.years;
-  // A rate needs a record of a year or more: a 48-hour or two-month fire file gives no events per year and no return
-  // period; its score is the activity over its whole period, as of its end (docs/methods/feed-risks.md#rates-need-a-record).
+  const now = q.now ?? clockNow();
+  // A rate needs a record of a year or more: a 48-hour or two-month fire file gives no events per year, no return
+  // period and no level. It answers only while it covers the requested window up to today: then the answer is the
+  // current activity, labelled so (docs/methods/currency.md#no-level-from-a-record-under-a-year).
   const rated = recordYears >= MIN_RATE_YEARS;
   const recordStart = Date.parse(chosen.period.start);
-  const asOf = rated ? Date.parse(meta.asOf) : Date.parse(chosen.period.end) + DAY_MS - 1;
-  const windowDays = rated ? TIMEFRAME_DAYS[q.timeframe] : Math.ceil((asOf - recordStart) / DAY_MS);
+  const dataEnd = chosen.record ? Date.parse(chosen.period.end) + DAY_MS - 1 : Date.parse(meta.asOf);
+  const windowDays = TIMEFRAME_DAYS[q.timeframe];
+  const win = recentWindow(now, windowDays, recordStart, dataEnd, HORIZON_DAYS.daily);
+  if (!rated && win.observed !== "full") {
+    throw notCovered(
+      s,
+      `the ${NOUN[type].replace(/s$/, "")} record here, ${chosen.dataset}, spans ${span(recordYears)}: too short for a level (a record of ${MIN_RATE_YEARS} year at least), and it does not cover the ${q.timeframe} to ${day(now)}`,
+    );
+  }
+  const asOf = win.end;
   const near = ev.near(q.lat, q.lng, p.radiusKm);
   const h = scoreEvents(ev, near, INTENSITY[type], p, asOf, windowDays, chosen.window);
   if (!rated) h.score = eventScore(0, h.recentWeighted, p);
-  const windowStart = asOf - windowDays * DAY_MS;
+  const windowStart = win.start;
   const magnitude = (i: number) => (Number.isFinite(ev.magnitude[i]) ? r2(ev.magnitude[i]) : null);
   const describe = (c: { index: number; distanceKm: number; weight: number }) => ({
     id: ev.groups[ev.group[c.index]],
@@ -145,12 +162,10 @@ function assessEvents(s: FeedSnapshot, q: AssessQuery, place: Place): Assessment
     returnPeriodYears: rated && h.returnPeriodYears !== null ? r1(h.returnPeriodYears) : null,
     ...(rated ? {} : { rateNote: `a record of ${span(recordYears)} is too short for a rate (${MIN_RATE_YEARS} year at least): no events per year, no return period; the score is the activity over the whole record, to its end` }),
     recent: {
-      timeframe: q.timeframe,
-      from: day(windowStart),
-      to: day(asOf),
-      events: h.recentCount,
-      weighted: Math.round(h.recentWeighted * 1000) / 1000,
-      ...(rated && windowStart < recordStart ? { note: `the window starts before the data (${chosen.period.start}): only ${span((asOf - recordStart) / (365.2425 * DAY_MS))} of it is observed` } : {}),
+      ...recentDetails(q.timeframe, win),
+      events: win.observed === "none" ? null : h.recentCount,
+      weighted: win.observed === "none" ? null : Math.round(h.recentWeighted * 1000) / 1000,
+      ...(rated ? {} : { currentActivity: true }),
     },
     baseline: `${chosen.dataset}; λref ${p.annualRateRef}/yr, recent ref ${p.recentRef}`,
     contributingEvents: h.strongest.map(describe),
@@ -175,7 +190,7 @@ function assessEvents(s: FeedSnapshot, q: AssessQuery, place: Place): Assessment
       byYear.set(y, (byYear.get(y) ?? 0) + 1);
     }
     const y0 = Number(year(chosen.period.start));
-    const y1 = new Date(asOf).getUTCFullYear();
+    const y1 = new Date(Math.min(asOf, dataEnd)).getUTCFullYear();
     details.historical = { eventsPerYear: Array.from({ length: y1 - y0 + 1 }, (_, i) => ({ year: y0 + i, events: byYear.get(y0 + i) ?? 0 })) };
   }
   const top = h.strongest[0];
@@ -192,9 +207,9 @@ function assessEvents(s: FeedSnapshot, q: AssessQuery, place: Place): Assessment
       ? `No ${NOUN[type]} within ${p.radiusKm} km${where || ` in ${chosen.dataset}`}, ${span(recordYears)} searched`
       : `${h.eventCount} ${NOUN[type]} within ${p.radiusKm} km${where} over ${span(recordYears)}` +
         (h.returnPeriodYears === null || !rated ? "" : ` (one every ${span(h.returnPeriodYears)})`)) +
-    (rated ? `; ${h.recentCount} in the ${q.timeframe} before ${day(asOf)}.` : ".") +
+    (rated ? `; ${recentText(q.timeframe, win, h.recentCount)}.` : ".") +
     `${topText}${windText}` +
-    (rated ? "" : ` The record (${span(recordYears)}) is too short for a rate.`) +
+    (rated ? "" : ` Current activity: the record (${span(recordYears)}) is too short for a rate; it covers the ${q.timeframe} to ${day(now)}.`) +
     (type === "storm" && recordYears < SHORT_STORM_RECORD_YEARS ? ` ${shortStormRecordNote(recordYears)}` : "");
   return {
     riskScore: h.score,
@@ -204,8 +219,10 @@ function assessEvents(s: FeedSnapshot, q: AssessQuery, place: Place): Assessment
     coverage: { country: place.country, dataset: chosen.dataset, period: chosen.period, area: meta.coverage.description },
     dataSources: meta.dataSources,
     ...recordConfidence(recordYears, type === "storm" ? 0.8 : 0.7, type === "storm" ? "IBTrACS best tracks within 300 km" : "satellite fire detections (FIRMS) within 100 km"),
+    time: { period: { from: chosen.period.start, to: day(dataEnd) }, asOf: day(dataEnd), cadence: "daily" },
   };
 }
+
 
 function assessSeaLevel(s: FeedSnapshot, q: AssessQuery, place: Place): Assessment {
   const { meta } = s;
@@ -229,6 +246,8 @@ function assessSeaLevel(s: FeedSnapshot, q: AssessQuery, place: Place): Assessme
       confidence: 0.9,
       confidenceLabel: "high",
       confidenceBasis: `${r1(coastKm)} km from the coast (${place.coastSource}): beyond ${inlandKm} km no sea-level exposure`,
+      // No gauge used: the answer rests on the coastline's distance, stated against the gauge record's span.
+      time: { period: { from: meta.recordStart.slice(0, 10), to: meta.asOf.slice(0, 10) }, asOf: meta.asOf.slice(0, 10), cadence: "yearly" },
     };
   }
   // Inverse-distance weights (10 km floor) over the nearest gauges with a trend (events.bin holds them in order).
@@ -263,6 +282,7 @@ function assessSeaLevel(s: FeedSnapshot, q: AssessQuery, place: Place): Assessme
     `at ${r1(first.d)} km (${r2(first.g.trendMmYr)} mm/yr over ${first.g.years} years, ${first.g.firstYear}–${first.g.lastYear}); ` +
     (place.land ? `${r1(coastKm)} km from the coast.` : `at sea, ${r1(place.coastDistanceKm)} km off the coast.`);
   const period = { start: String(Math.min(...order.map((x) => x.g.firstYear))), end: String(Math.max(...order.map((x) => x.g.lastYear))) };
+  const years = yearPeriod(period.start, period.end);
   return {
     riskScore: score,
     riskLevel: riskLevel(score),
@@ -271,6 +291,7 @@ function assessSeaLevel(s: FeedSnapshot, q: AssessQuery, place: Place): Assessme
     coverage: coverageOf(`PSMSL annual RLR gauges ${order.map((x) => `${x.g.id} ${x.g.name}`).join(", ")}`, period),
     dataSources: meta.dataSources,
     ...seaLevelConfidence(first.g.years, first.d),
+    time: { period: years, asOf: years.to, cadence: "yearly" },
   };
 }
 

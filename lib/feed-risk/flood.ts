@@ -6,7 +6,9 @@
 import type { FeedSnapshot } from "../../formats/feed-snapshot.ts";
 import { riskLevel, confidenceLabel } from "../drought-scale.ts";
 import { anchoredScore, type Anchors } from "../anchored-score.ts";
-import { DAY_MS, TIMEFRAME_DAYS } from "./scoring.ts";
+import { TIMEFRAME_DAYS } from "./scoring.ts";
+import { clockNow, HORIZON_DAYS } from "../currency.ts";
+import { recentDetails, recentText, recentWindow } from "./recent-window.ts";
 import type { AssessQuery, Assessment, Place } from "./assess.ts";
 import { VERY_WET_SPI, WET_REF, wetTerm } from "./climate-components.ts";
 import { mayBeNear, nearest } from "./nearest.ts";
@@ -117,8 +119,10 @@ export function assessFlood(s: FeedSnapshot, q: AssessQuery, place: Place): Asse
   const asOf = Date.parse(meta.asOf);
   const start = Date.parse(meta.recordStart);
   const years = meta.recordYears;
-  const windowDays = TIMEFRAME_DAYS[q.timeframe];
-  const windowStart = asOf - windowDays * DAY_MS;
+  // The recent window ends today; floods after the record's end are not known, so a window past it counts nothing
+  // and says "no data for this window" (docs/methods/currency.md).
+  const win = recentWindow(q.now ?? clockNow(), TIMEFRAME_DAYS[q.timeframe], start, asOf, HORIZON_DAYS.daily);
+  const windowStart = win.start;
   const cov = fp.covering(q.lat, q.lng, FOOTPRINT_BUFFER_KM, place.country);
   const hits: FloodHit[] = [];
   const recentWeights: number[] = [];
@@ -166,7 +170,7 @@ export function assessFlood(s: FeedSnapshot, q: AssessQuery, place: Place): Asse
     weightedAnnualRate: r3(rate),
     returnPeriodYears: returnPeriod,
     frequencyScore,
-    recent: { timeframe: q.timeframe, from: day(windowStart), to: day(asOf), events: recentWeights.length, floor: recentFloodFloor(recentWeights) },
+    recent: { ...recentDetails(q.timeframe, win), events: win.observed === "none" ? null : recentWeights.length, floor: recentFloodFloor(recentWeights) },
     levelScale: "weighted covering floods per year: ≥ 1 in 50 years medium, ≥ 1 in 10 high, ≥ 1 in 2 critical (ThinkHazard! river-flood return periods)",
     contributingEvents: hits.slice(0, 10).map(describe),
     climateGrid: wetComponent(s, q),
@@ -186,7 +190,7 @@ export function assessFlood(s: FeedSnapshot, q: AssessQuery, place: Place): Asse
     (hits.length === 0
       ? `No large-flood footprint covers this point in ${r1(years)} years of records (${meta.recordStart.slice(0, 4)}–${meta.asOf.slice(0, 4)})`
       : `${hits.length} flood footprint(s) cover this point in ${r1(years)} years (one every ${returnPeriod} years; weighted ${r3(rate)} a year)`) +
-    `; ${recentWeights.length} in the ${q.timeframe} before ${day(asOf)}.` +
+    `; ${recentText(q.timeframe, win, recentWeights.length)}.` +
     (top ? ` Strongest: ${ev.names[top.index]} (${ev.sources[ev.sourceNo[top.index]]}, ${day(ev.time[top.index])}).` : "");
   return {
     riskScore: score,
@@ -196,6 +200,7 @@ export function assessFlood(s: FeedSnapshot, q: AssessQuery, place: Place): Asse
     coverage: { country: place.country, dataset: (s.records ?? []).map((r) => `${r.name} ${r.start}..${r.end}`).join(" + "), period: { start: meta.recordStart.slice(0, 10), end: meta.asOf.slice(0, 10) }, area: meta.coverage.description },
     dataSources: meta.dataSources,
     ...conf,
+    time: { period: { from: meta.recordStart.slice(0, 10), to: meta.asOf.slice(0, 10) }, asOf: meta.asOf.slice(0, 10), cadence: "daily" },
   };
 }
 

@@ -4,6 +4,7 @@
 // snapshot. Coverage is where the inputs reach (docs/methods/feed-risks.md): flood on land worldwide, storm
 // everywhere, sea level near the coast, heatwave in every country of the temperature table, wildfire in the extent
 // of the fire files (everywhere once a refresh brought FIRMS' global near-real-time archive).
+import { clockNow } from "../../lib/currency.ts";
 import { gridSourceOf } from "../../lib/drought/grid-sources.ts";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
@@ -211,6 +212,7 @@ function finish(
   more: Record<string, unknown>,
   extraFiles: Record<string, Uint8Array> = {},
 ): BuiltSnapshot {
+  refuseFutureData(meta, events, extra);
   const { adapters: adapterTable, acceptedRows } = adapterQc(adapters);
   const qc = { adapters: adapterTable, ...more };
   const json: SnapshotJson = { meta, ...extra };
@@ -220,6 +222,27 @@ function finish(
   const report = { riskType: meta.riskType, asOf: meta.asOf, recordStart: meta.recordStart, coverage: meta.coverage, events: events?.length ?? null, fetches: inputs.fetches, ...qc, scoreDistribution: distribution(json, files) };
   files["build-report.json"] = JSON.stringify(report, null, 2);
   return { files, asOf: meta.asOf, sources: meta.dataSources, inputs: inputs.checksums, qc: { ...qc, scoreDistribution: report.scoreDistribution }, report: "build-report.json", acceptedRows };
+}
+
+/** Data dated more than this after the build's clock are impossible: a wrong date in the feed, not a forecast. */
+const FUTURE_SLACK_MS = 2 * 86_400_000;
+
+/**
+ * An answer whose data end in the future would present a wrong date as the present: a snapshot whose as-of, events,
+ * records or station years lie after today (with two days' slack for time zones) is refused, as other impossible
+ * values are, and the previous snapshot keeps serving.
+ */
+export function refuseFutureData(meta: SnapshotMeta, events: EventInput[] | undefined, extra: Omit<SnapshotJson, "meta">, now = clockNow()): void {
+  const limit = now + FUTURE_SLACK_MS;
+  const bad = (what: string, t: number) => {
+    throw new Error(`${meta.riskType} snapshot refused: ${what} ${new Date(t).toISOString().slice(0, 10)} lies after today (${new Date(now).toISOString().slice(0, 10)}): a wrong date in the feed`);
+  };
+  const asOf = Date.parse(meta.asOf);
+  if (asOf > limit) bad("its data end", asOf);
+  for (const e of events ?? []) if (e.time > limit) bad(`event ${e.id} starts`, e.time);
+  for (const r of extra.records ?? []) if (Date.parse(r.end) > limit) bad(`record ${r.id} ends`, Date.parse(r.end));
+  for (const st of extra.dailyHeat?.stations ?? []) if (Date.parse(st.to) > limit) bad(`station ${st.id}'s year ends`, Date.parse(st.to));
+  for (const g of extra.gauges ?? []) if (g.lastYear !== null && Date.UTC(g.lastYear, 0, 1) > limit) bad(`gauge ${g.id}'s last year begins`, Date.UTC(g.lastYear, 0, 1));
 }
 
 function eventMeta(riskType: FeedRiskType, events: EventInput[], asOf: number, coverage: SnapshotMeta["coverage"], dataSources: string[], unit: string, params: Record<string, number>): SnapshotMeta {
@@ -800,7 +823,7 @@ export async function buildHeatwave(ctx: BuildContext): Promise<BuiltSnapshot> {
     coverage: {
       bbox: WORLD,
       surface: "country",
-      description: `within ${HEAT_BASE.maxDistanceKm} km of a GHCN-Daily station with daily maximum temperatures (heatwave days; Thailand offline); elsewhere, as a low-confidence fallback, the ${codes.length} countries of the OWID monthly temperature table (${formatMonth(first)}..${formatMonth(last)})`,
+      description: `within ${HEAT_BASE.maxDistanceKm} km of a GHCN-Daily station with daily maximum temperatures whose latest full year is current (heatwave days; Thailand offline); the national monthly table of ${codes.length} countries (OWID, ${formatMonth(first)}..${formatMonth(last)}) counts no heatwave and scores nothing`,
     },
     dataSources: ["Our World in Data monthly temperature anomalies by country (Copernicus ERA5)", "NASA GISTEMP v4 global monthly anomalies (vs 1951–1980)"],
     params: { hotQuantile: 0.9 },

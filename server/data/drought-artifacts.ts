@@ -32,14 +32,16 @@ export interface DroughtArtifacts {
   /** Loose spelling (lib/province-names.ts looseName) → the provinces it may mean (more than one: ambiguous). */
   provinceByLooseName: Map<string, number[]>;
   /**
-   * The month served when a request names none, for the province, choropleth and map answers: the build's latest
-   * valid month (a share of all cells has every index). A point's default is its own cell's (cellLatestOffset).
+   * The month served when a request names none: the build's latest valid month (a share of all cells has every
+   * index). A point answers it where its cell has every index then, else its cell's own (cellDefaultOffset).
    */
   defaultMonth: MonthIndex;
-  /** Per grid cell, the offset of its latest month with a SPEI-1 value (lib/drought/cell-latest.ts); −1: none. */
-  cellLatestOffset: Int32Array;
+  /** Per grid cell, the offset of its default month (lib/drought/cell-latest.ts); −1: none. */
+  cellDefaultOffset: Int32Array;
+  /** Per grid cell, the rule that chose that month (an index into DEFAULT_RULES of lib/drought/cell-latest.ts). */
+  cellDefaultRule: Uint8Array;
   /** Per grid cell, its SPEI-1 in that month (NaN: none); a paged grid's answers read it here, not from disk. */
-  cellLatestSpei1: Float32Array;
+  cellDefaultSpei1: Float32Array;
   /** The grid's index number of SPEI-1, the index every score is made from (a version without it never serves). */
   spei1Index: number;
   /** YYYY-MM of each month of the grid, by offset (a batch item names its month without formatting it). */
@@ -112,7 +114,7 @@ export function openDroughtArtifacts(dir: string, manifest: Manifest): DroughtAr
   if (!manifest.baseline) throw new Error("manifest has no baseline");
   const spei1Index = grid.indexNo("spei1");
   if (spei1Index < 0) throw new Error(`drought-grid.bin: no spei1 index (indices: ${grid.indexNames.join(", ")}); every score is made from SPEI-1`);
-  const latestOfCells = latestByCell(grid, gridPath);
+  const defaultOfCells = latestByCell(grid, gridPath, grid.monthOffset(latest as MonthIndex));
   return {
     version: manifest.version,
     grid,
@@ -123,8 +125,9 @@ export function openDroughtArtifacts(dir: string, manifest: Manifest): DroughtAr
     provinceByName,
     provinceByLooseName,
     defaultMonth: latest,
-    cellLatestOffset: latestOfCells.offset,
-    cellLatestSpei1: latestOfCells.spei1,
+    cellDefaultOffset: defaultOfCells.offset,
+    cellDefaultSpei1: defaultOfCells.spei1,
+    cellDefaultRule: defaultOfCells.rule,
     spei1Index,
     monthLabels: Array.from({ length: grid.nMonths }, (_, m) => formatMonth(grid.firstMonth + m)),
     shapes,

@@ -43,6 +43,10 @@ export function scoreFeature(data: ScoreData) {
       spei1: conditions?.spei1 ?? null,
       spei3: conditions?.spei3 ?? null,
       dataSources: data.dataSources,
+      periodFrom: data.details.period.from,
+      periodTo: data.details.period.to,
+      asOf: data.details.asOf,
+      current: data.details.currency.current,
       timestamp: data.timestamp,
     },
   };

@@ -13,9 +13,10 @@ import { locateCell, locateReason, NO_CELL_NEAR_REASON, noMonthReason, noValueRe
 import { DEFAULT_HISTORY_INDICES } from "../schemas.ts";
 import { droughtRuns, rankOf } from "../../lib/drought/runs.ts";
 import { gridIdOf } from "../../lib/drought/grid-id.ts";
-import { CELL_LATEST_MONTH_RULE, noValueInRecordReason, type MonthReason } from "../../lib/drought/cell-latest.ts";
+import { ANSWER_INDICES, DEFAULT_RULES, noValueInRecordReason, type MonthReason } from "../../lib/drought/cell-latest.ts";
 import { DROUGHT_OPENED_FILES, isCovered, openDroughtArtifacts, type DroughtArtifacts } from "../data/drought-artifacts.ts";
 import { log } from "../../lib/log.ts";
+import { clockNow, currencyOf, DAY_MS, monthsPeriod, type Currency, type Period } from "../../lib/currency.ts";
 import type {
   BatchItem,
   DroughtHistory,
@@ -32,7 +33,7 @@ import type {
 /** Months of recent history that each timeframe shows (the data are monthly; shorter windows show one month). */
 export const TIMEFRAME_MONTHS: Record<ScoreQuery["timeframe"], number> = { "7d": 1, "30d": 1, "90d": 3, "1y": 12 };
 
-const INDEX_KEYS = ["spei1", "spei3", "spei6", "spei12", "spi1", "mcdi"] as const;
+const INDEX_KEYS = ANSWER_INDICES;
 /** SPEI-3 below −1 (moderate drought on the McKee scale) marks a drought month for the events. */
 const EVENT_THRESHOLD = -1;
 
@@ -52,8 +53,44 @@ interface CellHit {
   monthReason: MonthReason;
 }
 
+/** The time fields of a drought answer (lib/currency.ts): the months it describes, as days. */
+export interface DroughtTime {
+  period: Period;
+  asOf: string;
+  currency: Currency;
+}
+
+/** A month that ended more than this many days ago is spoken of in the past tense. */
+const PAST_AFTER_DAYS = 365;
+
 export class ArtifactDroughtService implements DroughtService, DroughtHistory {
-  constructor(private readonly store: ArtifactStore<DroughtArtifacts>) {}
+  /** Time fields per month span, for one version and one day (a drought answer's period is a few fields, not a lookup). */
+  private readonly times = { version: "", day: -1, bySpan: new Map<number, DroughtTime>() };
+
+  constructor(
+    private readonly store: ArtifactStore<DroughtArtifacts>,
+    private readonly now: () => number = clockNow,
+  ) {}
+
+  /** The period of the months lo..hi, its last day as asOf and whether it is current (a monthly series). */
+  private timeOf(a: DroughtArtifacts, lo: number, hi: number): DroughtTime {
+    const now = this.now();
+    const day = Math.floor(now / DAY_MS);
+    const c = this.times;
+    if (c.version !== a.version || c.day !== day || c.bySpan.size > 10_000) {
+      c.version = a.version;
+      c.day = day;
+      c.bySpan.clear();
+    }
+    const key = lo * 65_536 + hi;
+    let t = c.bySpan.get(key);
+    if (t === undefined) {
+      const period = monthsPeriod(formatMonth(lo), formatMonth(hi));
+      t = { period, asOf: period.to, currency: currencyOf(period.to, "monthly", now) };
+      c.bySpan.set(key, t);
+    }
+    return t;
+  }
 
   private artifacts(): DroughtArtifacts {
     return this.store.require().data;
@@ -113,6 +150,7 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
       },
       period: { from: formatMonth(lo), to: formatMonth(hi), months: hi - lo + 1, climatologyBaseline: a.baselineLabel },
       series,
+      details: this.timeOf(a, lo, hi),
     };
   }
 
@@ -141,6 +179,7 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
       country: "THA",
       period: { from: formatMonth(lo), to: formatMonth(hi), months: hi - lo + 1, climatologyBaseline: a.baselineLabel },
       series,
+      details: this.timeOf(a, lo, hi),
     };
   }
 
@@ -160,6 +199,7 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
       type: "FeatureCollection",
       month: formatMonth(m),
       climatologyBaseline: a.baselineLabel,
+      details: this.timeOf(a, m, m),
       features: a.provinces.map((p, i) => {
         const rec = s.record(i, off);
         return {
@@ -199,13 +239,13 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
     if (!a.grid.covers(lat, lng)) return NO_CELL_NEAR_REASON;
     const { cell, distanceKm } = a.grid.nearestCell(lat, lng);
     if (month === undefined) {
-      offset = a.cellLatestOffset[cell];
+      offset = a.cellDefaultOffset[cell];
       if (offset < 0) return noValueInRecordReason(formatMonth(a.grid.firstMonth), formatMonth(a.grid.lastMonth));
     }
     // The cell's own latest month: its SPEI-1 was kept when the version was opened (no read of a paged grid).
-    const spei1 = month === undefined ? a.cellLatestSpei1[cell] : a.grid.value(cell, offset, a.spei1Index);
+    const spei1 = month === undefined ? a.cellDefaultSpei1[cell] : a.grid.value(cell, offset, a.spei1Index);
     if (Number.isNaN(spei1)) return noValueReason(formatMonth(a.grid.firstMonth + offset));
-    const monthReason: MonthReason = month === undefined ? CELL_LATEST_MONTH_RULE : "requested";
+    const monthReason: MonthReason = month === undefined ? DEFAULT_RULES[a.cellDefaultRule[cell]] : "requested";
     return { a, cell, distanceKm, month: a.grid.firstMonth + offset, offset, spei1, monthReason };
   }
 
@@ -246,6 +286,7 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
         severity: { spei1: droughtLevel(hit.spei1) },
         ...confidenceOf(a, a.confidence?.cell(cell, hit.offset) ?? null),
       },
+      details: this.timeOf(a, hit.month, hit.month),
     };
   }
 
@@ -259,7 +300,9 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
     const severity = droughtLevel(hit.spei1);
     const monthLabel = formatMonth(hit.month);
     const distanceKm = round(hit.distanceKm, 2) as number;
+    const time = this.timeOf(hit.a, hit.month, hit.month);
     const details: ScoreData["details"] & Record<string, unknown> = {
+      ...time,
       currentConditions: {
         spei1: idx.spei1,
         spei3: idx.spei3,
@@ -281,7 +324,16 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
       riskType: "drought",
       riskScore: score,
       riskLevel: riskLevel(score),
-      summary: summaryText({ severity, spei1: idx.spei1, spei3: idx.spei3, distanceKm, month: monthLabel, monthReason: hit.monthReason, run: event.current }),
+      summary: summaryText({
+        severity,
+        spei1: idx.spei1,
+        spei3: idx.spei3,
+        distanceKm,
+        month: monthLabel,
+        monthReason: hit.monthReason,
+        run: event.current,
+        past: time.currency.ageDays > PAST_AFTER_DAYS ? { dataEnd: formatMonth(hit.a.grid.lastMonth) } : null,
+      }),
       details,
       dataSources: hit.a.dataSources,
       timestamp: new Date().toISOString(),
@@ -400,6 +452,7 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
       },
       severity: { spei1: droughtLevel(spei1) },
       ...confidenceOf(a, a.confidence?.province(p, a.grid.monthOffset(m)) ?? null),
+      details: this.timeOf(a, m, m),
     };
   }
 
@@ -468,6 +521,8 @@ interface SummaryParts {
   monthReason: MonthReason;
   /** The current drought run (droughtEvent.current), or null. */
   run: { onset: string; months: number } | null;
+  /** Set when the month ended more than a year ago: the sentence speaks in the past and names the data's end. */
+  past: { dataEnd: string } | null;
 }
 
 /**
@@ -478,16 +533,19 @@ interface SummaryParts {
 function summaryText(p: SummaryParts): string {
   const when = `in ${p.month} (${p.monthReason === "requested" ? "the requested month" : p.monthReason})`;
   const where = `at the nearest grid point, ${p.distanceKm.toFixed(1)} km away`;
+  // A month more than a year ago is history: "was", and where the data end, so no one reads it as today.
+  const is = p.past ? "was" : "is";
+  const end = p.past ? ` The data end in ${p.past.dataEnd}.` : "";
   const run = p.run
-    ? `a drought event is under way: SPEI-3 below ${EVENT_THRESHOLD} since ${p.run.onset} (${p.run.months} month${p.run.months === 1 ? "" : "s"}; ${p.spei3?.toFixed(2)} in ${p.month})`
+    ? `a drought event ${is} under way${p.past ? ` in ${p.month}` : ""}: SPEI-3 below ${EVENT_THRESHOLD} since ${p.run.onset} (${p.run.months} month${p.run.months === 1 ? "" : "s"}; ${p.spei3?.toFixed(2)} in ${p.month})`
     : "";
   if (p.severity) {
     const cond = `${p.severity} (${D_LEVEL_NAMES[p.severity]}) ${when}: SPEI-1 ${p.spei1?.toFixed(2)} ${where}.`;
-    return run ? `${cond} ${run[0].toUpperCase()}${run.slice(1)}.` : cond;
+    return (run ? `${cond} ${run[0].toUpperCase()}${run.slice(1)}.` : cond) + end;
   }
-  if (run) return `SPEI-1 ${p.spei1?.toFixed(2)} ${when} is above the drought levels (D0 at -0.5) ${where}, but ${run}.`;
-  if (p.spei3 === null) return `No drought level ${when}: SPEI-1 ${p.spei1?.toFixed(2)} ${where}; SPEI-3 has no value that month, so whether a drought event is under way is not known.`;
-  return `No drought ${when}: SPEI-1 ${p.spei1?.toFixed(2)} ${where}.`;
+  if (run) return `SPEI-1 ${p.spei1?.toFixed(2)} ${when} ${is} above the drought levels (D0 at -0.5) ${where}, but ${run}.${end}`;
+  if (p.spei3 === null) return `No drought level ${when}: SPEI-1 ${p.spei1?.toFixed(2)} ${where}; SPEI-3 has no value that month, so whether a drought event ${is} under way is not known.${end}`;
+  return `No drought ${when}: SPEI-1 ${p.spei1?.toFixed(2)} ${where}.${end}`;
 }
 
 /** Opens the artifact store at ARTIFACTS_DIR and the service over it; the store follows `current`. */

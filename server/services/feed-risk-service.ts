@@ -16,12 +16,20 @@ import type { EventsCollection, EventsQuery } from "../schemas-events.ts";
 import { inLngLatBox } from "../../lib/geo/bounds.ts";
 import { cutAtAntimeridian } from "../../lib/geo/antimeridian.ts";
 import { pageOf } from "./paging.ts";
+import { clockNow, currencyOf } from "../../lib/currency.ts";
 
 export class FeedRiskService {
   constructor(
     private readonly stores: Partial<Record<FeedRiskType, ArtifactStore<FeedSnapshot>>>,
     private readonly locate: (lat: number, lng: number) => Place = lazyPlaceLocator(),
+    /** Today for an answer from this snapshot: the service clock; the validation scores as of each snapshot's end. */
+    private readonly now: (snap: FeedSnapshot) => number = clockNow,
   ) {}
+
+  /** The same snapshots answered with another clock (validation/: as of each snapshot's data end). */
+  withClock(now: (snap: FeedSnapshot) => number): FeedRiskService {
+    return new FeedRiskService(this.stores, this.locate, now);
+  }
 
   snapshotVersion(type: FeedRiskType): string | undefined {
     return this.stores[type]?.current()?.version;
@@ -45,8 +53,9 @@ export class FeedRiskService {
     if (!store) throw new ApiError("SERVICE_UNAVAILABLE", `${q.riskType} data are not loaded yet`);
     const snap = store.require().data;
     let a;
+    const now = this.now(snap);
     try {
-      a = assess(snap, q, this.locate(q.lat, q.lng));
+      a = assess(snap, { ...q, now }, this.locate(q.lat, q.lng));
     } catch (err) {
       if (err instanceof NotCoveredError) {
         throw new NotFoundError(`no ${q.riskType} data for this location: ${err.message}`, { lat: q.lat, lng: q.lng, riskType: q.riskType, coverage: err.coverage });
@@ -60,7 +69,9 @@ export class FeedRiskService {
       riskLevel: a.riskLevel,
       summary: a.summary,
       details: {
-        asOf: snap.meta.asOf,
+        period: a.time.period,
+        asOf: a.time.asOf,
+        currency: currencyOf(a.time.asOf, a.time.cadence, now),
         snapshotVersion: snap.version,
         coverage: a.coverage,
         ...(a.confidence === undefined ? {} : { confidence: a.confidence, confidenceLabel: a.confidenceLabel, confidenceBasis: a.confidenceBasis }),

@@ -5,6 +5,12 @@ import type { BatchItem, DroughtGridData, DroughtService, ProvinceDroughtData, S
 
 export const FIXED_TIME = "2024-07-01T00:00:00.000Z";
 export const DATA_VERSION = "test-v1";
+/** The time fields of the fake answers: June 2024, not current at the fixed time's day count. */
+export const FIXED_DETAILS = {
+  period: { from: "2024-06-01", to: "2024-06-30" },
+  asOf: "2024-06-30",
+  currency: { current: true, cadence: "monthly" as const, horizonDays: 92, ageDays: 1, note: "current: the data reach 2024-06-30, 1 day before 2024-07-01 (a monthly series is current for 92 days)" },
+};
 
 export function inBox(lat: number, lng: number): boolean {
   return lat >= 5 && lat <= 21 && lng >= 97 && lng <= 106;
@@ -33,7 +39,8 @@ export class FakeDroughtService implements DroughtService {
       riskLevel: "medium",
       summary: "D1 Moderate Drought: SPEI-1 -1.00, nearest grid point 3.2 km",
       details: {
-        currentConditions: { spei1: -1, spei3: -0.5, spei6: 0.25, spei12: null, severity: "D1", distanceKm: 3.2, month: "2024-06", monthReason: "latest month with a SPEI-1 value at this grid cell" },
+        ...FIXED_DETAILS,
+        currentConditions: { spei1: -1, spei3: -0.5, spei6: 0.25, spei12: null, severity: "D1", distanceKm: 3.2, month: "2024-06", monthReason: "the grid's latest month with every index" },
       },
       dataSources: ["test-grid"],
       timestamp: FIXED_TIME,
@@ -45,13 +52,14 @@ export class FakeDroughtService implements DroughtService {
     if (!inBox(lat, lng)) throw new NotFoundError("No drought data for this location", { lat, lng });
     return {
       location: { requestedLat: lat, requestedLng: lng, gridId: "c0042", gridLat: 13.75, gridLng: 100.5, distanceKm: 1.5, country: "THA" },
-      period: { month: month ?? "2024-06", monthReason: month ? "requested" : "latest month with a SPEI-1 value at this grid cell", climatologyBaseline: "1991-2020" },
+      period: { month: month ?? "2024-06", monthReason: month ? "requested" : "the grid's latest month with every index", climatologyBaseline: "1991-2020" },
       drought: {
         score: 56,
         level: "medium",
         indices: { spei1: -1, spei3: -0.5, spei6: 0.25, spei12: null, spi1: -0.9, mcdi: -0.7 },
         severity: { spei1: "D1" },
       },
+      details: FIXED_DETAILS,
     };
   }
 
@@ -66,6 +74,7 @@ export class FakeDroughtService implements DroughtService {
       level: "low",
       indices: { spei1: 0.1, spei3: 0.2, spei6: 0.3 },
       severity: { spei1: null },
+      details: FIXED_DETAILS,
     };
   }
 
