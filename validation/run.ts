@@ -11,6 +11,11 @@ import { readCatalogue, validateHazard, type HazardValidation } from "./score-ca
 import { openOutbreakService } from "../server/services/outbreak-service.ts";
 import { dataDir } from "../lib/config.ts";
 import { outbreakMarkdown, validateOutbreaks, type OutbreakValidation } from "./outbreaks.ts";
+import { currencyMarkdown, currencyTable, type CurrencyRow } from "./currency.ts";
+import { openDroughtService } from "../server/services/drought-service.ts";
+import { ScoreService } from "../server/services/score-service.ts";
+import { openSupplyChainService } from "../server/services/supply-chain-service.ts";
+import { clockNow } from "../lib/currency.ts";
 
 /** Hazards whose score can be compared with past events. Heatwave scores the latest months only (no as-of query). */
 export const VALIDATED: FeedRiskType[] = ["flood", "storm", "sea_level_rise", "wildfire"];
@@ -19,14 +24,15 @@ const CATALOGUE_DIR = join(import.meta.dirname, "catalogue");
 const pct = (x: number | null) => (x === null ? "–" : `${Math.round(x * 100)} %`);
 const f2 = (x: number | null) => (x === null ? "–" : x.toFixed(2));
 
-export function markdown(results: HazardValidation[], snapshotVersions: Record<string, string | undefined>, day: string, outbreaks?: { v: OutbreakValidation; snapshot: string }): string {
+export function markdown(results: HazardValidation[], snapshotVersions: Record<string, string | undefined>, day: string, outbreaks?: { v: OutbreakValidation; snapshot: string }, currency?: CurrencyRow[]): string {
   const out: string[] = [
     "# Validation: scores against landmark events and controls",
     "",
     `Measured ${day} by \`npm run validate\` (validation/run.ts) on the published snapshots; catalogues and how they were`,
     "compiled: [validation/catalogue/](../validation/catalogue/README.md). AUC: the chance that an event place scores above",
-    "a control place (ties half). Event places are scored now (timeframe 1y): the long-record part of each score is what",
-    'is compared. Floors in the test suite: `test/feeds/world.test.ts` ("validation floors").',
+    "a control place (ties half). Places are scored as on the day each snapshot's data end (timeframe 1y): the skill of",
+    "the scoring, not the age of the mirror's copy, which the currency table at the end states. Floors in the test",
+    'suite: `test/feeds/world.test.ts` ("validation floors").',
     "",
     "| hazard | snapshot | events scored | controls scored | not covered (404) | AUC | events ≥ medium | controls low/medium/high/critical |",
     "|---|---|---|---|---|---|---|---|",
@@ -37,9 +43,9 @@ export function markdown(results: HazardValidation[], snapshotVersions: Record<s
   }
   out.push(
     "",
-    "Heatwave is not in the table: its score answers for the latest year of a station (2017 at most Thai stations) or",
-    "the latest months of the national series (2023), so a past heatwave cannot be scored at its date; its catalogue",
-    "waits for an as-of query and daily station data worldwide.",
+    "Heatwave is not in the table: its score answers for the latest full year of a station within 100 km (2017 at most",
+    "Thai stations, the only ones offline), so a past heatwave elsewhere cannot be scored at its date; its catalogue",
+    "waits for daily station data worldwide (a refresh brings them).",
     "",
     "Read with care: the wildfire catalogue's places were chosen by the same FIRMS detections the score counts (events:",
     "detections within 20 km; controls: none within 50 km), and the flood catalogue's events were checked against the",
@@ -57,6 +63,7 @@ export function markdown(results: HazardValidation[], snapshotVersions: Record<s
     }
   }
   if (outbreaks) out.push(...outbreakMarkdown(outbreaks.v, outbreaks.snapshot));
+  if (currency) out.push(...currencyMarkdown(currency, day));
   return out.join("\n") + "\n";
 }
 
@@ -70,11 +77,30 @@ async function main(): Promise<void> {
   const versions = Object.fromEntries(VALIDATED.map((h) => [h, service.snapshotVersion(h)]));
   const outbreak = await openOutbreakService(artifactsDir(), log);
   const ov = validateOutbreaks(outbreak.service, dataDir());
+  const drought = await openDroughtService(artifactsDir());
+  const ports = await openSupplyChainService(artifactsDir(), log);
+  const scores = new ScoreService(drought.service, service);
+  const now = clockNow();
+  const currency = currencyTable(
+    {
+      score: (q) => scores.score(q),
+      drought: (lat, lng) => drought.service.drought(lat, lng),
+      province: (name, country) => drought.service.province(name, country),
+      outbreak: (q) => outbreak.service.query(q),
+      supplyChain: (q) => ports.service.query(q as Parameters<typeof ports.service.query>[0]),
+    },
+    now,
+  );
   outbreak.store.stop();
+  drought.store.stop();
+  ports.store.stop();
+  const violations = currency.filter((r) => r.violation);
+  process.stdout.write(`currency        answers ${currency.length}  answered ${currency.filter((r) => r.status === 200).length}  not current ${currency.filter((r) => r.current === false).length}  violations ${violations.length}\n`);
+  for (const v of violations) process.stdout.write(`  VIOLATION ${v.route} ${v.kind} ${v.place}: ${v.violation}\n`);
   process.stdout.write(`dengue          countries ${ov.dengue.countries}  Spearman ${ov.dengue.spearman?.toFixed(2)}  under 1/100k not low ${ov.dengue.underOneNotLow.length}  over 1000/100k below high ${ov.dengue.overThousandBelowHigh.length}\n`);
   for (const l of ov.landmarks) process.stdout.write(`  ${l.ok === null ? "n/a   " : l.ok ? "ok    " : "MISSED"} ${l.disease} ${l.place}: ${l.score} ${l.level} (expected ${l.expect})\n`);
   const path = join(import.meta.dirname, "..", "docs", "validation.md");
-  writeFileSync(path, markdown(results, versions, new Date().toISOString().slice(0, 10), { v: ov, snapshot: outbreak.service.dataVersion() }));
+  writeFileSync(path, markdown(results, versions, new Date(now).toISOString().slice(0, 10), { v: ov, snapshot: outbreak.service.dataVersion() }, currency));
   process.stdout.write(`wrote ${path}\n`);
   process.exit(0);
 }
