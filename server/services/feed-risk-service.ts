@@ -154,7 +154,7 @@ export function eventsInBox(snap: FeedSnapshot, q: EventsQuery): EventsPage {
  * Opens and follows every feed snapshot under artifactsDir; missing ones answer 503 until published. `geography`
  * defaults to the process's shared one (lib/feed-risk/place.ts).
  */
-export async function openFeedRiskService(artifactsDir: string, logger: Logger, opts: { watch?: boolean; geography?: Geography } = {}) {
+export async function openFeedRiskService(artifactsDir: string, logger: Logger, opts: { watch?: boolean; geography?: Geography; now?: (snap: FeedSnapshot) => number } = {}) {
   const stores: Partial<Record<FeedRiskType, ArtifactStore<FeedSnapshot>>> = {};
   for (const type of FEED_RISK_TYPES) {
     const store = new ArtifactStore<FeedSnapshot>({
@@ -168,5 +168,6 @@ export async function openFeedRiskService(artifactsDir: string, logger: Logger, 
     if (opts.watch !== false) store.start();
     stores[type] = store;
   }
-  return { service: new FeedRiskService(stores, opts.geography ? placeLocator(opts.geography) : lazyPlaceLocator()), stores, stop: () => Object.values(stores).forEach((s) => s.stop()) };
+  const service = new FeedRiskService(stores, opts.geography ? placeLocator(opts.geography) : lazyPlaceLocator(), opts.now);
+  return { service, stores, stop: () => Object.values(stores).forEach((s) => s.stop()) };
 }

@@ -18,9 +18,11 @@ export interface FeedsApp {
   stop(): Promise<void>;
 }
 
-export async function startFeedsApp(artifacts: string): Promise<FeedsApp> {
+/** `today` fixes the feed answers' clock (YYYY-MM-DD), as CLOCK_TODAY does for a server process. */
+export async function startFeedsApp(artifacts: string, opts: { today?: string } = {}): Promise<FeedsApp> {
   const key = generateKey();
-  const feeds = await openFeedRiskService(artifacts, silent, { watch: false });
+  const fixed = opts.today === undefined ? undefined : Date.parse(`${opts.today}T12:00:00Z`);
+  const feeds = await openFeedRiskService(artifacts, silent, { watch: false, ...(fixed === undefined ? {} : { now: () => fixed }) });
   const keyFile = join(artifacts, "keys.json");
   writeKeyFile(keyFile, { keys: [{ id: "k", hash: hashKey(key), plan: "free", status: "active", createdAt: "2024-01-01T00:00:00.000Z" }] });
   const app = createApp({
