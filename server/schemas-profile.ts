@@ -79,7 +79,7 @@ const portAnswer = z.object({
   disruptionRisk: z.enum(DISRUPTION_LEVELS),
   summary: z.string(),
   missing: z.array(z.string()).describe("the null figures and why (details.missing)"),
-  asOf: z.string().describe("the ports snapshot's as-of time"),
+  asOf: z.string().nullable().describe("the newest datum the port's answer used (YYYY-MM-DD; its details.asOf, whose currency the summary states), not the snapshot's date; null when it rests on no dated data"),
   request,
   ...freshnessFields,
 });

@@ -67,6 +67,31 @@ const hazard = z.object({
   source: z.string(),
 });
 
+const period = z
+  .object({ from: z.string().describe("first day (YYYY-MM-DD)"), to: z.string().describe("last day (YYYY-MM-DD)") })
+  .describe("a span of days, both ends included");
+
+export const currency = z
+  .object({
+    current: z.boolean().describe("true when the dated datum is within the series' horizon of today (lib/currency.ts); false = the figure is kept but does not describe the present"),
+    cadence: z.enum(["daily", "weekly", "monthly", "yearly"]).describe("the cadence of the series the datum comes from"),
+    horizonDays: z.number().int().describe("how many days after its datum a series of this cadence still describes the present (daily 3, weekly 21, monthly 92, yearly 731)"),
+    ageDays: z.number().int().describe("whole days from the end of the datum's day to today"),
+    note: z.string().describe("one sentence: how old the data are against the horizon"),
+  })
+  .describe("whether the data reach the present (currencyOf of lib/currency.ts at the service clock)");
+
+const figure = z
+  .object({
+    period: period.nullable().describe("the span of all the data the figure rests on (long record and recent window); null when the figure is null or rests on no dated data"),
+    recent: period.nullable().describe("the recent window the figure reads (e.g. the latest 30 days of port calls); null when it has none"),
+    asOf: z.string().nullable().describe("the day the figure is dated by (YYYY-MM-DD): the newest datum of the series that sets its time, never later than period.to; for a status resting on several series, the oldest of their latest days"),
+    source: z.string().nullable().describe("the series the figure comes from"),
+    currency: currency.nullable().describe("whether the datum the figure is dated by is current; null when the figure is null"),
+    note: z.string().describe("what the figure is as a statement in time (e.g. a single AIS sample of 2018-07-06), or why it is null"),
+  })
+  .describe("when a figure is from");
+
 const record = z.object({ record: z.string(), period: z.string().nullable().describe("YYYY-MM-DD..YYYY-MM-DD, a year range, or null when the list has no period") });
 
 export const supplyChainData = z.object({
@@ -137,12 +162,32 @@ export const supplyChainData = z.object({
       hazardFeedAsOf: z.string().nullable(),
       floodsWithinRadiusSince2014: z.number().int(),
     }),
+    period: period.nullable().describe("the span of all the dated data this answer rests on (every series in coverage.records with a period); null when it rests on none"),
+    asOf: z.string().nullable().describe("the newest datum this answer actually used (YYYY-MM-DD), never the snapshot's build date; ≤ period.to"),
+    currency: currency.nullable().describe("currency of the newest series used (its cadence and age at the service clock); current false = the answer does not describe the present"),
+    recent: z
+      .object({
+        period: period.describe("from the first to the last day of the recent windows"),
+        windows: z.array(z.object({ source: z.string(), period })).describe("each recent window: the 30 days of port calls, the 30 days of hazards before the GDACS feed, the national tanker calls"),
+      })
+      .nullable()
+      .describe("the recent-window part of the answer, apart from the long records (baselines, flood history, yearly averages)"),
+    figures: z
+      .object({
+        congestionIndex: figure,
+        vesselCount: figure,
+        avgDwellDays: figure,
+        etaDelayHours: figure,
+        disruption: figure.describe("disruptionRisk: the GDACS hazards of the 30 days before the feed and, with daily port calls, the activity anomaly"),
+        countryTankers: figure.describe("details.countryTankers (a national figure, context)"),
+      })
+      .describe("when each figure is from: period, recent window, source and currency"),
     congestion: z.record(z.string(), z.unknown()).optional().describe("queryType congestion"),
     vessels: z.record(z.string(), z.unknown()).optional().describe("queryType vessel_count"),
     delay: z.record(z.string(), z.unknown()).optional().describe("queryType cargo_delay"),
     trade: z.record(z.string(), z.unknown()).optional().describe("queryType trade_risk"),
   }),
-  asOf: z.string().describe("The snapshot's data are current as of this time (ISO 8601)"),
+  asOf: z.string().nullable().describe("= details.asOf: the newest datum this answer used (YYYY-MM-DD), not the snapshot's date; whether it is current is in details.currency"),
   dataVersion: z.string(),
   dataSources: z.array(z.string()),
   timestamp: z.string(),
@@ -163,7 +208,17 @@ export type PortsQuery = z.output<typeof portsQuery>;
 
 export const portsCollection = z.object({
   type: z.literal("FeatureCollection"),
-  asOf: z.string().describe("the ports snapshot's as-of time"),
+  asOf: z.string().nullable().describe("= details.asOf: the newest datum the matched ports' figures use (YYYY-MM-DD), not the snapshot's date; null when none has dated data"),
+  details: z
+    .object({
+      period: period.nullable().describe("the span of the data of the matched ports' figures"),
+      asOf: z.string().nullable().describe("the newest datum used (YYYY-MM-DD), ≤ period.to"),
+      currency: currency.nullable().describe("currency of the newest series used"),
+      figures: z
+        .object({ congestionIndex: figure, yearlyPortCalls: figure })
+        .describe("when each property is from, over the matched ports (congestionIndex: the daily port calls of the ports that have them)"),
+    })
+    .describe("when the features' figures are from"),
   snapshotVersion: z.string().describe("the snapshot version the features and the page order come from"),
   ...pageFields,
   features: z.array(
@@ -177,6 +232,8 @@ export const portsCollection = z.object({
         country: z.string().describe("ISO 3166-1 alpha-2"),
         congestionIndex: num.describe("as in the congestion answer: 0-100 percentile of the latest 30 days' port calls against the same season of previous years"),
         latestDay: z.string().nullable().describe("last day of the daily port calls the index rests on"),
+        congestionPeriod: period.nullable().describe("the days the index rests on: its earliest same-season baseline window to latestDay"),
+        congestionCurrent: z.boolean().nullable().describe("whether latestDay is current (a daily series: within 3 days of today); null without an index"),
         reason: z.string().nullable().describe("why congestionIndex is null"),
         yearlyPortCalls: num.describe("PortWatch's yearly average of port calls (2019..2024), all its terminals; null without PortWatch"),
       }),

@@ -5,6 +5,7 @@
 import type KDBush from "kdbush";
 import type { DaySeriesEntry } from "../../formats/day-series.ts";
 import { GDACS_FLOOD_DB_SOURCE, PORTS_SOURCES, tankerSeriesKey, type PortRecord } from "../../formats/ports-snapshot.ts";
+import { currencyOf, type Cadence, type Period } from "../../lib/currency.ts";
 import { dayOf, isoOfDay } from "../../lib/days.ts";
 import { boxAround, distanceKm } from "../../lib/geo/great-circle.ts";
 import { MIN_WINDOW_COVERAGE, anomalyPoints, disruptionLevel, littlesLawDays, percentileRank, seasonalBaseline, windowMean, windowSum } from "../../lib/ports/activity.ts";
@@ -24,6 +25,9 @@ export const VESSEL_WINDOW_DAYS = 7;
 export const LAMBDA_HALF_WINDOW_DAYS = 15;
 /** The years PortWatch's yearly vessel counts average over (PortWatch port database, `vessel_count_*`). */
 export const PORTWATCH_ATTRIBUTE_YEARS = "2019..2024";
+/** The same years as days: the period of every figure that rests on PortWatch's yearly averages. */
+export const PORTWATCH_ATTRIBUTE_PERIOD: Period = { from: "2019-01-01", to: "2024-12-31" };
+export const PORTWATCH_ATTRIBUTE_SOURCE = "PortWatch port database: yearly averages 2019–2024 (port calls by vessel type, trade shares)";
 const DAYS_PER_YEAR = 365.25;
 
 const DAY_MS = 86400000;
@@ -102,11 +106,29 @@ export function yearlyPortCalls(port: PortRecord): number {
 }
 
 /** A port's congestion index (as in its answer) with the latest day it rests on, or null and the reason. */
-export function portCongestion(s: PortsSnapshot, port: PortRecord): { congestionIndex: number | null; latestDay: string | null; reason: string | null } {
+export function portCongestion(
+  s: PortsSnapshot,
+  port: PortRecord,
+  now: number,
+): { congestionIndex: number | null; latestDay: string | null; congestionPeriod: Period | null; congestionCurrent: boolean | null; reason: string | null } {
   const daily = port.portwatch[0] ? s.series.get(port.portwatch[0].portid) : undefined;
-  if (!daily) return { congestionIndex: null, latestDay: null, reason: noDailyReason(s) };
+  if (!daily) return { congestionIndex: null, latestDay: null, congestionPeriod: null, congestionCurrent: null, reason: noDailyReason(s) };
   const d = dailyActivity(daily);
-  return { congestionIndex: r1(d.percentile), latestDay: d.activity.latestDay, reason: noCongestionReason(d) };
+  const index = r1(d.percentile);
+  const period = index === null ? null : congestionPeriod(daily, d.end);
+  return {
+    congestionIndex: index,
+    latestDay: d.activity.latestDay,
+    congestionPeriod: period,
+    congestionCurrent: index === null ? null : currencyOf(d.activity.latestDay, "daily", now).current,
+    reason: noCongestionReason(d),
+  };
+}
+
+/** The days a congestion index rests on: its earliest baseline window to the latest day. */
+function congestionPeriod(daily: DaySeriesEntry, end: number): Period {
+  const start = baselineStart(daily.columns.portcalls, end, ACTIVITY_WINDOW_DAYS);
+  return { from: isoOfDay(daily.firstDay + (start >= 0 ? start : end - ACTIVITY_WINDOW_DAYS + 1)), to: isoOfDay(daily.firstDay + end) };
 }
 
 /** The country's tanker calls: latest week, latest 30 days against the same season of previous years. */
@@ -157,7 +179,7 @@ function aisAround(s: PortsSnapshot, port: PortRecord) {
 }
 
 /** Arrival rate λ (calls a day) for Little's law: the daily series near the AIS date, else the PortWatch yearly average. */
-function arrivalRate(s: PortsSnapshot, daily: DaySeriesEntry | undefined, yearlyCalls: number): { lambda: number; basis: string | null; window: string | null } {
+function arrivalRate(s: PortsSnapshot, daily: DaySeriesEntry | undefined, yearlyCalls: number): { lambda: number; basis: string | null; window: string | null; period: Period | null } {
   if (daily && Number.isFinite(s.ais.time)) {
     const calls = daily.columns.portcalls;
     // Same calendar day in the first year the series covers at or after the sample.
@@ -165,13 +187,60 @@ function arrivalRate(s: PortsSnapshot, daily: DaySeriesEntry | undefined, yearly
     while (centre - LAMBDA_HALF_WINDOW_DAYS < daily.firstDay) centre += 365;
     const lambda = windowMean(calls, centre - daily.firstDay + LAMBDA_HALF_WINDOW_DAYS, 2 * LAMBDA_HALF_WINDOW_DAYS + 1);
     const window = `${isoOfDay(centre - LAMBDA_HALF_WINDOW_DAYS)}..${isoOfDay(centre + LAMBDA_HALF_WINDOW_DAYS)}`;
-    if (Number.isFinite(lambda)) return { lambda, basis: `λ = ${r2(lambda)} calls a day, mean of the PortWatch daily port calls ${window}`, window };
+    if (Number.isFinite(lambda))
+      return { lambda, basis: `λ = ${r2(lambda)} calls a day, mean of the PortWatch daily port calls ${window}`, window, period: { from: isoOfDay(centre - LAMBDA_HALF_WINDOW_DAYS), to: isoOfDay(centre + LAMBDA_HALF_WINDOW_DAYS) } };
   }
   if (yearlyCalls > 0) {
     const lambda = yearlyCalls / DAYS_PER_YEAR;
-    return { lambda, basis: `λ = ${r2(lambda)} calls a day, PortWatch's yearly average of ${fmt(yearlyCalls)} port calls (${PORTWATCH_ATTRIBUTE_YEARS}) / 365.25`, window: PORTWATCH_ATTRIBUTE_YEARS };
+    return {
+      lambda,
+      basis: `λ = ${r2(lambda)} calls a day, PortWatch's yearly average of ${fmt(yearlyCalls)} port calls (${PORTWATCH_ATTRIBUTE_YEARS}) / 365.25`,
+      window: PORTWATCH_ATTRIBUTE_YEARS,
+      period: PORTWATCH_ATTRIBUTE_PERIOD,
+    };
   }
-  return { lambda: NaN, basis: null, window: null };
+  return { lambda: NaN, basis: null, window: null, period: null };
+}
+
+/**
+ * First day (index) of the earliest same-season window the baseline of `end` uses (seasonalBaseline's windows:
+ * year k = 5..1, offsets −15..15), or -1 without one.
+ */
+function baselineStart(col: Float32Array, end: number, length: number, halfWidth = 15, maxYears = 5): number {
+  for (let k = maxYears; k >= 1; k--) {
+    const centre = end - Math.round(365.25 * k);
+    for (let o = -halfWidth; o <= halfWidth; o++) if (Number.isFinite(windowMean(col, centre + o, length))) return centre + o - length + 1;
+  }
+  return -1;
+}
+
+/** A span of days ending at `to` (YYYY-MM-DD), `days` long. */
+const lastDays = (to: string, days: number): Period => ({ from: isoOfDay(dayOf(to) - days + 1), to });
+const spanOf = (periods: Period[]): Period | null =>
+  periods.length === 0 ? null : { from: periods.map((p) => p.from).sort()[0], to: periods.map((p) => p.to).sort()[periods.length - 1] };
+
+type Figure = Details["figures"]["congestionIndex"];
+
+/** A dated series an answer used: what it is, its days, its newest datum and cadence. */
+export interface SeriesUse {
+  source: string;
+  period: Period;
+  asOf: string;
+  cadence: Cadence;
+}
+
+/** A figure's time entry: dated by `asOf` of a series of `cadence`; currency at `now` (epoch ms). */
+function dated(now: number, source: string, period: Period, asOf: string, cadence: Cadence, note: string, recent: Period | null = null): Figure {
+  return { period, recent, asOf, source, currency: currencyOf(asOf, cadence, now), note };
+}
+const undated = (note: string): Figure => ({ period: null, recent: null, asOf: null, source: null, currency: null, note });
+
+/** The answer's period (span of every series used), newest datum and the currency of the series it comes from. */
+export function timeOf(uses: SeriesUse[], now: number): Pick<Details, "period" | "asOf" | "currency"> {
+  if (uses.length === 0) return { period: null, asOf: null, currency: null };
+  let newest = uses[0];
+  for (const u of uses) if (u.asOf > newest.asOf) newest = u;
+  return { period: spanOf(uses.map((u) => u.period)), asOf: newest.asOf, currency: currencyOf(newest.asOf, newest.cadence, now) };
 }
 
 function hazardsNear(s: PortsSnapshot, lat: number, lng: number) {
@@ -337,12 +406,102 @@ export function answer(s: PortsSnapshot, port: PortRecord, resolution: Resolutio
   const anomaly = anomalyPoints(ratio);
   const points = hz.points + anomaly;
   const disruptionRisk = disruptionLevel(points);
+  const feedDay = located && Number.isFinite(s.hazardAsOf) ? isoDay(s.hazardAsOf) : null;
+  const hazardWindow = feedDay ? lastDays(feedDay, HAZARD_WINDOW_DAYS + 1) : null;
   for (const h of hz.active) findings.push(`${h.alertLevel} ${h.kind} alert ${h.name} ${h.distanceKm} km away (${h.from.slice(0, 10)}..${h.to.slice(0, 10)}, ${h.source}).`);
-  if (hz.active.length === 0 && located) findings.push(`No GDACS cyclone within ${CYCLONE_RADIUS_KM} km or flood within ${FLOOD_RADIUS_KM} km in the 30 days to the feed's as-of.`);
+  if (hz.active.length === 0 && located) findings.push(`No GDACS cyclone within ${CYCLONE_RADIUS_KM} km or flood within ${FLOOD_RADIUS_KM} km in the 30 days to ${feedDay ?? "the feed's as-of"} (the GDACS feed's as-of).`);
   if (!located) findings.push("The port has no usable coordinates, so no hazards or AIS vessels could be placed near it.");
   if (anomaly > 0) findings.push(`Port calls are at ${r2(ratio)} of the seasonal normal (${anomaly} disruption point${anomaly > 1 ? "s" : ""}).`);
   if (hz.history > 0) findings.push(`${hz.history} GDACS floods within ${FLOOD_RADIUS_KM} km since 2014.`);
   if (main && port.flags.some((f) => f.startsWith("portwatch_locode_corrected"))) findings.push(`PortWatch lists this port as ${main.locodePublished}; matched to ${port.code} by ${main.matchedBy}.`);
+
+  // When each figure is from (docs/methods/supply-chain.md, "Periods and currency").
+  const t = now.getTime();
+  const uses: SeriesUse[] = [];
+  if (pw.length > 0) uses.push({ source: PORTWATCH_ATTRIBUTE_SOURCE, period: PORTWATCH_ATTRIBUTE_PERIOD, asOf: PORTWATCH_ATTRIBUTE_PERIOD.to, cadence: "yearly" });
+  const dailySource = daily ? `PortWatch daily port calls (${daily.key})` : "";
+  if (daily && activity) uses.push({ source: dailySource, period: { from: activity.firstDay, to: activity.latestDay }, asOf: activity.latestDay, cadence: "daily" });
+  const aisSource = `AIS sample: the decoded messages of one minute of ${aisDay}`;
+  if (ais.vessels > 0 && aisDay) uses.push({ source: aisSource, period: { from: aisDay, to: aisDay }, asOf: aisDay, cadence: "daily" });
+  const tankerSource = tankers ? `PortWatch tanker calls of ${tankers.country} (daily, all ports of the country)` : "";
+  if (tankers) uses.push({ source: tankerSource, period: { from: tankers.firstDay, to: tankers.latestDay }, asOf: tankers.latestDay, cadence: "daily" });
+  const floodFrom = Number.isFinite(s.floodDbFrom) ? isoDay(s.floodDbFrom) : null;
+  const gdacsSource = `GDACS event feed of ${feedDay} (hazards of the 30 days before it) and flood database${floodFrom ? ` since ${floodFrom}` : ""}`;
+  const gdacsPeriod = feedDay && hazardWindow ? { from: floodFrom && floodFrom < hazardWindow.from ? floodFrom : hazardWindow.from, to: feedDay } : null;
+  if (gdacsPeriod && feedDay) uses.push({ source: gdacsSource, period: gdacsPeriod, asOf: feedDay, cadence: "daily" });
+  const time = timeOf(uses, t);
+  const why = (field: string) => missing.find((m) => m.startsWith(`${field}: `))?.slice(field.length + 2) ?? "no data";
+
+  const latest = activity?.latestDay ?? "";
+  const yearlyNote = `a mean week of PortWatch's yearly averages of ${PORTWATCH_ATTRIBUTE_YEARS.replace("..", "–")}, not a count of the latest week`;
+  const figures: Details["figures"] = {
+    congestionIndex:
+      congestionIndex !== null && daily
+        ? dated(t, dailySource, congestionPeriod(daily, end), latest, "daily", `the latest 30 days of port calls (to ${latest}) against the same season of ${activity?.baselineYears} previous years`, lastDays(latest, ACTIVITY_WINDOW_DAYS))
+        : undated(`null: ${why("congestionIndex")}`),
+    vesselCount:
+      vesselCount === null
+        ? undated(`null: ${why("vesselCount")}`)
+        : basis.vesselCount?.startsWith("port calls in the 7 days")
+          ? dated(t, dailySource, lastDays(latest, VESSEL_WINDOW_DAYS), latest, "daily", `port calls in the 7 days to ${latest}`, lastDays(latest, VESSEL_WINDOW_DAYS))
+          : dated(t, PORTWATCH_ATTRIBUTE_SOURCE, PORTWATCH_ATTRIBUTE_PERIOD, PORTWATCH_ATTRIBUTE_PERIOD.to, "yearly", yearlyNote),
+    avgDwellDays: undated(""),
+    etaDelayHours: undated(""),
+    disruption: undated(""),
+    countryTankers: tankers
+      ? dated(t, tankerSource, { from: tankers.firstDay, to: tankers.latestDay }, tankers.latestDay, "daily", `tanker calls of the whole country in the 7 and 30 days to ${tankers.latestDay} against the same season of ${tankers.baselineYears} previous year(s)`, lastDays(tankers.latestDay, ACTIVITY_WINDOW_DAYS))
+      : undated(`null: no PortWatch tanker series for ${port.iso3 ?? "the port's country"}`),
+  };
+  for (const [field, value] of [["avgDwellDays", avgDwellDays], ["etaDelayHours", etaDelayHours]] as const) {
+    if (value === null || !aisDay) {
+      figures[field] = undated(`null: ${why(field)}`);
+      continue;
+    }
+    const period = spanOf([{ from: aisDay, to: aisDay }, ...(rate.period ? [rate.period] : [])]) as Period;
+    figures[field] = dated(
+      t,
+      `${aisSource}; λ from ${rate.window === PORTWATCH_ATTRIBUTE_YEARS ? "PortWatch's yearly averages 2019–2024" : `PortWatch daily port calls ${rate.window}`}`,
+      period,
+      aisDay,
+      "daily",
+      `a single sample: the vessels ${field === "avgDwellDays" ? "moored" : "at anchor"} in one minute of ${aisDay} (a fraction of that minute's AIS messages), so the figure describes that minute of ${aisDay.slice(0, 4)}, not the present; λ only scales it`,
+    );
+  }
+  // The disruption status is as current as the older of its present-claiming parts: the hazards of the 30 days
+  // before the GDACS feed and, with daily port calls, the latest 30 days' activity ratio.
+  const parts: { source: string; period: Period; recent: Period; asOf: string }[] = [];
+  if (gdacsPeriod && hazardWindow && feedDay) parts.push({ source: gdacsSource, period: gdacsPeriod, recent: hazardWindow, asOf: feedDay });
+  if (daily && activity && Number.isFinite(ratio)) parts.push({ source: `${dailySource}: latest 30 days against the seasonal normal`, period: congestionPeriod(daily, end), recent: lastDays(latest, ACTIVITY_WINDOW_DAYS), asOf: latest });
+  if (parts.length > 0) {
+    const oldest = parts.map((p) => p.asOf).sort()[0];
+    figures.disruption = dated(
+      t,
+      parts.map((p) => p.source).join("; "),
+      spanOf(parts.map((p) => p.period)) as Period,
+      oldest,
+      "daily",
+      `a status of the 30 days to ${parts.map((p) => p.asOf).join(" and ")}${parts.length > 1 ? `, as current as the older, ${oldest}` : ""}`,
+      spanOf(parts.map((p) => p.recent)),
+    );
+  } else figures.disruption = undated(`rests on no data: the port has no coordinates to place GDACS hazards and no daily port calls, so "${disruptionRisk}" means no points, not a calm port`);
+
+  const windows: { source: string; period: Period }[] = [];
+  if (figures.congestionIndex.recent || (daily && activity && Number.isFinite(ratio))) windows.push({ source: dailySource, period: lastDays(latest, ACTIVITY_WINDOW_DAYS) });
+  if (hazardWindow) windows.push({ source: `GDACS event feed of ${feedDay}`, period: hazardWindow });
+  if (tankers) windows.push({ source: tankerSource, period: lastDays(tankers.latestDay, ACTIVITY_WINDOW_DAYS) });
+  const recent = windows.length > 0 ? { period: spanOf(windows.map((w) => w.period)) as Period, windows } : null;
+
+  // What is not current, said in the findings (first) and the summary.
+  const timing: string[] = [];
+  if (time.currency) timing.push(`${time.currency.current ? "Current" : "Not current"}: the newest data this answer uses are of ${time.asOf}, ${time.currency.ageDays} days before ${isoDay(t)} (a ${time.currency.cadence} series is current for ${time.currency.horizonDays} days).`);
+  else timing.push("No dated data: this answer rests on the port lists only.");
+  if (figures.vesselCount.source === PORTWATCH_ATTRIBUTE_SOURCE) timing.push(`Vessel counts are ${PORTWATCH_ATTRIBUTE_YEARS.replace("..", "–")} yearly averages (PortWatch), not counts of the latest week; as a yearly series ${figures.vesselCount.currency?.note}.`);
+  for (const field of ["avgDwellDays", "etaDelayHours"] as const)
+    if (figures[field].currency) timing.push(`${field === "avgDwellDays" ? "Dwell" : "Waiting"} time rests on a single AIS sample of one minute of ${aisDay}: a figure of that minute, not of the present.`);
+  const dc = figures.disruption.currency;
+  if (dc && !dc.current) timing.push(`The disruption risk "${disruptionRisk}"${hz.active.length === 0 && anomaly === 0 ? " (no hazard, no fall in port calls)" : ""} is that of the 30 days to ${figures.disruption.asOf}, not of today (${dc.ageDays} days before ${isoDay(t)}; a daily series is current for ${dc.horizonDays} days).`);
+  const c = figures.congestionIndex.currency;
+  if (c && !c.current) timing.push(`The congestion index is that of the 30 days to ${latest}, not of today (${c.ageDays} days before ${isoDay(t)}; a daily series is current for ${c.horizonDays} days).`);
 
   const details: Details = {
     keyFindings: [],
@@ -373,6 +532,9 @@ export function answer(s: PortsSnapshot, port: PortRecord, resolution: Resolutio
     },
     activity,
     countryTankers: tankers,
+    ...time,
+    recent,
+    figures,
     disruption: {
       points,
       hazardPoints: hz.points,
@@ -452,16 +614,34 @@ export function answer(s: PortsSnapshot, port: PortRecord, resolution: Resolutio
     if (industries.length > 0) typed.push(`Top industries: ${industries.join(", ")}.`);
     details.trade = trade;
   }
-  details.keyFindings = [...typed, ...findings];
+  details.keyFindings = [...timing, ...typed, ...findings];
 
+  const stale = (f: Figure) => (f.currency && !f.currency.current ? ", not current" : "");
+  const dailyWhen = ` (30 days to ${latest}${activity && !currencyOf(latest, "daily", t).current ? ", not current" : ""})`;
   const headline: Record<SupplyChainBody["queryType"], string> = {
-    congestion: congestionIndex !== null ? `congestion index ${congestionIndex}` : "congestion index not available (no daily port calls)",
+    congestion: congestionIndex !== null ? `congestion index ${congestionIndex}${dailyWhen}` : "congestion index not available (no daily port calls)",
     vessel_count:
-      vesselCount === null ? "no vessel count available" : daily && basis.vesselCount?.startsWith("port calls in the 7 days") ? `${vesselCount} port calls in the latest 7 days` : `≈ ${plural(vesselCount, "port call")} a week (PortWatch yearly average)`,
-    cargo_delay: avgDwellDays !== null || etaDelayHours !== null ? `dwell ${avgDwellDays ?? "n/a"} days, ETA delay ${etaDelayHours ?? "n/a"} h (lower bounds)` : "dwell and delay not available",
-    trade_risk: activity?.ratio != null ? `port calls at ${activity.ratio} of the seasonal normal` : details.trade?.shareCountryImport != null ? `${details.trade.shareCountryImport}% of ${port.iso3}'s maritime imports` : "no trade data",
+      vesselCount === null
+        ? "no vessel count available"
+        : figures.vesselCount.source === dailySource
+          ? `${vesselCount} port calls in the 7 days to ${latest}${stale(figures.vesselCount) ? " (not current)" : ""}`
+          : `≈ ${plural(vesselCount, "port call")} a week (PortWatch yearly average ${PORTWATCH_ATTRIBUTE_YEARS.replace("..", "–")}, not the latest week)`,
+    cargo_delay:
+      avgDwellDays !== null || etaDelayHours !== null
+        ? `dwell ${avgDwellDays ?? "n/a"} days, ETA delay ${etaDelayHours ?? "n/a"} h (lower bounds from a single AIS sample of ${aisDay}, not current)`
+        : "dwell and delay not available",
+    trade_risk:
+      activity?.ratio != null
+        ? `port calls at ${activity.ratio} of the seasonal normal${dailyWhen}`
+        : details.trade?.shareCountryImport != null
+          ? `${details.trade.shareCountryImport}% of ${port.iso3}'s maritime imports (PortWatch ${PORTWATCH_ATTRIBUTE_YEARS.replace("..", "–")})`
+          : "no trade data",
   };
-  const summary = `${label}: ${headline[queryType]}; disruption risk ${disruptionRisk}${missing.length > 0 ? `; ${missing.length} field${missing.length > 1 ? "s" : ""} without data` : ""}.`;
+  const riskWhen = figures.disruption.asOf ? ` (30 days to ${figures.disruption.asOf}${stale(figures.disruption)})` : " (no dated data)";
+  const asOfSentence = time.currency
+    ? ` ${time.currency.current ? "Current" : "Not current"}: the newest data used are of ${time.asOf}, ${time.currency.ageDays} days before ${isoDay(t)}.`
+    : " No dated data.";
+  const summary = `${label}: ${headline[queryType]}; disruption risk ${disruptionRisk}${riskWhen}${missing.length > 0 ? `; ${missing.length} field${missing.length > 1 ? "s" : ""} without data` : ""}.${asOfSentence}`;
 
   return {
     port: { code: port.code, name: port.name },
@@ -473,7 +653,7 @@ export function answer(s: PortsSnapshot, port: PortRecord, resolution: Resolutio
     disruptionRisk,
     summary,
     details,
-    asOf: s.asOf,
+    asOf: time.asOf,
     dataVersion: version,
     dataSources: sourcesUsed(port, resolution, details),
     timestamp: now.toISOString(),

@@ -16,7 +16,18 @@ import { unlocodeFunctionNames } from "../../lib/ports/unlocode-function.ts";
 import { ArtifactStore } from "../data/artifact-store.ts";
 import { NotFoundError } from "../errors.ts";
 import type { PortsCollection, PortsQuery, SupplyChainBody, SupplyChainData } from "../schemas-supply-chain.ts";
-import { AIS_RADIUS_KM, answer, portCongestion, within, yearlyPortCalls } from "./supply-chain-answer.ts";
+import { clockNow, currencyOf, type Period } from "../../lib/currency.ts";
+import {
+  AIS_RADIUS_KM,
+  answer,
+  PORTWATCH_ATTRIBUTE_PERIOD,
+  PORTWATCH_ATTRIBUTE_SOURCE,
+  portCongestion,
+  timeOf,
+  within,
+  yearlyPortCalls,
+  type SeriesUse,
+} from "./supply-chain-answer.ts";
 
 export { answer };
 
@@ -225,14 +236,23 @@ export type PortsPage = Omit<PortsCollection, "next" | "links" | "truncated"> & 
  * first (highest first), then by PortWatch's yearly port calls, then by name, then by id; one page of q.limit from
  * q.cursor.
  */
-export function portsInBox(s: PortsSnapshot, version: string, q: PortsQuery): PortsPage {
+export function portsInBox(s: PortsSnapshot, version: string, q: PortsQuery, now: number = clockNow()): PortsPage {
   type Item = { calls: number | null; feature: PortsCollection["features"][number] };
   const items: Item[] = [];
+  // When the matched ports' figures are from: the daily series of those with an index, PortWatch's yearly averages.
+  const congestion: Period[] = [];
+  const dailySeries = new Set<string>();
+  let yearly = false;
   for (const p of s.ports) {
     if (p.lat === null || p.lng === null || !inLngLatBox(q.bbox, p.lng, p.lat)) continue;
     // As in the answer: null without a PortWatch record.
     const calls = p.portwatch.length > 0 ? Math.round(yearlyPortCalls(p)) : null;
-    const c = portCongestion(s, p);
+    const c = portCongestion(s, p, now);
+    if (calls !== null) yearly = true;
+    if (c.congestionPeriod) {
+      congestion.push(c.congestionPeriod);
+      dailySeries.add(p.portwatch[0].portid);
+    }
     items.push({
       calls,
       feature: {
@@ -249,13 +269,51 @@ export function portsInBox(s: PortsSnapshot, version: string, q: PortsQuery): Po
   // Array#sort is stable: equal keys keep the snapshot's order, so the order is the same on every request.
   items.sort((a, b) => ci(b) - ci(a) || calls(b) - calls(a) || cmp(a.feature.properties.name, b.feature.properties.name) || cmp(a.feature.id, b.feature.id));
   const page = pageOf(items, q.limit, q.cursor, version);
-  return { type: "FeatureCollection", asOf: s.asOf, snapshotVersion: version, numberMatched: page.numberMatched, nextCursor: page.nextCursor, features: page.items.map((x) => x.feature) };
+  const uses: SeriesUse[] = [];
+  const ids = [...dailySeries].sort().join(", ");
+  const from = congestion.map((p) => p.from).sort()[0];
+  const to = congestion.map((p) => p.to).sort()[congestion.length - 1];
+  if (congestion.length > 0) uses.push({ source: `PortWatch daily port calls (${ids})`, period: { from, to }, asOf: to, cadence: "daily" });
+  if (yearly) uses.push({ source: PORTWATCH_ATTRIBUTE_SOURCE, period: PORTWATCH_ATTRIBUTE_PERIOD, asOf: PORTWATCH_ATTRIBUTE_PERIOD.to, cadence: "yearly" });
+  const time = timeOf(uses, now);
+  const figures = {
+    congestionIndex:
+      congestion.length > 0
+        ? {
+            period: { from, to },
+            recent: null,
+            asOf: to,
+            source: uses[0].source,
+            currency: currencyOf(to, "daily", now),
+            note: `each port's latest 30 days of port calls against the same season of previous years (its congestionPeriod); the newest latest day is ${to}`,
+          }
+        : { period: null, recent: null, asOf: null, source: null, currency: null, note: "no matched port has daily port calls, so no congestion index" },
+    yearlyPortCalls: yearly
+      ? {
+          period: PORTWATCH_ATTRIBUTE_PERIOD,
+          recent: null,
+          asOf: PORTWATCH_ATTRIBUTE_PERIOD.to,
+          source: PORTWATCH_ATTRIBUTE_SOURCE,
+          currency: currencyOf(PORTWATCH_ATTRIBUTE_PERIOD.to, "yearly", now),
+          note: "PortWatch's yearly average of port calls over 2019–2024, not a count of a recent year",
+        }
+      : { period: null, recent: null, asOf: null, source: null, currency: null, note: "no matched port has a PortWatch record" },
+  };
+  return {
+    type: "FeatureCollection",
+    asOf: time.asOf,
+    details: { ...time, figures },
+    snapshotVersion: version,
+    numberMatched: page.numberMatched,
+    nextCursor: page.nextCursor,
+    features: page.items.map((x) => x.feature),
+  };
 }
 
 export class SnapshotSupplyChainService implements SupplyChainService {
   constructor(
     private readonly store: ArtifactStore<PortsSnapshot>,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: () => Date = () => new Date(clockNow()),
   ) {}
 
   dataVersion(): string {
@@ -270,14 +328,18 @@ export class SnapshotSupplyChainService implements SupplyChainService {
 
   portsInBox(q: PortsQuery): PortsPage {
     const loaded = this.store.require();
-    return portsInBox(loaded.data, loaded.version, q);
+    return portsInBox(loaded.data, loaded.version, q, this.now().getTime());
   }
 }
 
 /** Follows ARTIFACTS_DIR/snapshots/ports/current (hot reload). */
-export async function openSupplyChainService(artifactsDir: string, logger: Logger): Promise<{ service: SnapshotSupplyChainService; store: ArtifactStore<PortsSnapshot> }> {
+export async function openSupplyChainService(
+  artifactsDir: string,
+  logger: Logger,
+  now?: () => Date,
+): Promise<{ service: SnapshotSupplyChainService; store: ArtifactStore<PortsSnapshot> }> {
   const store = new ArtifactStore<PortsSnapshot>({ root: snapshotRoot(artifactsDir, PORTS_SNAPSHOT), open: openPortsSnapshot, logger, kind: PORTS_SNAPSHOT, label: "ports snapshot" });
   await store.reload();
   store.start();
-  return { service: new SnapshotSupplyChainService(store), store };
+  return { service: new SnapshotSupplyChainService(store, now), store };
 }

@@ -31,6 +31,10 @@ export interface SupplyChainServer {
   close(): Promise<void>;
 }
 
+/** The service clock of these tests (the day of issue 33): answers state their currency against it. */
+export const TODAY = "2026-11-28";
+export const atDay = (day: string) => () => new Date(`${day}T12:00:00Z`);
+
 export async function startSupplyChainServer(): Promise<SupplyChainServer> {
   const dir = mkdtempSync(join(tmpdir(), "supply-chain-"));
   const built = buildPortsFiles(dataDir());
@@ -47,7 +51,7 @@ export async function startSupplyChainServer(): Promise<SupplyChainServer> {
       now: new Date(Date.UTC(2026, 7, day)),
     });
   await publish(15);
-  const opened = await openSupplyChainService(join(dir, "artifacts"), silent);
+  const opened = await openSupplyChainService(join(dir, "artifacts"), silent, atDay(TODAY));
   opened.store.stop(); // the tests drive reloads themselves
   const key = generateKey();
   const keyFile = join(dir, "keys.json");

@@ -23,7 +23,7 @@ describe("POST /api/supply-chain/query", () => {
     const d = json.data;
     expect(d.port).toEqual({ code: "THLCH", name: "Laem Chabang" });
     expect(d).toMatchObject({ queryType: "congestion", congestionIndex: 69.4, vesselCount: 142, avgDwellDays: null, etaDelayHours: null, disruptionRisk: "low" });
-    expect(d.asOf).toBe("2026-08-14T23:59:59.000Z");
+    expect(d.asOf).toBe("2026-08-14"); // the last day of Laem Chabang's daily port calls (the newest datum used), as a day
     expect(d.details.activity).toEqual({
       seriesId: "port1197",
       firstDay: "2019-01-01",
@@ -40,7 +40,9 @@ describe("POST /api/supply-chain/query", () => {
     expect(d.details.missing).toEqual([`avgDwellDays: ${NO_AIS}`, `etaDelayHours: ${NO_AIS}`]);
     expect(d.details.congestion.congestionIndex).toBe(69.4);
     expect(d.details.keyFindings).toContain("PortWatch lists this port as TH SRI; matched to THLCH by name.");
-    expect(d.summary).toBe("Laem Chabang (THLCH): congestion index 69.4; disruption risk low; 2 fields without data.");
+    expect(d.summary).toBe(
+      "Laem Chabang (THLCH): congestion index 69.4 (30 days to 2026-08-14, not current); disruption risk low (30 days to 2026-05-30, not current); 2 fields without data. Not current: the newest data used are of 2026-08-14, 106 days before 2026-11-28.",
+    );
   });
 
   it("vessel_count splits the 7-day calls by vessel type and adds the country tanker series", async () => {
@@ -143,7 +145,8 @@ describe("GET /api/supply-chain/ports", () => {
     const { status, type, json } = await server.get("/api/supply-chain/ports?bbox=97,5,106,21&limit=2000");
     expect(status).toBe(200);
     expect(type).toBe("application/geo+json; charset=utf-8");
-    expect(json).toMatchObject({ type: "FeatureCollection", truncated: false, asOf: "2026-08-14T23:59:59.000Z" });
+    // asOf: the newest datum the matched ports' figures use (Laem Chabang's and Map Ta Phut's daily port calls).
+    expect(json).toMatchObject({ type: "FeatureCollection", truncated: false, asOf: "2026-08-14", details: { asOf: "2026-08-14", period: { to: "2026-08-14" } } });
     const features = json.features as { id: string; geometry: { coordinates: [number, number] }; properties: Json }[];
     expect(features.length).toBeGreaterThan(20);
     for (const f of features) {

@@ -57,7 +57,11 @@ describe("ports on every continent answer from what exists for them", () => {
     });
     expect(d.details.countryTankers).toMatchObject({ country: "SGP", portwatchNames: ["Singapore"], latestDay: "2026-04-17", calls7d: 511 });
     expect(d.details.port).toMatchObject({ iso3: "SGP", namedBy: ["unlocode", "portwatch"], coordSource: "portwatch", lat: 1.271989257, lng: 103.7074816 });
-    expect(d.summary).toBe("Singapore (SGSIN): congestion index not available (no daily port calls); disruption risk low; 2 fields without data.");
+    // Issue 33: the summary says when its data are from (service clock fixed at 2026-11-28 by the fixture).
+    expect(d.summary).toBe(
+      "Singapore (SGSIN): congestion index not available (no daily port calls); disruption risk low (30 days to 2026-05-30, not current); 2 fields without data. Not current: the newest data used are of 2026-05-30, 182 days before 2026-11-28.",
+    );
+    expect(d.asOf).toBe("2026-05-30"); // the GDACS feed, not the snapshot's 2026-08-14 (Singapore has no daily port calls)
   });
 
   it("CNSHA (an airport in the UN/LOCODE copy) answers for the port of Shanghai with both PortWatch terminals", async () => {
@@ -120,7 +124,7 @@ describe("ports on every continent answer from what exists for them", () => {
     expect(dur).toMatchObject({ port: { code: "ZADUR", name: "Durban" }, vesselCount: 48 });
     expect(dur.details.trade).toMatchObject({ shareCountryImport: 61.24, shareCountryExport: 15.69 });
     expect(dur.details.countryTankers).toMatchObject({ country: "ZAF", calls7d: 39 });
-    expect(dur.summary).toBe("Durban (ZADUR): 61.24% of ZAF's maritime imports; disruption risk low; 3 fields without data.");
+    expect(dur.summary).toBe("Durban (ZADUR): 61.24% of ZAF's maritime imports (PortWatch 2019–2024); disruption risk low (30 days to 2026-05-30, not current); 3 fields without data. Not current: the newest data used are of 2026-05-30, 182 days before 2026-11-28.");
     const los = await ok({ portCode: "NGLOS", queryType: "cargo_delay" });
     expect(los).toMatchObject({ port: { code: "NGLOS", name: "Lagos" }, vesselCount: 39, avgDwellDays: null, etaDelayHours: null });
     expect(los.details.port.portwatch[0]).toMatchObject({ portid: "port626", name: "Lagos-Apapa-Tin Can Island", matchedBy: "locode" });
