@@ -7,6 +7,7 @@ import { freshnessFields } from "./schemas-freshness.ts";
 import { lat, lng, queryNumber, RISK_LEVELS, RISK_TYPES } from "./schemas.ts";
 import { OUTBREAK_STATUSES, TRENDS } from "../lib/outbreaks/endemic-channel.ts";
 import { DISRUPTION_LEVELS } from "./schemas-supply-chain.ts";
+import { currency, dataPeriod } from "./schemas-time.ts";
 
 /** The diseases a profile answers, one part each (general, the worst of them, is POST /api/outbreak-radar/query's). */
 export const PROFILE_DISEASES = ["dengue", "influenza", "covid", "cholera", "malaria"] as const;
@@ -43,10 +44,9 @@ const riskAnswer = z.object({
   confidence: num.describe("0–1 as in the own answer (drought: details.currentConditions.confidence; the other types: details.confidence); null where the answer has none"),
   confidenceLabel,
   confidenceNote: z.string().nullable().describe("what the confidence rests on (details.confidenceBasis), or why there is none (drought: confidenceReason)"),
-  asOf: z
-    .string()
-    .nullable()
-    .describe("what the data are current as of, as the own answer says it: drought the month served (YYYY-MM, details.currentConditions.month), the other types the snapshot's as-of time (details.asOf)"),
+  period: dataPeriod.describe("details.period of the own answer: the span of the data it rests on"),
+  asOf: z.string().describe("details.asOf of the own answer: the newest datum it used (YYYY-MM-DD; drought: the last day of the month served)"),
+  currency: currency.describe("details.currency of the own answer: whether asOf is within the series' horizon of today"),
   request,
   ...freshnessFields,
 });
@@ -80,6 +80,8 @@ const portAnswer = z.object({
   summary: z.string(),
   missing: z.array(z.string()).describe("the null figures and why (details.missing)"),
   asOf: z.string().nullable().describe("the newest datum the port's answer used (YYYY-MM-DD; its details.asOf, whose currency the summary states), not the snapshot's date; null when it rests on no dated data"),
+  period: dataPeriod.nullable().describe("details.period of the port's answer; null when it rests on no dated data"),
+  currency: currency.nullable().describe("details.currency of the port's answer; null when it rests on no dated data"),
   request,
   ...freshnessFields,
 });

@@ -47,7 +47,9 @@ function riskAnswer(d: ScoreData, request: Request, freshness: Freshness): RiskP
     confidence: (current ? current.confidence : d.details.confidence) ?? null,
     confidenceLabel: (current ? current.confidenceLabel : d.details.confidenceLabel) ?? null,
     confidenceNote: (current ? current.confidenceReason : d.details.confidenceBasis) ?? null,
-    asOf: (current ? current.month : d.details.asOf) ?? null,
+    period: d.details.period,
+    asOf: d.details.asOf,
+    currency: d.details.currency,
     request,
     ...freshness(d.riskType),
   };
@@ -93,6 +95,8 @@ export class ProfileService {
             summary: port.summary,
             missing: port.details.missing,
             asOf: port.asOf,
+            period: port.details.period,
+            currency: port.details.currency,
             request,
             ...freshness("supply_chain"),
           };

@@ -75,20 +75,23 @@ describe("FIRMS global near-real-time files", () => {
     const art = privateArtifacts(inject("artifactsDir"));
     const built = await buildSnapshots({ dataDir: inputs, artifactsDir: art.dir, only: ["wildfire"] });
     expect(built.wildfire.status).toBe("published");
-    server = await startRealServer(art.dir);
+    // The server's day: the day after the synthetic files' last (the record covers the 7 days to it).
+    server = await startRealServer(art.dir, { CLOCK_TODAY: "2026-11-27" });
     const score = async (p: { lat: number; lng: number }) => {
       const res = await fetch(`${server!.base}/api/risk-map/score`, {
         method: "POST",
         headers: { "x-api-key": server!.key, "content-type": "application/json" },
-        body: JSON.stringify({ ...p, riskType: "wildfire", timeframe: "30d" }),
+        body: JSON.stringify({ ...p, riskType: "wildfire", timeframe: "7d" }),
       });
       expect(res.status).toBe(200);
       return (await res.json()).data as { riskScore: number; details: Record<string, unknown> & { wildfire: Record<string, unknown>; coverage: { dataset: string } } };
     };
     const la = await score(LA);
     expect(la.details.coverage.dataset).toBe("NASA FIRMS global near-real-time fires (MODIS C6.1, VIIRS S-NPP and NOAA-20) 2026-11-20..2026-11-26");
-    // 7 MODIS and 7 + 7 VIIRS detections within 100 km; a 7-day record gives no rate.
-    expect(la.details.wildfire).toMatchObject({ eventsInRadius: 21, eventsPerYear: null, returnPeriodYears: null, fireRecord: { id: "firms-global-nrt", start: "2026-11-20", end: "2026-11-26" } });
+    // 7 MODIS and 7 + 7 VIIRS detections within 100 km; a 7-day record gives no rate, and answers as the current
+    // activity of the 7 days it covers to the server's day.
+    expect(la.details.wildfire).toMatchObject({ eventsInRadius: 21, eventsPerYear: null, returnPeriodYears: null, fireRecord: { id: "firms-global-nrt", start: "2026-11-20", end: "2026-11-26" }, recent: { observed: "full", currentActivity: true } });
+    expect(la.details).toMatchObject({ period: { from: "2026-11-20", to: "2026-11-26" }, asOf: "2026-11-26", currency: { current: true, ageDays: 1 } });
     expect(la.riskScore).toBeGreaterThan(0);
     const canberra = await score(CANBERRA);
     expect(canberra.details.wildfire).toMatchObject({ eventsInRadius: 3, fireRecord: { id: "firms-global-nrt" } });

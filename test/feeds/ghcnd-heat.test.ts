@@ -112,7 +112,8 @@ describe("GHCN-Daily worldwide heat network", () => {
     const art = privateArtifacts(inject("artifactsDir"));
     const built = await buildSnapshots({ dataDir: inputs, artifactsDir: art.dir, only: ["heatwave"] });
     expect(built.heatwave.status).toBe("published");
-    server = await startRealServer(art.dir);
+    // The server's day: 2026-01-02, when the 365 days before it are the station's 2025 (its latest full year).
+    server = await startRealServer(art.dir, { CLOCK_TODAY: "2026-01-02" });
     const res = await fetch(`${server.base}/api/risk-map/score`, {
       method: "POST",
       headers: { "x-api-key": server.key, "content-type": "application/json" },
@@ -125,6 +126,8 @@ describe("GHCN-Daily worldwide heat network", () => {
     // September 1st): 2025 is a complete year, so it is the latest year rather than 2024.
     expect(data.details.heatwave.period).toEqual({ from: "2025-01-01", to: "2025-12-31", daysWithData: 363 });
     expect(data.details.heatwave.contributingEvents.map((e: { start: string }) => e.start)).toContain("2025-08-01");
+    expect(data.details).toMatchObject({ period: { from: "2025-01-01", to: "2025-12-31" }, asOf: "2025-12-31", currency: { current: true, cadence: "yearly" } });
+    expect(data.details.heatwave.recent).toMatchObject({ observed: "full", period: { from: "2025-01-02", to: "2026-01-02" } });
     expect(data.details.confidence).toBeGreaterThan(0.2);
     expect(data.details.confidenceBasis).toMatch(/GHCN-Daily station USW00023183/);
     expect(data.details.coverage.area).toMatch(/worldwide, 1 stations of NOAA's GHCN-Daily network/);

@@ -21,24 +21,41 @@ let key = "";
 let base = "";
 let feeds: FeedsApp["feeds"];
 
+/** The same snapshots answered on days their data reached: 2018-06-01 (the Thai stations' 2017 is current), 2019-10-01 (the Australian fire archive ends 2019-09-30), 2026-05-30 (the GDACS floods end 2026-05-24). */
+const past: Record<string, FeedsApp> = {};
+
 beforeAll(async () => {
-  // Every feed snapshot as the global setup built it from the mirror (test/global-setup.ts), in a copy of its own.
+  // Every feed snapshot as the global setup built it from the mirror (test/global-setup.ts), in a copy of their own.
   artifacts = privateSnapshots(inject("artifactsDir"), ALL_SNAPSHOTS, "feeds-http-");
   app = await startFeedsApp(artifacts);
   ({ key, base, feeds } = app);
+  for (const today of ["2018-06-01", "2019-10-01", "2026-05-30"]) past[today] = await startFeedsApp(artifacts, { today });
 }, 60_000);
 
 afterAll(async () => {
   await app?.stop();
+  for (const p of Object.values(past)) await p.stop();
 });
 
 const score = (body: Record<string, unknown>, q = "") => postJson(base, `/api/risk-map/score${q}`, body, key);
+/** The score endpoint of the app whose clock reads `today`. */
+const scoreOn = (today: string, body: Record<string, unknown>, q = "") => postJson(past[today].base, `/api/risk-map/score${q}`, body, past[today].key);
 const BANGKOK = { lat: 13.75, lng: 100.5 };
 
 describe("score endpoint for feed risk types", () => {
-  for (const riskType of ["flood", "wildfire", "heatwave", "storm", "sea_level_rise"]) {
-    it(`${riskType}: JSON passes the schema, GeoJSON is a Feature`, async () => {
-      const res = await score({ ...BANGKOK, riskType, includeHistorical: true, timeframe: "1y" });
+  // Heatwave at Bangkok answers only on a day its station's 2017 was current; wildfire only where a fire record covers
+  // the window to the day (Tenterfield, 30 days to 2019-10-01).
+  const cases = [
+    ["flood", "", BANGKOK, "1y"],
+    ["storm", "", BANGKOK, "1y"],
+    ["sea_level_rise", "", BANGKOK, "1y"],
+    ["heatwave", "2018-06-01", BANGKOK, "1y"],
+    ["wildfire", "2019-10-01", { lat: -29.05, lng: 152.02 }, "30d"],
+  ] as const;
+  for (const [riskType, today, place, timeframe] of cases) {
+    it(`${riskType}${today ? ` (clock ${today})` : ""}: JSON passes the schema, GeoJSON is a Feature with the answer's period`, async () => {
+      const post = (body: Record<string, unknown>, q = "") => (today ? scoreOn(today, body, q) : score(body, q));
+      const res = await post({ ...place, riskType, includeHistorical: true, timeframe });
       expect(res.status).toBe(200);
       const body = (await res.json()) as { success: boolean; data: Record<string, unknown> & { details: Record<string, unknown> } };
       expect(body.success).toBe(true);
@@ -47,17 +64,35 @@ describe("score endpoint for feed risk types", () => {
       expect(body.data.riskLevel).toBe(riskLevel(body.data.riskScore as number));
       expect(body.data.details.snapshotVersion).toBe(feeds.service.snapshotVersion(riskType as "flood"));
       expect(body.data.details[riskType]).toHaveProperty("historical");
-      const geo = await score({ ...BANGKOK, riskType }, "?format=geojson");
+      const t = body.data.details as unknown as { period: { from: string; to: string }; asOf: string; currency: { current: boolean } };
+      expect(t.asOf).toBe(t.period.to);
+      const geo = await post({ ...place, riskType, timeframe }, "?format=geojson");
       expect(geo.headers.get("content-type")).toMatch(/geo\+json/);
-      const f = (await geo.json()) as { type: string; properties: { riskType: string; riskScore: number } };
+      const f = (await geo.json()) as { type: string; properties: { riskType: string; riskScore: number; periodFrom: string; periodTo: string; asOf: string; current: boolean } };
       expect(f.type).toBe("Feature");
-      expect(f.properties.riskType).toBe(riskType);
+      expect(f.properties).toMatchObject({ riskType, periodFrom: t.period.from, periodTo: t.period.to, asOf: t.asOf, current: t.currency.current });
     });
   }
 
+  it("today: flood and storm say which period they rest on and that it is not current; heatwave and wildfire at Bangkok and Hobart are 404s naming why", async () => {
+    const flood = (await (await score({ ...BANGKOK, riskType: "flood" })).json()) as { data: { summary: string; details: { period: { from: string; to: string }; asOf: string; currency: { current: boolean; cadence: string }; flood: { recent: { observed: string; events: number | null } } } } };
+    expect(flood.data.details.period).toEqual({ from: "1985-01-01", to: "2026-05-24" });
+    expect(flood.data.details.asOf).toBe("2026-05-24");
+    expect(flood.data.details.currency).toMatchObject({ current: false, cadence: "daily" });
+    // The 30-day window ends today, after the GDACS record's last day: no data, not zero events.
+    expect(flood.data.details.flood.recent).toMatchObject({ observed: "none", events: null });
+    expect(flood.data.summary).toMatch(/no data for the 30d to \d{4}-\d{2}-\d{2} \(the data end 2026-05-24\)/);
+    const heat = await score({ ...BANGKOK, riskType: "heatwave" });
+    expect(heat.status).toBe(404);
+    expect(((await heat.json()) as { error: { message: string } }).error.message).toMatch(/the nearest, BANGKOK METROPOLIS, TH \(TH000048455\), is 7\.5 km away and its latest full year is 2017/);
+    const fire = await score({ lat: -42.88, lng: 147.33, riskType: "wildfire" });
+    expect(fire.status).toBe(404);
+    expect(((await fire.json()) as { error: { message: string } }).error.message).toMatch(/NASA FIRMS MODIS C6 archive, Australia 2019-08-01\.\.2019-09-30, spans 0\.2 years: too short for a level/);
+  });
+
   it("heatwave: the level is the band of the combined score for every timeframe", async () => {
     for (const timeframe of ["7d", "30d", "90d", "1y"]) {
-      const body = (await (await score({ ...BANGKOK, riskType: "heatwave", timeframe })).json()) as { data: { riskScore: number; riskLevel: string } };
+      const body = (await (await scoreOn("2018-06-01", { ...BANGKOK, riskType: "heatwave", timeframe })).json()) as { data: { riskScore: number; riskLevel: string } };
       expect(body.data.riskLevel, timeframe).toBe(riskLevel(body.data.riskScore));
     }
   });
@@ -78,13 +113,17 @@ describe("score endpoint for feed risk types", () => {
     expect(["high", "critical"]).toContain(body.data.riskLevel);
   });
 
-  it("flood at Phuket: the May 2026 GDACS Thailand flood's affected area covers it: recent activity, at least medium", async () => {
-    const body = (await (await score({ lat: 8.4, lng: 98.3, riskType: "flood", timeframe: "30d" })).json()) as { data: { riskScore: number; details: { flood: { recent: { events: number; floor: number }; contributingEvents: { id: string; footprint: string }[] } } } };
+  it("flood at Phuket: the May 2026 GDACS Thailand flood's affected area covers it: recent activity on 2026-05-30, at least medium; today no data for the window", async () => {
+    const body = (await (await scoreOn("2026-05-30", { lat: 8.4, lng: 98.3, riskType: "flood", timeframe: "30d" })).json()) as { data: { riskScore: number; details: { currency: { current: boolean }; flood: { recent: { events: number; floor: number; observed: string }; contributingEvents: { id: string; footprint: string }[] } } } };
+    expect(body.data.details.currency.current).toBe(false);
+    expect(body.data.details.flood.recent.observed).toBe("partial");
     expect(body.data.details.flood.recent.events).toBeGreaterThanOrEqual(1);
     const e = body.data.details.flood.contributingEvents.find((x) => x.id === "FL-1103881")!;
     expect(e.footprint).toBe("polygon");
     expect(body.data.details.flood.recent.floor).toBe(30);
     expect(body.data.riskScore).toBeGreaterThanOrEqual(30);
+    const today = (await (await score({ lat: 8.4, lng: 98.3, riskType: "flood", timeframe: "30d" })).json()) as { data: { details: { flood: { recent: { events: number | null; floor: number; observed: string } } } } };
+    expect(today.data.details.flood.recent).toMatchObject({ observed: "none", events: null, floor: 0 });
   });
 
   it("storm over north-east Thailand finds NORU (2022), whose track crossed Thailand", async () => {
@@ -125,8 +164,8 @@ describe("score endpoint for feed risk types", () => {
   });
 
   it("heatwave at Bangkok: heatwave days from the Bangkok Metropolis station's daily maxima; days ≥ 35 °C as in its file", async () => {
-    type Hw = { method: string; station: { id: string; distanceKm: number }; period: { from: string; to: string; daysWithData: number }; hotDays: number; heatwaveDays: number; relativeScore: number; absoluteScore: number; national: { used: boolean } };
-    const body = (await (await score({ ...BANGKOK, riskType: "heatwave", timeframe: "90d" })).json()) as { data: { riskScore: number; details: { confidence: number; confidenceBasis: string; heatwave: Hw } } };
+    type Hw = { method: string; station: { id: string; distanceKm: number }; period: { from: string; to: string; daysWithData: number }; hotDays: number; heatwaveDays: number; relativeScore: number; absoluteScore: number; recent: { observed: string; heatwaves: number | null } };
+    const body = (await (await scoreOn("2018-06-01", { ...BANGKOK, riskType: "heatwave", timeframe: "90d" })).json()) as { data: { riskScore: number; details: { confidence: number; confidenceBasis: string; period: { from: string; to: string }; asOf: string; currency: { current: boolean; cadence: string; ageDays: number }; heatwave: Hw } } };
     const h = body.data.details.heatwave;
     expect(h.method).toBe("daily");
     expect(h.station.id).toBe("TH000048455");
@@ -137,7 +176,12 @@ describe("score endpoint for feed risk types", () => {
     expect(h.period.daysWithData).toBe(rows.length);
     expect(h.hotDays).toBe(rows.filter((r) => Number(r.TMAX) >= 35).length);
     expect(body.data.riskScore).toBe(Math.max(h.relativeScore, h.absoluteScore));
-    expect(h.national.used).toBe(true);
+    // On 2018-06-01 the station's 2017 is current (a yearly figure, 731 days after its year ends); the 90 days before
+    // that day lie after its latest full year: no daily data for the window.
+    expect(body.data.details.period).toEqual({ from: "2017-01-01", to: "2017-12-31" });
+    expect(body.data.details.currency).toMatchObject({ current: true, cadence: "yearly", ageDays: 152 });
+    expect(h.recent).toMatchObject({ observed: "none", heatwaves: null });
+    expect(h).not.toHaveProperty("national");
     expect(body.data.details.confidence).toBeGreaterThan(0.5);
     expect(body.data.details.confidenceBasis).toMatch(/GHCN-Daily station TH000048455/);
   });
@@ -145,7 +189,7 @@ describe("score endpoint for feed risk types", () => {
   it("outside coverage: 404 NOT_FOUND naming the coverage, never a zero", async () => {
     const cases = [
       ["flood", 0, -150, /^land worldwide/],
-      ["heatwave", 1.35, 103.82, /the 194 countries of the OWID monthly temperature table/],
+      ["heatwave", 1.35, 103.82, /^within 100 km of a GHCN-Daily station with daily maximum temperatures whose latest full year is current/],
       ["sea_level_rise", 55, 3, /PSMSL tide gauges/],
       ["wildfire", 48.85, 2.35, /^the extents of the fire files present: .*88°E–153°E, 12°S–31°N\).*Rhodes/],
     ] as const;
@@ -167,8 +211,6 @@ describe("score endpoint beyond Thailand (issue 10): every feed type answers whe
     ["storm", 14.6, 120.98, "PHL", "IBTrACS West Pacific record 1884-06-24..2025-09-11"],
     ["storm", 25.76, -80.19, "USA", "IBTrACS global recent and active tracks 2022-01-07..2025-09-11"],
     ["sea_level_rise", 51.98, 4.12, "NLD", "PSMSL annual RLR gauges 22 HOEK VAN HOLLAND, 9 MAASSLUIS, 1551 ROOMPOT BUITEN"],
-    ["heatwave", 52.52, 13.4, "DEU", "OWID monthly temperature anomalies, DEU"],
-    ["wildfire", -5.55, 148.4, "PNG", "NASA FIRMS MODIS C6 South-East Asia 48 h sample 2018-05-23..2018-05-25"],
   ] as const;
   for (const [riskType, lat, lng, country, dataset] of places) {
     it(`${riskType} at ${lat}, ${lng} (${country}): 200, schema-valid, coverage stated`, async () => {
@@ -180,6 +222,15 @@ describe("score endpoint beyond Thailand (issue 10): every feed type answers whe
       expect(body.data.details.coverage).toMatchObject({ country, dataset });
     });
   }
+
+  it("heatwave in Berlin and wildfire in Papua New Guinea: 404 naming why (no daily station within 100 km; a 2-day fire record)", async () => {
+    const heat = await score({ lat: 52.52, lng: 13.4, riskType: "heatwave", timeframe: "1y" });
+    expect(heat.status).toBe(404);
+    expect(((await heat.json()) as { error: { message: string } }).error.message).toMatch(/no GHCN-Daily station with daily maximum temperatures within 100 km: the nearest, .* is \d+\.\d km away \(latest full year \d{4}\)/);
+    const fire = await score({ lat: -5.55, lng: 148.4, riskType: "wildfire", timeframe: "1y" });
+    expect(fire.status).toBe(404);
+    expect(((await fire.json()) as { error: { message: string } }).error.message).toMatch(/NASA FIRMS MODIS C6 South-East Asia 48 h sample 2018-05-23\.\.2018-05-25, spans 2\.\d days: too short for a level/);
+  });
 
   it("sea level inland (Ulaanbaatar): 200 with score 0 and the distance to the sea", async () => {
     const res = await score({ lat: 47.92, lng: 106.92, riskType: "sea_level_rise" });
