@@ -275,9 +275,10 @@ export const RISK_TYPE_COVERAGE =
 
 /** How a point answer picks its month when none is named (score, drought at a point, batch). */
 const POINT_MONTH_NOTE =
-  "Without a month, a point is answered for the latest month with a SPEI-1 value at its grid cell (records end at " +
-  "different months), and the answer says so (monthReason; batch items carry their month); the province, choropleth and " +
-  "map answers default to the grid's national latest valid month.";
+  "Without a month, every drought answer (point, score, batch, province, choropleth, map) is for one default month: the " +
+  "grid's latest month with every index (spei1, spei3, spei6, spei12, spi1, mcdi all numbers); a cell lacking one that " +
+  "month answers its own latest month with all six, and the answer says which rule chose the month (monthReason; batch " +
+  "items carry their month). A month that ended more than a year ago is spoken of in the past tense, with the data's end.";
 
 function apiDescription(): string {
   return (
@@ -285,7 +286,11 @@ function apiDescription(): string {
     "Thailand's grid and provinces; outbreak radar (dengue, influenza, covid, cholera, malaria) and port supply-chain " +
     "status worldwide where their sources reach. Every /api route but /api/status needs the X-API-Key header. Errors use " +
     'one envelope: {"success": false, "error": {"code", "message", "details"}}, code from the enum of components.schemas.Error. ' +
-    "Every answer says how fresh its data are (stale, staleSources; GET /api/status). Query strings are text: a parameter " +
+    "Every answer says how fresh its data are (stale, staleSources; GET /api/status) and which period it rests on: " +
+    "details.period {from, to}, details.asOf (the newest datum used) and details.currency (current or not against the " +
+    "series' horizon: 3 days daily, 21 weekly, 92 monthly, 731 yearly); a recent window the data do not reach says " +
+    "'no data for this window' (counts null), a record under a year gives no level, and heatwave comes only from a daily " +
+    "station whose latest full year is current (docs/methods/currency.md). Query strings are text: a parameter " +
     "typed number or integer here is sent as a plain decimal (13.75, -0.5) or decimal digits (500) and read as that number, " +
     "and a bbox as four such numbers joined by commas; an exponent, hex, blanks or trailing text are 400 VALIDATION_ERROR. " +
     "Map tiles (/tiles) need the key too but are not counted against the plan. The examples are answers of the service " +

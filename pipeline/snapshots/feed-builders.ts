@@ -823,7 +823,7 @@ export async function buildHeatwave(ctx: BuildContext): Promise<BuiltSnapshot> {
     coverage: {
       bbox: WORLD,
       surface: "country",
-      description: `within ${HEAT_BASE.maxDistanceKm} km of a GHCN-Daily station with daily maximum temperatures whose latest full year is current (heatwave days; Thailand offline); the national monthly table of ${codes.length} countries (OWID, ${formatMonth(first)}..${formatMonth(last)}) counts no heatwave and scores nothing`,
+      description: `within ${HEAT_BASE.maxDistanceKm} km of a GHCN-Daily station with daily maximum temperatures whose latest full year is current (heatwave days; Thailand offline)`,
     },
     dataSources: ["Our World in Data monthly temperature anomalies by country (Copernicus ERA5)", "NASA GISTEMP v4 global monthly anomalies (vs 1951–1980)"],
     params: { hotQuantile: 0.9 },

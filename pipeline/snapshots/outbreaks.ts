@@ -2,6 +2,7 @@
 // reach, Thai provinces for dengue, WHO DON items of every country — with the 77 provinces (centroids and a
 // point-to-province index), published with publishSnapshot() under ARTIFACTS_DIR/snapshots/outbreaks/. A build
 // whose data file equals the current one publishes nothing ("unchanged").
+import { clockNow } from "../../lib/currency.ts";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -212,10 +213,24 @@ function currentDataSha(artifactsDir: string): string | undefined {
   }
 }
 
+/**
+ * A series or news feed whose data end after today (two days' slack) carries a wrong date: an answer from it would
+ * present that date as the present (docs/methods/currency.md). The snapshot is refused; the previous one keeps serving.
+ */
+export function refuseFutureEnds(seriesEnds: Record<string, string>, newsAsOf: string, now = clockNow()): void {
+  const limit = new Date(now + 2 * 86_400_000).toISOString().slice(0, 10);
+  const today = new Date(now).toISOString().slice(0, 10);
+  for (const [series, end] of Object.entries(seriesEnds)) {
+    if (end > limit) throw new Error(`outbreaks snapshot refused: series ${series} ends ${end}, after today (${today}): a wrong date in the feed`);
+  }
+  if (newsAsOf > limit) throw new Error(`outbreaks snapshot refused: the news end ${newsAsOf}, after today (${today}): a wrong date in the feed`);
+}
+
 /** The snapshot's files and manifest fields (the shape SNAPSHOT_BUILDERS entries return; buildSnapshots publishes it). */
 export async function outbreakSnapshotFiles(ctx: { dataDir: string; env?: NodeJS.ProcessEnv }): Promise<BuiltSnapshot> {
   const c = await collectOutbreakData(ctx.dataDir, ctx.env);
   const asOf = [c.data.newsAsOf, ...Object.values(c.report.seriesEnds as Record<string, string>)].sort().at(-1) as string;
+  refuseFutureEnds(Object.fromEntries(c.data.series.map((x) => [`${x.disease} ${x.area}`, periodDates(x.resolution, lastReported(x), lastReported(x)).to])), c.data.newsAsOf);
   return {
     files: {
       [OUTBREAK_DATA_FILE]: writeOutbreakData(c.data),

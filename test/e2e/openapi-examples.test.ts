@@ -28,7 +28,9 @@ beforeAll(async () => {
   droughtVersion = priv.version;
   const keys = writeE2eKeys([{ id: "key_tight", plan: "tight" }]);
   tight = keys.extra.key_tight;
-  const env = { RATE_LIMITS: JSON.stringify({ enterprise: { points: 1_000_000, duration: 60 }, tight: { points: 1, duration: 60 } }) };
+  // CLOCK_TODAY: the answers' currency (ageDays, notes, recent windows) is counted to a fixed day, so that the recorded
+  // examples are the same answers on every day the test runs (docs/methods/currency.md "The clock").
+  const env = { RATE_LIMITS: JSON.stringify({ enterprise: { points: 1_000_000, duration: 60 }, tight: { points: 1, duration: 60 } }), CLOCK_TODAY: "2026-11-28" };
   server = await startRealServer(priv.dir, env, keys);
 }, 180_000);
 afterAll(async () => {
@@ -86,8 +88,11 @@ function specs(): Spec[] {
     { op: "riskScore", name: "bangkokDroughtFeature", summary: "Drought at Bangkok as a GeoJSON Feature", method: "POST", path: "/api/risk-map/score?format=geojson", body: { ...BANGKOK, riskType: "drought" } },
     { op: "riskScore", name: "unknownRiskType", summary: "A riskType the service does not know", method: "POST", path: "/api/risk-map/score", body: { ...BANGKOK, riskType: "volcano" } },
     { op: "riskScore", name: "droughtInParis", summary: "Drought outside Thailand's grid", method: "POST", path: "/api/risk-map/score", body: { ...PARIS, riskType: "drought" } },
+    { op: "riskScore", name: "bangkokStorm", summary: "Storm at Bangkok: the West Pacific record, not current; no data for the 30 days to today", method: "POST", path: "/api/risk-map/score", body: { ...BANGKOK, riskType: "storm" } },
+    { op: "riskScore", name: "bangkokHeatwaveNotCurrent", summary: "Heatwave at Bangkok: the nearest daily station's latest full year (2017) is not current", method: "POST", path: "/api/risk-map/score", body: { ...BANGKOK, riskType: "heatwave" } },
+    { op: "riskScore", name: "hobartWildfireShortRecord", summary: "Wildfire at Hobart: the only fire record there spans two months of 2019, too short for a level", method: "POST", path: "/api/risk-map/score", body: { lat: -42.88, lng: 147.33, riskType: "wildfire" } },
 
-    { op: "droughtAtPoint", name: "bangkok", summary: "Bangkok, the latest month at its cell", path: `/api/risk-map/drought?${Q(13.75, 100.5)}`, main: true },
+    { op: "droughtAtPoint", name: "bangkok", summary: "Bangkok, the grid's default month (its latest with every index)", path: `/api/risk-map/drought?${Q(13.75, 100.5)}`, main: true },
     { op: "droughtAtPoint", name: "bangkokCsv", summary: "Bangkok as CSV", path: `/api/risk-map/drought?${Q(13.75, 100.5)}&format=csv` },
     { op: "droughtAtPoint", name: "notANumber", summary: "lat=abc", path: "/api/risk-map/drought?lat=abc&lng=100.5" },
     { op: "droughtAtPoint", name: "paris", summary: "Paris, outside the grid", path: `/api/risk-map/drought?${Q(48.85, 2.35)}` },
@@ -110,8 +115,8 @@ function specs(): Spec[] {
     { op: "stationsInBox", name: "tideGaugesInThailand", summary: "Two tide gauges in Thailand's box", path: "/api/risk-map/stations?riskType=sea_level_rise&bbox=97,5,106,21&limit=2" },
     { op: "stationsInBox", name: "floodHasNoStations", summary: "A riskType without stations", path: "/api/risk-map/stations?riskType=flood&bbox=97,5,106,21" },
 
-    { op: "profileAtPoint", name: "bangkok", summary: "Bangkok: every part answers", path: `/api/risk-map/profile?${Q(13.75, 100.5)}`, main: true },
-    { op: "profileAtPoint", name: "paris", summary: "Paris: drought, wildfire, COVID-19 and malaria carry their endpoints' errors", path: `/api/risk-map/profile?${Q(48.85, 2.35)}` },
+    { op: "profileAtPoint", name: "bangkok", summary: "Bangkok: every part with its period; wildfire and heatwave carry their endpoints' 404s (no current data)", path: `/api/risk-map/profile?${Q(13.75, 100.5)}`, main: true },
+    { op: "profileAtPoint", name: "paris", summary: "Paris: drought, wildfire, heatwave, COVID-19 and malaria carry their endpoints' errors", path: `/api/risk-map/profile?${Q(48.85, 2.35)}` },
     { op: "profileAtPoint", name: "latTooBig", summary: "lat=91", path: "/api/risk-map/profile?lat=91&lng=100.5" },
 
     { op: "droughtHistoryByProvince", name: "chiangMai", summary: "Chiang Mai, May and June 2019", path: "/api/risk-map/drought/province/history?name=Chiang%20Mai&from=2019-05&to=2019-06", main: true },

@@ -23,7 +23,8 @@ export async function startFeedsApp(artifacts: string, opts: { today?: string } 
   const key = generateKey();
   const fixed = opts.today === undefined ? undefined : Date.parse(`${opts.today}T12:00:00Z`);
   const feeds = await openFeedRiskService(artifacts, silent, { watch: false, ...(fixed === undefined ? {} : { now: () => fixed }) });
-  const keyFile = join(artifacts, "keys.json");
+  // One key file per app: apps on other clocks over the same snapshots must not replace each other's key.
+  const keyFile = join(artifacts, `keys${opts.today === undefined ? "" : `-${opts.today}`}.json`);
   writeKeyFile(keyFile, { keys: [{ id: "k", hash: hashKey(key), plan: "free", status: "active", createdAt: "2024-01-01T00:00:00.000Z" }] });
   const app = createApp({
     drought: new ScoreService(new FakeDroughtService(), feeds.service),
