@@ -33,6 +33,27 @@ const channel = z
 
 const dateRange = z.object({ from: isoDate, to: isoDate });
 
+/** lib/currency.ts: whether the newest datum an answer used is within its series' horizon of today. */
+const currency = z
+  .object({
+    current: z.boolean().describe("true when the newest datum used is within the horizon of today (the service clock)"),
+    cadence: z.enum(["daily", "weekly", "monthly", "yearly"]).describe("how often the series holding that datum reports"),
+    horizonDays: z.int().describe("days after its newest datum a series of that cadence still describes the present: daily 3, weekly 21, monthly 92, yearly 731"),
+    ageDays: z.int().describe("whole days from the end of the newest datum's day to today"),
+    note: z.string(),
+  })
+  .describe("docs/methods/outbreaks.md#currency: not current → outbreakStatus no_recent_data, trend unknown, activeClusters null; a score resting on a recent window is then a 404");
+
+/** What an answer's data span, its newest datum and whether that is current; the recent window where the answer rests on one. */
+const answerTime = {
+  period: dateRange.describe("span of the data the answer rests on: the first reported period of its series (news only: its oldest item about the disease in the country) to asOf"),
+  currency,
+  recent: z
+    .object({ period: dateRange })
+    .nullable()
+    .describe("the endemic channel's timeframe window where the status or score rests on it (a current series, or a channel score); null otherwise"),
+};
+
 const seriesCoverage = z.object({
   disease: z.string(),
   area: z.object({ code: z.string(), name: z.string() }),
@@ -62,7 +83,7 @@ const burden = z
   .describe("Burden: the score's basis (docs/methods/outbreaks.md#burden); null with the reason in burdenNote");
 
 const confidenceFields = {
-  confidence: z.number().min(0).max(1).describe("0–1: the basis (province series 0.9, national 0.75, WHO estimate 0.8, news only 0.2) × the data's age (full to a year, a tenth less each year after) × 0.5 where imported cases cannot be told apart × 0.7 without a rate"),
+  confidence: z.number().min(0).max(1).describe("0–1: the basis (province series 0.9, national 0.75, WHO estimate 0.8, news only 0.2) × the data's age counted to today (full to a year, a tenth less each year after) × 0.5 where imported cases cannot be told apart × 0.7 without a rate"),
   confidenceLabel: z.enum(["high", "medium", "low"]).describe("high ≥ 0.6, medium ≥ 0.3, else low"),
   confidenceBasis: z.string(),
 };
@@ -71,14 +92,15 @@ const diseaseResult = z.object({
   diseaseType: z.enum(DISEASE_TYPES),
   surveillance: z.enum(["series", "news_only"]),
   area: z.object({ code: z.string(), name: z.string(), level: z.enum(ADMIN_LEVELS) }),
-  asOf: isoDate,
+  asOf: isoDate.describe("the newest datum this disease's answer used: the series' last report, or the burden's or WHO estimate's period end when later; news only: the newest item about the disease in the country"),
+  ...answerTime,
   window: dateRange.nullable(),
   previousWindow: dateRange.nullable(),
   casesInWindow: z.number().nullable(),
   casesPreviousWindow: z.number().nullable(),
-  outbreakStatus: z.enum(OUTBREAK_STATUSES),
+  outbreakStatus: z.enum(OUTBREAK_STATUSES).describe("the endemic channel's status (raised to watch by news where the answer has a rate); no_recent_data when the series is not current; news_only"),
   riskScore: z.number().min(0).max(100),
-  trend: z.enum(TRENDS),
+  trend: z.enum(TRENDS).describe("unknown when the series is not current or has no window before"),
   activeClusters: z.int().nullable(),
   caseEstimate: z.int().nullable(),
   channel,
@@ -89,8 +111,8 @@ const diseaseResult = z.object({
   statusFromNews: z
     .object({ id: z.string(), date: isoDate })
     .nullable()
-    .describe("the WHO Disease Outbreak News item within the timeframe (counted back from the news as-of) that raised the status to watch"),
-  seriesAgeYears: z.number().nullable().describe("years from the series' last report to the news as-of date; null for news only"),
+    .describe("the WHO Disease Outbreak News item within the timeframe (or, the series not current, 365 days) before today that raised the status to watch; only where the answer has a rate"),
+  seriesAgeYears: z.number().nullable().describe("years from the series' last report to today (the service clock); null for news only"),
   importedCaveat: z.string().nullable().describe("set where the record shows no established local transmission: reported cases cannot be told from travel-acquired ones"),
   basis: z.string().describe("what the answer rests on: admin-1 or national series (and why), estimate or news"),
   ...confidenceFields,
@@ -115,10 +137,12 @@ export const outbreakData = z.object({
   province: z.object({ code: z.string(), name: z.string() }).nullable().describe("Thai province holding the point; null elsewhere"),
   diseaseType: z.enum(DISEASE_TYPES),
   timeframe: z.enum(TIMEFRAMES),
-  asOf: isoDate.describe("date the answering data are current as of (general: the newest of its surveillance series)"),
+  asOf: isoDate.describe("the newest datum the answer used (= details.asOf; general: the newest of its surveillance series)"),
   riskScore: z.number().min(0).max(100),
   riskLevel: z.enum(RISK_LEVELS),
-  outbreakStatus: z.enum(OUTBREAK_STATUSES).describe("normal ≤ median < watch ≤ p75 < warning ≤ p90 < alert; insufficient_history; news_only (no count series for the country)"),
+  outbreakStatus: z
+    .enum(OUTBREAK_STATUSES)
+    .describe("normal ≤ median < watch ≤ p75 < warning ≤ p90 < alert; insufficient_history; news_only (no count series for the country); no_recent_data (the series' newest datum is older than its horizon: details.currency)"),
   activeClusters: z
     .int()
     .nullable()
@@ -127,13 +151,15 @@ export const outbreakData = z.object({
     .int()
     .nullable()
     .describe("cases in the window: admin-1 within clusterRadiusKm, national the country; null with the reason in details.missing"),
-  trend: z.enum(TRENDS),
+  trend: z.enum(TRENDS).describe("increasing, stable, decreasing against the window before; unknown without one or when the series is not current"),
   summary: z.string(),
   details: z.object({
     intelligence: z.string(),
     keyFindings: z.array(z.string()),
     surveillance: z.enum(["series", "news_only"]),
     basis: z.string().describe("the lead disease's basis (see diseases[].basis)"),
+    asOf: isoDate.describe("the newest datum the answer used, never later than period.to (general: the newest of the diseases counted)"),
+    ...answerTime,
     ...confidenceFields,
     clusterRadiusKm: z.number(),
     coverage,
@@ -161,7 +187,8 @@ const areaStatus = {
   outbreakStatus: z.enum(OUTBREAK_STATUSES),
   riskScore: z.number().min(0).max(100),
   riskLevel: z.enum(RISK_LEVELS),
-  asOf: isoDate.describe("last reported period of the series (news only: the news as-of date)"),
+  asOf: isoDate.describe("the newest datum used, as the query's asOf (news only: the newest item about the disease in the country)"),
+  current: z.boolean().describe("whether that datum is within its series' horizon of today (details.currency.current of the query)"),
   source: z.string(),
 };
 
@@ -183,5 +210,8 @@ export const outbreakStatusData = z.object({
   provinces: z
     .array(z.object({ code: z.string().describe("ISO 3166-2 (TH-10)"), name: z.string(), ...areaStatus }))
     .describe("Thai provinces with a province series of the disease (dengue); empty for the others"),
+  notCurrent: z
+    .array(z.object({ code: z.string(), name: z.string(), asOf: isoDate, reason: z.string() }))
+    .describe("countries left out because their score rests on a recent window (COVID-19's 14 days, influenza's channel) and their series is not current: the query answers 404 there"),
 });
 export type OutbreakStatusData = z.infer<typeof outbreakStatusData>;

@@ -7,8 +7,12 @@ import { formatDay, type BaselineKind, type Resolution } from "./series.ts";
 export const TIMEFRAMES = ["7d", "30d", "90d"] as const;
 export type Timeframe = (typeof TIMEFRAMES)[number];
 
-/** normal ≤ median < watch ≤ p75 < warning ≤ p90 < alert; the last two when there is no channel. */
-export const OUTBREAK_STATUSES = ["normal", "watch", "warning", "alert", "insufficient_history", "news_only"] as const;
+/**
+ * normal ≤ median < watch ≤ p75 < warning ≤ p90 < alert; insufficient_history and news_only when there is no channel;
+ * no_recent_data (set by the service, never by the channel) when the series' newest datum is older than its horizon
+ * (lib/currency.ts): the channel's verdict on that old window says nothing of now.
+ */
+export const OUTBREAK_STATUSES = ["normal", "watch", "warning", "alert", "insufficient_history", "news_only", "no_recent_data"] as const;
 export type OutbreakStatus = (typeof OUTBREAK_STATUSES)[number];
 export const TRENDS = ["increasing", "stable", "decreasing", "unknown"] as const;
 export type Trend = (typeof TRENDS)[number];

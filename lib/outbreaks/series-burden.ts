@@ -13,19 +13,21 @@ export interface SeriesBurden {
   /** No established local transmission in the record: reported cases may be travel-acquired. */
   sporadic: boolean;
   sporadicNote: string | null;
+  /** The series the rate's cases come from (the one asked for, or an alternate of its country); null for WHO's estimate or no rate. */
+  series: CaseSeries | null;
 }
 
 /** `end`: the series' last reported period (the window's end). `province`: index into d.provinces for an admin-1 series. */
 export function seriesBurden(d: OutbreakData, s: CaseSeries, end: number, areaName: string, province?: number): SeriesBurden {
   const profile = DISEASES[s.disease];
-  const none = (note: string): SeriesBurden => ({ burden: null, note, sporadic: false, sporadicNote: null });
+  const none = (note: string): SeriesBurden => ({ burden: null, note, sporadic: false, sporadicNote: null, series: null });
   if (profile.scale === null) return none(profile.noBurden!);
   const scale = profile.scale;
   if (s.disease === "malaria") {
     const est = d.malariaIncidence[s.country];
     if (est !== undefined && est.length > 0) {
       const [year, rate] = est[est.length - 1];
-      return { burden: burdenFromEstimate(scale, year, rate, `WHO's estimated incidence per 1,000 population at risk in ${areaName}, ${year} (${d.malariaIncidenceSource})`), note: null, sporadic: false, sporadicNote: null };
+      return { burden: burdenFromEstimate(scale, year, rate, `WHO's estimated incidence per 1,000 population at risk in ${areaName}, ${year} (${d.malariaIncidenceSource})`), note: null, sporadic: false, sporadicNote: null, series: null };
     }
   }
   const year = yearOfPeriod(s.resolution, end);
@@ -51,5 +53,5 @@ export function seriesBurden(d: OutbreakData, s: CaseSeries, end: number, areaNa
       sporadicNote = `${areaName}'s median yearly rate over its record is ${Number(median.toPrecision(2))} per 100,000 (under ${profile.sporadicBelowPer100k}): no established local ${profile.name.toLowerCase()} transmission in the data, and the series cannot tell local from travel-acquired (imported) cases`;
     }
   }
-  return { burden, note: null, sporadic, sporadicNote };
+  return { burden, note: null, sporadic, sporadicNote, series: s };
 }

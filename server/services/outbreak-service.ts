@@ -25,20 +25,26 @@ import { snapshotRoot } from "../../formats/snapshot-layout.ts";
 import { ArtifactStore } from "../data/artifact-store.ts";
 import type { DiseaseResult, NewsItemOut, OutbreakBody, OutbreakData, OutbreakStatusData, OutbreakStatusQuery } from "../schemas-outbreak.ts";
 import { isoNumericOf } from "../../lib/geo/geography.ts";
+import { clockNow, currencyOf, type Cadence, type Currency, type Period } from "../../lib/currency.ts";
 
 /** Provinces whose centroid lies within this distance of the point count towards clusters and the case estimate. */
 export const CLUSTER_RADIUS_KM = 100;
-/** News-only score: the newest DON item about the disease in the country at most this many days before the news as-of date. */
+/** News-only score: the newest DON item about the disease in the country at most this many days before today. */
 export const NEWS_RECENT_DAYS = 90;
 export const NEWS_YEAR_DAYS = 365;
+/**
+ * News-only scores: an item within NEWS_RECENT_DAYS of today, within NEWS_YEAR_DAYS, older. News says an outbreak
+ * was reported, not how many fall ill: it never lifts a level above low (riskLevelOf: < 30).
+ */
+export const NEWS_ONLY_SCORES = { recent: 25, year: 10, older: 0 } as const;
 const NEWS_SHOWN = 3;
 const ABOVE_THRESHOLD: ReadonlySet<OutbreakStatus> = new Set(["warning", "alert"]);
-const STATUS_RANK: Record<OutbreakStatus, number> = { news_only: 0, insufficient_history: 0, normal: 1, watch: 2, warning: 3, alert: 4 };
+const STATUS_RANK: Record<OutbreakStatus, number> = { news_only: 0, insufficient_history: 0, no_recent_data: 0, normal: 1, watch: 2, warning: 3, alert: 4 };
 const DISEASE_NAMES = Object.fromEntries(Object.values(DISEASES).map((d) => [d.disease, d.name])) as Record<SurveilledDisease, string>;
 const YEAR_MS = 365.25 * 86_400_000;
 const r1 = (x: number) => Math.round(x * 10) / 10;
-/** Statuses a WHO DON item within the timeframe raises to "watch". */
-const RAISED_BY_NEWS: ReadonlySet<OutbreakStatus> = new Set(["normal", "insufficient_history"]);
+/** Statuses a WHO DON item within the timeframe raises to "watch" (only where the answer has a rate). */
+const RAISED_BY_NEWS: ReadonlySet<OutbreakStatus> = new Set(["normal", "insufficient_history", "no_recent_data"]);
 /** Order of the diseases in a general answer. */
 const GENERAL_ORDER: readonly SurveilledDisease[] = ["dengue", "malaria", "cholera", "covid", "influenza"];
 
@@ -61,8 +67,9 @@ export interface OutbreakSnapshot {
   assessments: Map<string, Assessment>;
   /** Assessments of every province's series per "disease timeframe". */
   provinceCache: Map<string, (Assessment | undefined)[]>;
-  /** Location-independent parts (national series, news only) per "disease country timeframe". */
-  partCache: Map<string, Part>;
+  /** Location-independent parts (national series, news only) per "disease country timeframe", for one day of the clock (partCacheDay): their currency and texts count to today. */
+  partCache: Map<string, Part | NotCurrent>;
+  partCacheDay: string;
   /** Burden of each series ("dengue TH-10"), computed on first use per version. */
   burdens: Map<string, SeriesBurden>;
 }
@@ -91,20 +98,46 @@ export function openOutbreakSnapshot(dir: string, _manifest?: Manifest): Outbrea
     coverage.set(d, { sources: [...new Set(national.map((s) => s.source))], countries: national.map((s) => s.country).sort() });
   }
   const provinceIndex = new Map(data.provinces.map((p, i) => [p.code, i]));
-  return { data, index, series, alternates, provinceIndex, newsByCountry, coverage, assessments: new Map(), provinceCache: new Map(), partCache: new Map(), burdens: new Map() };
+  return { data, index, series, alternates, provinceIndex, newsByCountry, coverage, assessments: new Map(), provinceCache: new Map(), partCache: new Map(), partCacheDay: "", burdens: new Map() };
 }
 
 /**
- * Whether WHO DON news raises a series' status to "watch": an item about the disease in the country within the
- * timeframe before the news as-of — or within a year when the series stopped more than a year before it (it says
- * nothing of now). Only "normal" and "insufficient_history" are raised.
+ * Whether WHO DON news raises a status to "watch": only where the answer has a rate (a series' burden or WHO's
+ * estimate: news alone never sets a level), by an item about the disease in the country within the timeframe before
+ * today — or within a year when the series is not current (it says nothing of now). Only "normal",
+ * "insufficient_history" and "no_recent_data" are raised.
  */
-function newsRaise(status: OutbreakStatus, items: readonly NewsItem[], seriesAsOf: string, newsAsOf: string, timeframe: Timeframe) {
-  const ageYears = Math.max(0, (Date.parse(newsAsOf) - Date.parse(seriesAsOf)) / YEAR_MS);
-  const newsDays = ageYears > 1 ? NEWS_YEAR_DAYS : Number(timeframe.slice(0, -1));
-  const raisedBy: NewsItem | undefined = RAISED_BY_NEWS.has(status) ? newsWithin(items, newsAsOf, newsDays)[0] : undefined;
-  return { ageYears, newsDays, raisedBy };
+function newsRaise(status: OutbreakStatus, items: readonly NewsItem[], hasRate: boolean, current: boolean, today: string, timeframe: Timeframe) {
+  const newsDays = current ? Number(timeframe.slice(0, -1)) : NEWS_YEAR_DAYS;
+  const raisedBy: NewsItem | undefined = hasRate && RAISED_BY_NEWS.has(status) ? newsWithin(items, today, newsDays)[0] : undefined;
+  return { newsDays, raisedBy };
 }
+
+/**
+ * How often a series reports: its resolution, except a daily series whose last reports come a week apart (OWID's
+ * file since WHO's weekly reporting of 2023: one dated value a week, the days between empty or 0).
+ */
+export function cadenceOf(s: CaseSeries): Cadence {
+  if (s.resolution === "year") return "yearly";
+  if (s.resolution === "month") return "monthly";
+  const days: number[] = [];
+  for (let i = s.values.length - 1; i >= 0 && days.length < 9; i--) if (s.values[i] > 0) days.push(i);
+  if (days.length < 3) return "daily";
+  const gaps = days.slice(1).map((d, i) => days[i] - d).sort((a, b) => a - b);
+  return gaps[gaps.length >> 1] >= 5 ? "weekly" : "daily";
+}
+
+/** A disease whose answer at a place cannot be given because its score rests on a recent window and the series is not current. */
+interface NotCurrent {
+  notCurrent: true;
+  /** "covid: …" for a general answer's notCovered. */
+  reason: string;
+  error: NotFoundError;
+  /** Newest datum of the series. */
+  asOf: string;
+}
+
+const isNotCurrent = (x: unknown): x is NotCurrent => typeof x === "object" && x !== null && "notCurrent" in x;
 
 /** The answer of the outbreak routes (and of a profile's outbreak parts) in a process without an outbreak snapshot. */
 export const OUTBREAK_NOT_CONFIGURED = "The outbreak radar is not configured on this server";
@@ -118,6 +151,12 @@ export interface OutbreakService {
 /** Whole number with thousands separators ("1,246"); faster than toLocaleString on the hot path. */
 const fmt = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 const daysBetween = (a: string, b: string) => Math.round((Date.parse(b) - Date.parse(a)) / 86_400_000);
+const dayOf = (t: number) => new Date(t).toISOString().slice(0, 10);
+
+/** DON items about `d` in the country dated up to today (a clock set in the past sees no later item), newest first. */
+function newsAbout(snap: OutbreakSnapshot, country: string, d: SurveilledDisease, today: string): NewsItem[] {
+  return (snap.newsByCountry.get(country) ?? []).filter((n) => n.disease === d && n.date <= today);
+}
 
 function windowLabel(a: Assessment, s: CaseSeries): string {
   if (s.resolution === "month") return a.window.from.slice(0, 7) === a.window.to.slice(0, 7) ? a.window.from.slice(0, 7) : `${a.window.from.slice(0, 7)}..${a.window.to.slice(0, 7)}`;
@@ -198,7 +237,7 @@ export class SnapshotOutbreakService implements OutbreakService {
   constructor(
     private readonly store: ArtifactStore<OutbreakSnapshot>,
     geography: Geography | (() => Geography),
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: () => Date = () => new Date(clockNow()),
   ) {
     this.geographyOf = typeof geography === "function" ? geography : () => geography;
   }
@@ -246,19 +285,28 @@ export class SnapshotOutbreakService implements OutbreakService {
   query(q: OutbreakBody): OutbreakData {
     const snap = this.store.require().data;
     const place = this.place(snap, q.lat, q.lng);
+    const nowDate = this.now();
+    const now = nowDate.getTime();
     const general = q.diseaseType === "general";
     const diseases = general ? GENERAL_ORDER : [q.diseaseType as SurveilledDisease];
     const parts: Part[] = [];
     const notCovered: string[] = [];
+    const notCurrent: string[] = [];
     for (const d of diseases) {
-      const part = this.part(snap, d, place, q);
+      const part = this.part(snap, d, place, q, now);
       if (typeof part === "string") {
         if (!general) throw this.notCovered(snap, d, place, q, part);
         notCovered.push(part);
+      } else if (isNotCurrent(part)) {
+        // general: a disease whose score would rest on a window without current data is listed with its reason, not counted.
+        if (!general) throw part.error;
+        notCovered.push(part.reason);
+        notCurrent.push(d);
       } else parts.push(part);
     }
     if (parts.length === 0 || (general && parts.every((x) => x.result.surveillance === "news_only" && x.newsCount === 0))) {
-      throw new NotFoundError(`No surveillance data for ${place.countryName} (${place.country}): no count series and no WHO Disease Outbreak News item for any monitored disease`, {
+      const what = notCurrent.length > 0 ? "no current count series" : "no count series";
+      throw new NotFoundError(`No surveillance data for ${place.countryName} (${place.country}): ${what} and no WHO Disease Outbreak News item for any monitored disease`, {
         lat: q.lat,
         lng: q.lng,
         country: place.country,
@@ -288,14 +336,22 @@ export class SnapshotOutbreakService implements OutbreakService {
       caseEstimate = sum((x) => x.caseEstimate, "caseEstimate");
       for (const x of parts) for (const m of x.missing) missing.push(`${x.result.diseaseType} ${m}`);
     } else missing.push(...lead.missing);
-    // general: the newest as-of among the surveillance series (each disease's own date is in details.diseases).
-    const asOf = (scored.length > 0 ? scored : parts).map((x) => x.result.asOf).sort().at(-1) as string;
+    // general: the newest as-of among the surveillance series (each disease's own date, period and currency are in
+    // details.diseases); the top level states that disease's currency and the span of all the counted ones.
+    const dated = scored.length > 0 ? scored : parts;
+    const newestPart = dated.reduce((x, y) => (y.result.asOf > x.result.asOf ? y : x));
+    const asOf = newestPart.result.asOf;
+    const period = { from: dated.map((x) => x.result.period.from).sort()[0], to: asOf };
+    const currency = newestPart.result.currency;
+    const recent = general ? (newestPart.result.recent ?? null) : r.recent;
     const province = place.province >= 0 ? snap.data.provinces[place.province] : undefined;
     const where = province ? province.nameEn : place.countryName;
     const summary = general
       ? `All monitored diseases in ${where}: highest risk ${DISEASE_NAMES[r.diseaseType as SurveilledDisease]} (${r.outbreakStatus}, score ${r.riskScore}); ` +
         parts.map((x) => `${DISEASE_NAMES[x.result.diseaseType as SurveilledDisease]} ${x.result.surveillance === "series" ? `${x.result.outbreakStatus} as of ${x.result.asOf}` : "from outbreak news only"}`).join(", ") +
-        (notCovered.length > 0 ? `; no data for ${notCovered.map((n) => n.split(":")[0]).join(", ")}.` : ".")
+        (notCovered.length > notCurrent.length ? `; no data for ${notCovered.map((n) => n.split(":")[0]).filter((d) => !notCurrent.includes(d)).join(", ")}` : "") +
+        (notCurrent.length > 0 ? `; no current data for ${notCurrent.join(", ")}` : "") +
+        "."
       : (lead.findings[0] ?? "");
     const news = parts.flatMap((x) => x.news).sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0)).slice(0, general ? 5 : NEWS_SHOWN);
     const seriesUsed = parts.flatMap((x) => x.series);
@@ -329,6 +385,10 @@ export class SnapshotOutbreakService implements OutbreakService {
         keyFindings: general ? parts.map((x) => x.findings[0]) : lead.findings,
         surveillance: general ? (scored.length > 0 ? "series" : "news_only") : r.surveillance,
         basis: r.basis,
+        asOf,
+        period,
+        currency,
+        recent,
         confidence: r.confidence,
         confidenceLabel: r.confidenceLabel,
         confidenceBasis: r.confidenceBasis,
@@ -348,7 +408,7 @@ export class SnapshotOutbreakService implements OutbreakService {
         news,
       },
       dataSources: [...new Set(parts.flatMap((x) => x.sources))],
-      timestamp: this.now().toISOString(),
+      timestamp: nowDate.toISOString(),
     };
   }
 
@@ -362,10 +422,17 @@ export class SnapshotOutbreakService implements OutbreakService {
     const codes = new Set(snap.coverage.get(d)!.countries);
     for (const [iso3, items] of snap.newsByCountry) if (items.some((n) => n.disease === d)) codes.add(iso3);
     const query: OutbreakBody = { lat: 0, lng: 0, diseaseType: d, timeframe: q.timeframe };
+    const now = this.now().getTime();
     const countries: OutbreakStatusData["countries"] = [];
+    const notCurrent: OutbreakStatusData["notCurrent"] = [];
     for (const code of [...codes].sort()) {
-      const part = this.part(snap, d, { country: code, countryName: this.geography.countryName(code) ?? code, province: -1 }, query);
+      const countryName = this.geography.countryName(code) ?? code;
+      const part = this.part(snap, d, { country: code, countryName, province: -1 }, query, now);
       if (typeof part === "string") continue;
+      if (isNotCurrent(part)) {
+        notCurrent.push({ code, name: countryName, asOf: part.asOf, reason: part.error.message });
+        continue;
+      }
       const r = part.result;
       countries.push({
         code,
@@ -376,25 +443,23 @@ export class SnapshotOutbreakService implements OutbreakService {
         riskScore: r.riskScore,
         riskLevel: riskLevelOf(r.riskScore),
         asOf: r.asOf,
+        current: r.currency.current,
         source: part.sources[0],
       });
     }
     const provinces: OutbreakStatusData["provinces"] = [];
     if (snap.data.provinces.some((pr) => snap.series.has(`${d} ${pr.code}`))) {
-      const countryNews = (snap.newsByCountry.get("THA") ?? []).filter((n) => n.disease === d);
       this.provinceAssessments(snap, d, q.timeframe).forEach((a, i) => {
         const pr = snap.data.provinces[i];
         const s = snap.series.get(`${d} ${pr.code}`);
         if (a === undefined || s === undefined) return;
-        const last = lastReported(s);
-        // As the query answers for a point in the province: the burden's score, the status raised by national news.
-        const score = this.burdenOf(snap, s, last, pr.nameEn).burden?.score ?? a.score;
-        const asOf = periodDates(s.resolution, last, last).to;
-        const status = newsRaise(a.status, countryNews, asOf, snap.data.newsAsOf, q.timeframe).raisedBy ? "watch" : a.status;
-        provinces.push({ code: pr.code, name: pr.nameEn, outbreakStatus: status, riskScore: score, riskLevel: riskLevelOf(score), asOf, source: s.source });
+        // As the query answers for a point in the province (the same judgement, without the texts).
+        const j = this.judge(snap, s, a, pr.nameEn, "THA", q.timeframe, now);
+        if (j.notCurrent) return;
+        provinces.push({ code: pr.code, name: pr.nameEn, outbreakStatus: j.status, riskScore: j.score, riskLevel: riskLevelOf(j.score), asOf: j.asOf, current: j.currency.current, source: s.source });
       });
     }
-    return { diseaseType: d, timeframe: q.timeframe, newsAsOf: snap.data.newsAsOf, countries, provinces };
+    return { diseaseType: d, timeframe: q.timeframe, newsAsOf: snap.data.newsAsOf, countries, provinces, notCurrent };
   }
 
   /** 404 for one disease the country has neither a series nor news for; names what the data cover. */
@@ -429,19 +494,25 @@ export class SnapshotOutbreakService implements OutbreakService {
     return list;
   }
 
-  /** The part of one disease at a place, or a string "disease: why there is no data". */
-  private part(snap: OutbreakSnapshot, d: SurveilledDisease, place: Place, q: OutbreakBody): Part | string {
+  /** The part of one disease at a place, a string "disease: why there is no data", or why its data are not current. */
+  private part(snap: OutbreakSnapshot, d: SurveilledDisease, place: Place, q: OutbreakBody, now: number): Part | NotCurrent | string {
     if (place.province >= 0) {
       const s = snap.series.get(`${d} ${snap.data.provinces[place.province].code}`);
-      if (s !== undefined) return this.seriesPart(snap, s, place, q);
+      if (s !== undefined) return this.seriesPart(snap, s, place, q, now);
+    }
+    // The parts count ages to today: the cache holds one day's.
+    const today = dayOf(now);
+    if (snap.partCacheDay !== today) {
+      snap.partCache.clear();
+      snap.partCacheDay = today;
     }
     const key = `${d} ${place.country} ${q.timeframe}`;
     const cached = snap.partCache.get(key);
     if (cached !== undefined) return cached;
     const national = snap.series.get(`${d} ${place.country}`);
-    let part: Part | undefined;
-    if (national !== undefined) part = this.seriesPart(snap, national, place, q);
-    else if ((snap.newsByCountry.get(place.country) ?? []).some((n) => n.disease === d)) part = this.newsOnly(snap, d, place);
+    let part: Part | NotCurrent | undefined;
+    if (national !== undefined) part = this.seriesPart(snap, national, place, q, now);
+    else if (newsAbout(snap, place.country, d, today).length > 0) part = this.newsOnly(snap, d, place, now);
     if (part === undefined) {
       const covered = snap.coverage.get(d)!.countries.length > 0;
       return `${d}: ${seriesCoverageText(snap, d)}${covered ? ", not this one," : ""} and WHO Disease Outbreak News has no item about ${DISEASE_NAMES[d]} in ${place.countryName} up to ${snap.data.newsAsOf}`;
@@ -483,56 +554,117 @@ export class SnapshotOutbreakService implements OutbreakService {
     };
   }
 
-  private seriesPart(snap: OutbreakSnapshot, s: CaseSeries, place: Place, q: OutbreakBody): Part {
+  /**
+   * What decides a series answer, without its texts (the map layer asks it for every province): the newest datum
+   * used and its currency, the score, the status (no_recent_data when not current; raised to watch by news where
+   * there is a rate) — or notCurrent when the score rests on a recent window and the series is not current.
+   */
+  private judge(snap: OutbreakSnapshot, s: CaseSeries, a: Assessment, areaName: string, country: string, timeframe: Timeframe, now: number) {
+    const today = dayOf(now);
+    const end = lastReported(s);
+    const seriesAsOf = periodDates(s.resolution, end, end).to;
+    const sb = this.burdenOf(snap, s, end, areaName);
+    const b = sb.burden;
+    // The newest datum used decides currency, on the cadence of the series holding it: the series' last report, or the
+    // burden's period end when its cases (an alternate series) or WHO's estimate reach later.
+    const burdenSeries = b === null ? null : sb.series;
+    const burdenNewer = b !== null && b.period.to > seriesAsOf;
+    const asOf = burdenNewer ? b.period.to : seriesAsOf;
+    const cadence: Cadence = burdenNewer ? (burdenSeries === null ? "yearly" : cadenceOf(burdenSeries)) : cadenceOf(s);
+    const currency: Currency = currencyOf(asOf, cadence, now);
+    const firstOf = (x: CaseSeries) => {
+      const first = x.start + Math.max(0, x.values.findIndex((v) => !Number.isNaN(v)));
+      return periodDates(x.resolution, first, first).from;
+    };
+    const froms = [firstOf(s), ...(b === null ? [] : [burdenSeries === null ? b.period.from : firstOf(burdenSeries)])].sort();
+    const period: Period = { from: froms[0], to: asOf };
+    // A score on a recent window (COVID-19's 14 days; a channel score of a month or of days) says nothing without
+    // current data; a yearly burden (or a yearly channel score) stands, labelled with its year.
+    const scale = DISEASES[s.disease].scale;
+    const recentScore = b !== null ? scale !== null && scale.periodDays < 365 : s.resolution !== "year";
+    const items = newsAbout(snap, country, s.disease, today);
+    const channelStatus: OutbreakStatus = currency.current ? a.status : "no_recent_data";
+    const { newsDays, raisedBy } = newsRaise(channelStatus, items, b !== null, currency.current, today, timeframe);
+    const status: OutbreakStatus = raisedBy ? "watch" : channelStatus;
+    return { end, seriesAsOf, sb, asOf, cadence, currency, period, notCurrent: !currency.current && recentScore, items, channelStatus, newsDays, raisedBy, status, score: b ? b.score : a.score };
+  }
+
+  private seriesPart(snap: OutbreakSnapshot, s: CaseSeries, place: Place, q: OutbreakBody, now: number): Part | NotCurrent {
     const disease = s.disease;
     const admin1 = s.level === "admin-1";
     const p = place.province;
+    const today = dayOf(now);
     const areaName = admin1 ? snap.data.provinces[snap.provinceIndex.get(s.area) ?? p].nameEn : place.countryName;
     const a = admin1 ? this.provinceAssessments(snap, disease, q.timeframe)[p]! : this.assessed(snap, s, q.timeframe);
-    const end = lastReported(s);
-    const asOf = periodDates(s.resolution, end, end).to;
-    const sb = this.burdenOf(snap, s, end, areaName);
+    const j = this.judge(snap, s, a, areaName, place.country, q.timeframe, now);
+    const { end, seriesAsOf, sb, asOf, cadence, currency, period, items, channelStatus, newsDays, raisedBy, status, score } = j;
     const b = sb.burden;
-    const items = (snap.newsByCountry.get(place.country) ?? []).filter((n) => n.disease === disease);
-    const { ageYears, newsDays, raisedBy } = newsRaise(a.status, items, asOf, snap.data.newsAsOf, q.timeframe);
-    const status: OutbreakStatus = raisedBy ? "watch" : a.status;
-    const score = b ? b.score : a.score;
-    const burdenAgeYears = b ? Math.max(0, (Date.parse(snap.data.newsAsOf) - Date.parse(b.period.to)) / YEAR_MS) : ageYears;
+    const name = DISEASE_NAMES[disease];
+    const label = windowLabel(a, s);
+    const shortSource = s.source.split(" (")[0];
+    const scale = DISEASES[disease].scale;
+    const lastLabel = periodLabel(s, end);
+    const lastText = `${shortSource} series of ${areaName} (${s.area}) last reports ${lastLabel}${lastLabel === seriesAsOf ? "" : ` (${seriesAsOf})`}${asOf !== seriesAsOf ? `, the rate's data ${asOf}` : ""}`;
+    if (j.notCurrent) {
+      const basisText = b !== null ? `the ${scale!.periodDays} days to the latest report` : `the endemic channel's ${q.timeframe} window to the latest report`;
+      const message =
+        `No current ${name} data for ${place.countryName} (${place.country}): the ${lastText}, ${currency.ageDays} days before ${today}; ` +
+        `a ${cadence} series is current for ${currency.horizonDays} days, and the score rests on ${basisText}, so there is no score for now`;
+      return {
+        notCurrent: true,
+        reason: `${disease}: ${message.slice(message.indexOf(": ") + 2)}`,
+        asOf,
+        error: new NotFoundError(message, { lat: q.lat, lng: q.lng, country: place.country, diseaseType: disease, series: { source: s.source, area: s.area, period, asOf }, currency }),
+      };
+    }
+    const trend = currency.current ? a.trend : "unknown";
+    const ageYears = Math.max(0, (now - Date.parse(seriesAsOf)) / YEAR_MS);
+    const rateAgeYears = b ? Math.max(0, (now - Date.parse(b.period.to)) / YEAR_MS) : ageYears;
     const basis = admin1
-      ? `admin-1: the ${s.source.split(" (")[0]} series of ${areaName} (${s.area}), the province holding the point`
-      : `national: the ${s.source.split(" (")[0]} series of ${areaName}; ${place.province >= 0 ? `no ${DISEASE_NAMES[disease]} series for the province holding the point` : "no admin-1 series the service can place a point in (province boundaries: Thailand only)"}`;
+      ? `admin-1: the ${shortSource} series of ${areaName} (${s.area}), the province holding the point`
+      : `national: the ${shortSource} series of ${areaName}; ${place.province >= 0 ? `no ${name} series for the province holding the point` : "no admin-1 series the service can place a point in (province boundaries: Thailand only)"}`;
     const conf = outbreakConfidence({
       basis: admin1 ? "admin-1" : b !== null && b.cases === null ? "estimate" : "national",
-      ageYears: burdenAgeYears,
+      ageYears: rateAgeYears,
       sporadic: sb.sporadic,
       noRate: b === null,
-      what: b !== null && b.cases === null ? "WHO's modelled estimate for the country" : `${admin1 ? "a province's" : "the country's"} ${s.source.split(" (")[0]} series`,
+      what: b !== null && b.cases === null ? "WHO's modelled estimate for the country" : `${admin1 ? "a province's" : "the country's"} ${shortSource} series`,
     });
-    const label = windowLabel(a, s);
-    const name = DISEASE_NAMES[disease];
     const what = s.subtype ?? name;
     const unit = s.subtype ? `${s.subtype} positives` : "cases";
     const coverage = [this.seriesCoverage(s, areaName)];
     const findings: string[] = [];
     const missing: string[] = [];
+    const rateSpan = b === null ? "" : b.period.from.slice(0, 4) === b.period.to.slice(0, 4) && b.period.from.slice(5) === "01-01" && b.period.to.slice(5) === "12-31" ? b.period.from.slice(0, 4) : `${b.period.from.slice(0, 7)}..${b.period.to.slice(0, 7)}`;
     const burdenText = b
-      ? `${DISEASE_NAMES[disease]} in ${areaName}: ${b.rate} ${b.unit} (${b.period.from.slice(0, 7)}..${b.period.to.slice(0, 7)}${b.cases !== null ? `, ${fmt(b.cases)} cases, population ${fmt(b.population!)} in ${b.populationYear}` : ", WHO estimate"}): score ${score}, ${riskLevelOf(score)}.`
-      : `${DISEASE_NAMES[disease]} in ${areaName}: no rate per population (${sb.note}); the score ${score} is the endemic channel's.`;
-    const ageText = ageYears >= 2 ? ` The series ends ${asOf}, ${Math.floor(ageYears)} years before the newest news (${snap.data.newsAsOf}).` : "";
-    const newsText = raisedBy ? ` WHO Disease Outbreak News ${raisedBy.id} (${raisedBy.date}) on ${DISEASE_NAMES[disease]} in ${place.countryName} within the ${newsDays === NEWS_YEAR_DAYS ? `${NEWS_YEAR_DAYS} days (the series ended over a year before)` : q.timeframe} before ${snap.data.newsAsOf} raises the status from ${a.status} to watch.` : "";
+      ? `${name} in ${areaName}: ${b.rate} ${b.unit} (${b.period.from.slice(0, 7)}..${b.period.to.slice(0, 7)}${b.cases !== null ? `, ${fmt(b.cases)} cases, population ${fmt(b.population!)} in ${b.populationYear}` : ", WHO estimate"}): score ${score}, ${riskLevelOf(score)}${currency.current ? "" : `, the rate of ${rateSpan}`}.`
+      : `${name} in ${areaName}: no rate per population (${sb.note}); the score ${score} is the endemic channel's${currency.current ? "" : ` for ${label}`}.`;
+    const staleText = currency.current
+      ? ""
+      : ` No recent data: the ${lastText}, ${currency.ageDays} days before ${today}; a ${cadence} series is current for ${currency.horizonDays} days, so no status or trend for now.`;
+    const newsText = raisedBy
+      ? ` WHO Disease Outbreak News ${raisedBy.id} (${raisedBy.date}) on ${name} in ${place.countryName} within the ${newsDays === NEWS_YEAR_DAYS && !currency.current ? `${NEWS_YEAR_DAYS} days (the series is not current)` : q.timeframe} before ${today} raises the status from ${channelStatus} to watch.`
+      : "";
     const countText = Number.isNaN(a.current)
       ? `No reported count for ${label} in ${s.source}.`
-      : `${fmt(a.current)} ${unit} in ${label} (data as of ${asOf}), status ${a.status}: ${channelText(a, s)}.`;
-    findings.push(`${burdenText} ${countText}${ageText}${newsText}`);
+      : currency.current
+        ? `${fmt(a.current)} ${unit} in ${label} (data as of ${seriesAsOf}), status ${a.status}: ${channelText(a, s)}.`
+        : `Then, ${fmt(a.current)} ${unit} in ${label} put the endemic channel at ${a.status}: ${channelText(a, s)}.`;
+    findings.push(`${burdenText}${staleText} ${countText}${newsText}`);
     if (sb.sporadicNote) findings.push(`${sb.sporadicNote}.`);
     if (!Number.isNaN(a.previous)) {
-      findings.push(`Trend ${a.trend}: ${fmt(a.current)} ${unit} in ${a.window.from}..${a.window.to} against ${fmt(a.previous)} in ${a.previousWindow.from}..${a.previousWindow.to}.`);
+      findings.push(
+        currency.current
+          ? `Trend ${a.trend}: ${fmt(a.current)} ${unit} in ${a.window.from}..${a.window.to} against ${fmt(a.previous)} in ${a.previousWindow.from}..${a.previousWindow.to}.`
+          : `Trend unknown (not current); the last two windows: ${fmt(a.current)} ${unit} in ${a.window.from}..${a.window.to} against ${fmt(a.previous)} in ${a.previousWindow.from}..${a.previousWindow.to}.`,
+      );
     }
     const masked = maskedRuns(s);
     if (masked.length > 0) findings.push(`${s.source.split(",")[0]} reports 0 for ${masked.join(", ")}: reporting gaps, treated as missing (not zero ${what} cases).`);
     let activeClusters: number | null;
     let caseEstimate: number | null;
     let clusterText: string;
+    const notCurrentClusters = `activeClusters: the series is not current (last report ${seriesAsOf}), so no area is active now`;
     if (admin1) {
       const all = this.provinceAssessments(snap, disease, q.timeframe);
       let inRadius = 0;
@@ -549,18 +681,20 @@ export class SnapshotOutbreakService implements OutbreakService {
         }
         if (ABOVE_THRESHOLD.has(ai.status)) hot.push(`${pr.nameEn} (${fmt(ai.current)}, p75 ${fmt(ai.channel.p75)})`);
       });
-      activeClusters = hot.length;
+      activeClusters = currency.current ? hot.length : null;
+      if (activeClusters === null) missing.push(notCurrentClusters);
       caseEstimate = counted === 0 ? null : Math.round(cases);
       if (caseEstimate === null) missing.push(`caseEstimate: no province within ${CLUSTER_RADIUS_KM} km reports a count for ${label}`);
       clusterText =
         `Within ${CLUSTER_RADIUS_KM} km: ${inRadius} provinces with ${fmt(cases)} cases in ${label}; ` +
-        (hot.length === 0 ? "none above its 75th percentile." : `${hot.length} above their 75th percentile: ${hot.join(", ")}.`);
+        (hot.length === 0 ? "none above its 75th percentile." : `${hot.length} above their 75th percentile${currency.current ? "" : ` then`}: ${hot.join(", ")}.`);
       findings.push(clusterText);
       const national = snap.series.get(`${disease} ${place.country}`);
       if (national !== undefined) {
         const na = this.assessed(snap, national, q.timeframe);
         const nAsOf = periodDates(national.resolution, lastReported(national), lastReported(national)).to;
-        findings.push(`Nationally ${fmt(na.current)} cases in ${windowLabel(na, national)} (as of ${nAsOf}), status ${na.status}, trend ${na.trend} (${national.source}).`);
+        const nCurrent = currencyOf(nAsOf, cadenceOf(national), now).current;
+        findings.push(`Nationally ${fmt(na.current)} cases in ${windowLabel(na, national)} (as of ${nAsOf}), ${nCurrent ? `status ${na.status}, trend ${na.trend}` : `not current (the channel then said ${na.status})`} (${national.source}).`);
         coverage.push(this.seriesCoverage(national, place.countryName));
       }
     } else {
@@ -570,6 +704,10 @@ export class SnapshotOutbreakService implements OutbreakService {
         activeClusters = null;
         missing.push(`activeClusters: fewer than 3 comparable baseline windows with data (${a.channel.n}), so no threshold to be above`);
         clusterText = `National series: ${areaName} is one area, with no endemic channel to compare it with.`;
+      } else if (!currency.current) {
+        activeClusters = null;
+        missing.push(notCurrentClusters);
+        clusterText = `National series: ${areaName} is one area; in ${label} it was ${ABOVE_THRESHOLD.has(a.status) ? "above" : "not above"} its 75th percentile.`;
       } else {
         activeClusters = ABOVE_THRESHOLD.has(a.status) ? 1 : 0;
         clusterText = `National series: ${areaName} is one area; ${activeClusters === 1 ? "it is above its 75th percentile" : "it is not above its 75th percentile"}.`;
@@ -578,13 +716,13 @@ export class SnapshotOutbreakService implements OutbreakService {
     }
     const news = newsOut(items);
     for (const n of news) findings.push(newsFinding(n));
-    if (news.length === 0) findings.push(`No WHO Disease Outbreak News item about ${name} in ${place.countryName} up to ${snap.data.newsAsOf}.`);
+    if (news.length === 0) findings.push(`No WHO Disease Outbreak News item about ${name} in ${place.countryName} up to ${snap.data.newsAsOf < today ? snap.data.newsAsOf : today}.`);
     const burdenSources = b === null ? [] : b.cases === null ? [snap.data.malariaIncidenceSource] : [admin1 ? snap.data.provincePopulationSource : snap.data.populationSource];
     const intelligence =
-      `${burdenText}${ageText}${newsText} ` +
-      `${name}: ${s.source} reports ${Number.isNaN(a.current) ? "no count" : fmt(a.current)} ${unit} in ${areaName} for ${label} (as of ${asOf}); ` +
-      `${channelText(a, s)}, so the channel says ${a.status} (channel score ${a.score}). ` +
-      (Number.isNaN(a.previous) ? "" : `The window before had ${fmt(a.previous)}, so the trend is ${a.trend}. `) +
+      `${burdenText}${staleText}${newsText} ` +
+      `${name}: ${s.source} reports ${Number.isNaN(a.current) ? "no count" : fmt(a.current)} ${unit} in ${areaName} for ${label} (as of ${seriesAsOf}); ` +
+      `${channelText(a, s)}, so the channel says ${a.status} (channel score ${a.score})${currency.current ? "" : " for that window, not for now"}. ` +
+      (Number.isNaN(a.previous) ? "" : `The window before had ${fmt(a.previous)}, so the trend ${currency.current ? "is" : "was"} ${a.trend}. `) +
       clusterText +
       (news.length > 0 ? ` Latest WHO outbreak news: ${news.map((n) => `${n.id} (${n.date})`).join(", ")}.` : "");
     return {
@@ -593,13 +731,16 @@ export class SnapshotOutbreakService implements OutbreakService {
         surveillance: "series",
         area: { code: s.area, name: areaName, level: s.level },
         asOf,
+        period,
+        currency,
+        recent: currency.current || b === null ? { period: a.window } : null,
         window: a.window,
         previousWindow: a.previousWindow,
         casesInWindow: Number.isNaN(a.current) ? null : a.current,
         casesPreviousWindow: Number.isNaN(a.previous) ? null : a.previous,
         outbreakStatus: status,
         riskScore: score,
-        trend: a.trend,
+        trend,
         activeClusters,
         caseEstimate,
         channel:
@@ -637,27 +778,37 @@ export class SnapshotOutbreakService implements OutbreakService {
     };
   }
 
-  /** A disease without a count series for the country: WHO Disease Outbreak News only. */
-  private newsOnly(snap: OutbreakSnapshot, disease: SurveilledDisease, place: Place): Part {
-    const items = (snap.newsByCountry.get(place.country) ?? []).filter((n) => n.disease === disease);
+  /** A disease without a count series for the country: WHO Disease Outbreak News only, never above low. */
+  private newsOnly(snap: OutbreakSnapshot, disease: SurveilledDisease, place: Place, now: number): Part {
+    const today = dayOf(now);
+    const items = newsAbout(snap, place.country, disease, today);
     const news = newsOut(items);
     const newest = items[0];
     const name = DISEASE_NAMES[disease];
-    const age = newest === undefined ? Infinity : daysBetween(newest.date, snap.data.newsAsOf);
-    const score = age <= NEWS_RECENT_DAYS ? 60 : age <= NEWS_YEAR_DAYS ? 30 : 0;
-    const lastYear = items.filter((n) => daysBetween(n.date, snap.data.newsAsOf) <= NEWS_YEAR_DAYS).length;
+    const age = newest === undefined ? Infinity : daysBetween(newest.date, today);
+    const score = age <= NEWS_RECENT_DAYS ? NEWS_ONLY_SCORES.recent : age <= NEWS_YEAR_DAYS ? NEWS_ONLY_SCORES.year : NEWS_ONLY_SCORES.older;
+    const lastYear = items.filter((n) => daysBetween(n.date, today) <= NEWS_YEAR_DAYS).length;
+    // The items are the data: they span the oldest to the newest item about the disease in the country; a DON item
+    // speaks for about a season, so they are dated like a monthly series (current for 92 days).
+    const asOf = newest?.date ?? today;
+    const period: Period = { from: items.at(-1)?.date ?? asOf, to: asOf };
+    const currency = currencyOf(asOf, "monthly", now);
     const first =
       `${name}: no count series for ${place.countryName} in the data (${seriesCoverageText(snap, disease)}), so this answer draws on WHO Disease Outbreak News only; ` +
       (newest === undefined
-        ? `no item about ${name} in ${place.countryName} up to ${snap.data.newsAsOf}.`
-        : `${items.length} item(s) about ${name} in ${place.countryName} up to ${snap.data.newsAsOf}, the newest ${newest.id} on ${newest.date} (${age} days before), ${lastYear} in the last ${NEWS_YEAR_DAYS} days.`);
+        ? `no item about ${name} in ${place.countryName} up to ${today}.`
+        : `${items.length} item(s) about ${name} in ${place.countryName} from ${period.from} to ${period.to}, the newest ${newest.id} on ${newest.date} (${age} days before ${today}), ${lastYear} in the last ${NEWS_YEAR_DAYS} days. ` +
+          `News alone gives no rate: score ${score}, low.`);
     const reason = `no ${name} count series for ${place.countryName}; WHO Disease Outbreak News only`;
     return {
       result: {
         diseaseType: disease,
         surveillance: "news_only",
         area: { code: place.country, name: place.countryName, level: "national" },
-        asOf: snap.data.newsAsOf,
+        asOf,
+        period,
+        currency,
+        recent: null,
         window: null,
         previousWindow: null,
         casesInWindow: null,
@@ -679,7 +830,9 @@ export class SnapshotOutbreakService implements OutbreakService {
         ...outbreakConfidence({ basis: "news", ageYears: newest === undefined ? 0 : age / 365.25, sporadic: false, noRate: false, what: "WHO Disease Outbreak News items only, no count series" }),
       },
       findings: [first, ...news.map(newsFinding)],
-      intelligence: `${first} News-only score ${score}: 60 when the newest item is at most ${NEWS_RECENT_DAYS} days old, 30 within ${NEWS_YEAR_DAYS} days, else 0.`,
+      intelligence:
+        `${first} News-only score: ${NEWS_ONLY_SCORES.recent} when the newest item is at most ${NEWS_RECENT_DAYS} days before today, ${NEWS_ONLY_SCORES.year} within ${NEWS_YEAR_DAYS} days, else ${NEWS_ONLY_SCORES.older}: ` +
+        "an item says an outbreak was reported, not how many fall ill, so news alone never lifts the level above low.",
       sources: [DON_SOURCE],
       news,
       series: [],
@@ -693,6 +846,8 @@ export class SnapshotOutbreakService implements OutbreakService {
 export interface OutbreakServiceOptions {
   /** The geography to locate points with; default the process's shared one (lib/feed-risk/place.ts, built once). */
   geography?: Geography;
+  /** The service clock ("today" for currency, ages and news windows); default clockNow (CLOCK_TODAY fixes it). */
+  now?: () => Date;
 }
 
 /** Opens the outbreak snapshot store under ARTIFACTS_DIR/snapshots/outbreaks and its service. */
@@ -711,5 +866,5 @@ export async function openOutbreakService(
   });
   await store.reload();
   store.start();
-  return { service: new SnapshotOutbreakService(store, options.geography ?? sharedGeography), store };
+  return { service: new SnapshotOutbreakService(store, options.geography ?? sharedGeography, options.now), store };
 }

@@ -126,10 +126,12 @@ describe("GET /api/risk-map/profile", () => {
   it("Bangkok: every part has its own endpoint's answer or error, the same numbers and the same period", async () => {
     const p = await profile(13.75, 100.5);
     expect(p.location).toEqual({ lat: 13.75, lng: 100.5 });
-    // Wildfire (a 48-hour fire file of 2018) and heatwave (the station's latest full year is 2017) do not reach the
-    // present: their endpoints answer 404 (docs/methods/currency.md), and so do these parts.
-    expect(await checkAgainstOwnEndpoints(p, 13.75, 100.5)).toEqual(["wildfire", "heatwave"]);
+    // Wildfire (a 48-hour fire file of 2018), heatwave (the station's latest full year is 2017), influenza (FluNet to
+    // 2024-03) and COVID-19 (OWID to 2021-07-30) do not reach the present: their endpoints answer 404
+    // (docs/methods/currency.md), and so do these parts.
+    expect(await checkAgainstOwnEndpoints(p, 13.75, 100.5)).toEqual(["wildfire", "heatwave", "influenza", "covid"]);
     expect((p.risks.heatwave as Json).error.message).toMatch(/latest full year is 2017/);
+    expect((p.outbreaks.influenza as Json).error.message).toMatch(/^No current Influenza data for Thailand \(THA\): .* last reports 2024-03 \(2024-03-31\)/);
     // Values read off the real data (the own endpoints' tests derive them): the Bangkok port by coordinates, no daily
     // port calls; the dengue series of the Bangkok province.
     expect(p.nearestPort).toMatchObject({ port: { code: "THBKK", name: "Bangkok" }, distanceKm: 0, congestionIndex: null, disruptionRisk: "low" });

@@ -61,7 +61,8 @@ beforeAll(async () => {
   index = writeProvinceIndex(flattenRings(provinces));
   artifacts = mkdtempSync(join(tmpdir(), "outbreak-reload-"));
   await publish(snapshot(45), new Date("2026-01-01T00:00:00Z"));
-  const opened = await openOutbreakService(artifacts, silent);
+  // The clock on the test snapshot's news date, two weeks after its last month: the series is current.
+  const opened = await openOutbreakService(artifacts, silent, { now: () => new Date("2023-01-15T12:00:00Z") });
   opened.store.stop(); // the test drives reloads itself
   service = opened.service;
   store = opened.store as ArtifactStore<unknown>;
