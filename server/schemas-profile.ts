@@ -63,7 +63,9 @@ const outbreakAnswer = z.object({
   confidence: z.number().min(0).max(1),
   confidenceLabel: z.enum(["high", "medium", "low"]),
   confidenceNote: z.string().describe("details.confidenceBasis of the own answer"),
-  asOf: z.string().describe("the day the answering data are current as of (YYYY-MM-DD)"),
+  asOf: z.string().describe("details.asOf of the own answer: the newest datum it used (YYYY-MM-DD)"),
+  period: dataPeriod.describe("details.period of the own answer"),
+  currency: currency.describe("details.currency of the own answer"),
   request,
   ...freshnessFields,
 });

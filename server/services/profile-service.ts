@@ -125,6 +125,8 @@ function outbreakAnswer(diseaseType: (typeof PROFILE_DISEASES)[number], d: Retur
     confidenceLabel: d.details.confidenceLabel,
     confidenceNote: d.details.confidenceBasis,
     asOf: d.asOf,
+    period: d.details.period,
+    currency: d.details.currency,
     request,
     ...freshness("outbreak"),
   };

@@ -89,6 +89,8 @@ async function checkAgainstOwnEndpoints(p: ProfileData, lat: number, lng: number
       confidenceLabel: d.details.confidenceLabel,
       confidenceNote: d.details.confidenceBasis,
       asOf: d.asOf,
+      period: d.details.period,
+      currency: d.details.currency,
     }));
     if (failed) errors.push(diseaseType);
   }
