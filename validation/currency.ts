@@ -3,7 +3,13 @@
 // whose data are older than its horizon but not flagged (a violation: the test suite fails on one,
 // test/e2e/currency.test.ts). Pure apart from the services it is handed; the clock is the services'.
 import { ApiError } from "../server/errors.ts";
-import { ageDays, HORIZON_DAYS, type Cadence } from "../lib/currency.ts";
+import { ageDays, clockNow, HORIZON_DAYS, type Cadence } from "../lib/currency.ts";
+import type { Logger } from "../lib/log.ts";
+import { openDroughtService } from "../server/services/drought-service.ts";
+import { openFeedRiskService } from "../server/services/feed-risk-service.ts";
+import { openOutbreakService } from "../server/services/outbreak-service.ts";
+import { ScoreService } from "../server/services/score-service.ts";
+import { openSupplyChainService } from "../server/services/supply-chain-service.ts";
 
 export interface CurrencyPlace {
   name: string;
@@ -73,7 +79,7 @@ export function currencyRow(route: string, kind: string, place: string, call: ()
   try {
     data = call() as typeof data;
   } catch (err) {
-    if (err instanceof ApiError) return { route, kind, place, status: err.status, period: null, asOf: null, cadence: null, current: null, ageDays: null, violation: "", note: err.message.slice(0, 160) };
+    if (err instanceof ApiError) return { route, kind, place, status: err.status, period: null, asOf: null, cadence: null, current: null, ageDays: null, violation: "", note: err.message.replace(/^no \w+ data for this location: \w+: /, "").slice(0, 240) };
     throw err;
   }
   const t = data.details ?? {};
@@ -134,4 +140,28 @@ export function currencyMarkdown(rows: CurrencyRow[], day: string): string[] {
     out.push(`| ${r.route} | ${r.kind} | ${r.place} | ${r.status} | ${period} | ${r.asOf ?? "–"} | ${r.cadence ?? "–"} | ${r.current === null ? "–" : r.current ? "yes" : "no"} | ${r.ageDays ?? "–"} | ${note} |`);
   }
   return out;
+}
+
+/** The services of a published artifacts directory, every one on the clock `now` (default the service clock). */
+export async function openCurrencyServices(artifactsDir: string, logger: Logger, now = clockNow()): Promise<{ services: CurrencyServices; close(): void }> {
+  const feeds = await openFeedRiskService(artifactsDir, logger, { watch: false, now: () => now });
+  const drought = await openDroughtService(artifactsDir, { now: () => now });
+  const outbreak = await openOutbreakService(artifactsDir, logger, { now: () => new Date(now) });
+  const ports = await openSupplyChainService(artifactsDir, logger, () => new Date(now));
+  const scores = new ScoreService(drought.service, feeds.service);
+  return {
+    services: {
+      score: (q) => scores.score(q),
+      drought: (lat, lng) => drought.service.drought(lat, lng),
+      province: (name, country) => drought.service.province(name, country),
+      outbreak: (q) => outbreak.service.query(q),
+      supplyChain: (q) => ports.service.query(q as Parameters<typeof ports.service.query>[0]),
+    },
+    close: () => {
+      feeds.stop();
+      drought.store.stop();
+      outbreak.store.stop();
+      ports.store.stop();
+    },
+  };
 }

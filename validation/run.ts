@@ -11,10 +11,7 @@ import { readCatalogue, validateHazard, type HazardValidation } from "./score-ca
 import { openOutbreakService } from "../server/services/outbreak-service.ts";
 import { dataDir } from "../lib/config.ts";
 import { outbreakMarkdown, validateOutbreaks, type OutbreakValidation } from "./outbreaks.ts";
-import { currencyMarkdown, currencyTable, type CurrencyRow } from "./currency.ts";
-import { openDroughtService } from "../server/services/drought-service.ts";
-import { ScoreService } from "../server/services/score-service.ts";
-import { openSupplyChainService } from "../server/services/supply-chain-service.ts";
+import { currencyMarkdown, currencyTable, openCurrencyServices, type CurrencyRow } from "./currency.ts";
 import { clockNow } from "../lib/currency.ts";
 
 /** Hazards whose score can be compared with past events. Heatwave scores the latest months only (no as-of query). */
@@ -77,23 +74,11 @@ async function main(): Promise<void> {
   const versions = Object.fromEntries(VALIDATED.map((h) => [h, service.snapshotVersion(h)]));
   const outbreak = await openOutbreakService(artifactsDir(), log);
   const ov = validateOutbreaks(outbreak.service, dataDir());
-  const drought = await openDroughtService(artifactsDir());
-  const ports = await openSupplyChainService(artifactsDir(), log);
-  const scores = new ScoreService(drought.service, service);
-  const now = clockNow();
-  const currency = currencyTable(
-    {
-      score: (q) => scores.score(q),
-      drought: (lat, lng) => drought.service.drought(lat, lng),
-      province: (name, country) => drought.service.province(name, country),
-      outbreak: (q) => outbreak.service.query(q),
-      supplyChain: (q) => ports.service.query(q as Parameters<typeof ports.service.query>[0]),
-    },
-    now,
-  );
   outbreak.store.stop();
-  drought.store.stop();
-  ports.store.stop();
+  const now = clockNow();
+  const opened = await openCurrencyServices(artifactsDir(), log, now);
+  const currency = currencyTable(opened.services, now);
+  opened.close();
   const violations = currency.filter((r) => r.violation);
   process.stdout.write(`currency        answers ${currency.length}  answered ${currency.filter((r) => r.status === 200).length}  not current ${currency.filter((r) => r.current === false).length}  violations ${violations.length}\n`);
   for (const v of violations) process.stdout.write(`  VIOLATION ${v.route} ${v.kind} ${v.place}: ${v.violation}\n`);

@@ -549,7 +549,7 @@ function summaryText(p: SummaryParts): string {
 }
 
 /** Opens the artifact store at ARTIFACTS_DIR and the service over it; the store follows `current`. */
-export async function openDroughtService(artifactsDir: string, opts: { pollMs?: number } = {}) {
+export async function openDroughtService(artifactsDir: string, opts: { pollMs?: number; now?: () => number } = {}) {
   const store = new ArtifactStore<DroughtArtifacts>({
     root: artifactsDir,
     open: openDroughtArtifacts,
@@ -561,5 +561,5 @@ export async function openDroughtService(artifactsDir: string, opts: { pollMs?: 
   });
   await store.reload();
   store.start();
-  return { service: new ArtifactDroughtService(store), store };
+  return { service: new ArtifactDroughtService(store, opts.now), store };
 }
