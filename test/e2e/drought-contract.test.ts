@@ -10,6 +10,7 @@ import { findProvince } from "../../server/services/drought-service.ts";
 import { normalizeName } from "../../lib/province-names.ts";
 import { NotFoundError } from "../../server/errors.ts";
 import { privateArtifacts, startRealServer, type RealServer } from "./real-server.ts";
+import { ANSWER_INDICES, GRID_DEFAULT_MONTH_RULE } from "../../lib/drought/cell-latest.ts";
 
 let server: RealServer;
 let latest: string;
@@ -38,27 +39,30 @@ function variants(name: string): string[] {
 }
 
 describe("drought contract", () => {
-  it("the national latest valid month carries all six indices as numbers; a point's default month is its cell's own", async () => {
-    // The province, choropleth and map answers default to the national month, in which every served index has values
-    // on VALID_CELL_SHARE of the cells (issue 13); asked for that month, a point answer has all six as numbers.
+  it("the grid's latest valid month carries all six indices as numbers, and is the default month of points, scores and provinces alike", async () => {
+    // Every drought answer defaults to the grid's latest valid month, in which every served index has values on
+    // VALID_CELL_SHARE of the cells (issue 13); asked for that month, a point answer has all six as numbers.
     const national = await get(`/api/risk-map/drought?lat=13.75&lng=100.5&month=${latest}`);
     const { data } = (await national.json()) as { data: { period: { month: string }; drought: { indices: Record<string, unknown> } } };
     expect(data.period.month).toBe(latest);
     expect(Object.keys(data.drought.indices).sort()).toEqual(["mcdi", "spei1", "spei12", "spei3", "spei6", "spi1"]);
     for (const [k, v] of Object.entries(data.drought.indices)) expect(typeof v, k).toBe("number");
     expect(((await (await get("/api/risk-map/drought/province?name=Bangkok")).json()) as { data: { month: string } }).data.month).toBe(latest);
-    // Without a month a point is answered for its cell's latest month with SPEI-1 (issue 21): later than the national
-    // month on the station grid, where SPEI-12 has no value yet (null), while the score's SPEI-1 and SPEI-3 do.
-    const own = ((await (await get("/api/risk-map/drought?lat=13.75&lng=100.5")).json()) as { data: { period: { month: string; monthReason: string } } }).data;
-    expect(own.period.month > latest).toBe(true);
-    expect(own.period.monthReason).toBe("latest month with a SPEI-1 value at this grid cell");
+    // Without a month a point is answered for the same month where its cell has every index then (docs/methods/
+    // currency.md), not its cell's latest month with SPEI-1 (later on the station grid, where SPEI-12 has no value yet):
+    // the same answer as the month named, all six indices numbers.
+    const own = ((await (await get("/api/risk-map/drought?lat=13.75&lng=100.5")).json()) as { data: { period: { month: string; monthReason: string }; drought: { indices: Record<string, unknown> } } }).data;
+    expect(own.period).toMatchObject({ month: latest, monthReason: GRID_DEFAULT_MONTH_RULE });
+    expect(own.drought.indices).toEqual(data.drought.indices);
+    for (const k of ANSWER_INDICES) expect(typeof own.drought.indices[k], k).toBe("number");
     const score = await fetch(server.base + "/api/risk-map/score", {
       method: "POST",
       headers: { "X-API-Key": server.key, "Content-Type": "application/json" },
       body: JSON.stringify({ lat: 18.79, lng: 98.98, riskType: "drought" }),
     });
     const body = (await score.json()) as { data: { details: { currentConditions: Record<string, unknown> } } };
-    for (const k of ["spei1", "spei3"]) expect(typeof body.data.details.currentConditions[k], k).toBe("number");
+    expect(body.data.details.currentConditions).toMatchObject({ month: latest, monthReason: GRID_DEFAULT_MONTH_RULE });
+    for (const k of ["spei1", "spei3", "spei6", "spei12"]) expect(typeof body.data.details.currentConditions[k], k).toBe("number");
   });
 
   it('"Samutprakarn" answers Samut Prakan', async () => {

@@ -3,7 +3,9 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { openDroughtGridFile } from "../../formats/drought-grid.ts";
-import { formatMonth } from "../../lib/months.ts";
+import { readManifest } from "../../formats/manifest.ts";
+import { formatMonth, parseMonth } from "../../lib/months.ts";
+import { ANSWER_INDICES } from "../../lib/drought/cell-latest.ts";
 import { privateArtifacts, startRealServer, type RealServer } from "./real-server.ts";
 
 let server: RealServer;
@@ -24,7 +26,10 @@ async function score(lat: number, lng: number) {
     body: JSON.stringify({ lat, lng, riskType: "drought" }),
   });
   if (r.status === 404) return undefined; // a coastal cell's centre at sea
-  return ((await r.json()) as { data: { details: { droughtEvent: Record<string, unknown> & { current: Record<string, unknown> | null } } } }).data.details.droughtEvent;
+  const { details } = ((await r.json()) as { data: { details: { currentConditions: { month: string }; droughtEvent: Record<string, unknown> & { current: Record<string, unknown> | null } } } }).data;
+  // The event as answered, with the month it was answered for.
+  const ev: Record<string, unknown> & { current: Record<string, unknown> | null; month: string } = { ...details.droughtEvent, month: details.currentConditions.month };
+  return ev;
 }
 
 /** Runs counted plainly: consecutive months with SPEI-3 < -1, missing values ending them. */
@@ -45,9 +50,16 @@ function runsOf(values: (number | null)[]) {
 describe("drought events in the score answer", () => {
   it("reports the current run, its size and its rank, as counted from the cell's series", async () => {
     const grid = openDroughtGridFile(join(dir, "drought-grid.bin"));
-    // The score answer's month: the cell's latest month with SPEI-1 (a point's default month).
+    // The score answer's month, a point's default month (docs/methods/currency.md): the grid's latest valid month
+    // where the cell has all six answer indices then, else its latest month with all six, else with SPEI-1.
+    const gridOff = grid.monthOffset(parseMonth(readManifest(dir).latestValidMonth!)!);
+    const complete = (c: number, m: number) => ANSWER_INDICES.every((n) => !Number.isNaN(grid.value(c, m, grid.indexNo(n))));
     const latestOff = (c: number) => {
+      if (complete(c, gridOff)) return gridOff;
       let m = grid.nMonths - 1;
+      while (m >= 0 && !complete(c, m)) m--;
+      if (m >= 0) return m;
+      m = grid.nMonths - 1;
       while (m >= 0 && Number.isNaN(grid.value(c, m, grid.indexNo("spei1")))) m--;
       return m;
     };
@@ -63,6 +75,7 @@ describe("drought events in the score answer", () => {
       if (ev === undefined) continue;
       checked++;
       const off = latestOff(c);
+      expect(ev.month).toBe(formatMonth(grid.firstMonth + off));
       const h = await (await fetch(server.base + `/api/risk-map/drought/history?lat=${lat}&lng=${lng}&indices=spei3&to=${formatMonth(grid.firstMonth + off)}`, { headers: { "X-API-Key": server.key } })).json();
       const series = (h.data.series as { indices: { spei3: number | null } }[]).map((m) => m.indices.spei3);
       // The history route rounds to 3 decimals; the grid's own values decide membership here.

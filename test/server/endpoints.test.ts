@@ -3,6 +3,7 @@ import { DATA_VERSION, FIXED_TIME } from "./fake-service.ts";
 import { get, postJson, startTestServer, type TestServer } from "./helpers.ts";
 import { ROUTES } from "../../server/app.ts";
 import { UNKNOWN_FRESHNESS } from "../../server/services/source-status-service.ts";
+import { GRID_DEFAULT_MONTH_RULE } from "../../lib/drought/cell-latest.ts";
 
 let s: TestServer;
 beforeAll(async () => {
@@ -10,13 +11,20 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
+/** The time fields the fake service gives every drought answer (June 2024, a day old at the fixed time): passed through as they are. */
+const DETAILS = {
+  period: { from: "2024-06-01", to: "2024-06-30" },
+  asOf: "2024-06-30",
+  currency: { current: true, cadence: "monthly", horizonDays: 92, ageDays: 1, note: "current: the data reach 2024-06-30, 1 day before 2024-07-01 (a monthly series is current for 92 days)" },
+};
+
 const SCORE_DATA = {
   location: { lat: 13.75, lng: 100.5 },
   riskType: "drought",
   riskScore: 56,
   riskLevel: "medium",
   summary: "D1 Moderate Drought: SPEI-1 -1.00, nearest grid point 3.2 km",
-  details: { currentConditions: { spei1: -1, spei3: -0.5, spei6: 0.25, spei12: null, severity: "D1", distanceKm: 3.2, month: "2024-06", monthReason: "latest month with a SPEI-1 value at this grid cell" } },
+  details: { ...DETAILS, currentConditions: { spei1: -1, spei3: -0.5, spei6: 0.25, spei12: null, severity: "D1", distanceKm: 3.2, month: "2024-06", monthReason: GRID_DEFAULT_MONTH_RULE } },
   dataSources: ["test-grid"],
   timestamp: FIXED_TIME,
 };
@@ -37,7 +45,7 @@ describe("POST /api/risk-map/score", () => {
     expect(s.service.calls.at(-1)).toBe("score 13.75 100.5 drought true 1y");
   });
 
-  it("format=geojson returns a Feature without envelope, longitude first", async () => {
+  it("format=geojson returns a Feature without envelope, longitude first, the answer's period, asOf and currency flat", async () => {
     const res = await postJson(s.base, "/api/risk-map/score?format=geojson", { lat: 13.75, lng: 100.5, riskType: "drought" }, s.key);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/geo+json; charset=utf-8");
@@ -52,6 +60,10 @@ describe("POST /api/risk-map/score", () => {
         spei1: -1,
         spei3: -0.5,
         dataSources: ["test-grid"],
+        periodFrom: "2024-06-01",
+        periodTo: "2024-06-30",
+        asOf: "2024-06-30",
+        current: true,
         timestamp: FIXED_TIME,
         ...UNKNOWN_FRESHNESS,
       },
@@ -78,7 +90,7 @@ describe("POST /api/risk-map/score", () => {
 });
 
 describe("GET /api/risk-map/drought", () => {
-  it("returns the drought grid result with the default month", async () => {
+  it("returns the drought grid result with the default month, the grid's, and its time details", async () => {
     const res = await get(s.base, "/api/risk-map/drought?lat=13.75&lng=100.5", s.key);
     expect(res.status).toBe(200);
     expect(res.headers.get("x-data-version")).toBe(DATA_VERSION);
@@ -87,13 +99,14 @@ describe("GET /api/risk-map/drought", () => {
       success: true,
       data: {
         location: { requestedLat: 13.75, requestedLng: 100.5, gridId: "c0042", gridLat: 13.75, gridLng: 100.5, distanceKm: 1.5, country: "THA" },
-        period: { month: "2024-06", monthReason: "latest month with a SPEI-1 value at this grid cell", climatologyBaseline: "1991-2020" },
+        period: { month: "2024-06", monthReason: GRID_DEFAULT_MONTH_RULE, climatologyBaseline: "1991-2020" },
         drought: {
           score: 56,
           level: "medium",
           indices: { spei1: -1, spei3: -0.5, spei6: 0.25, spei12: null, spi1: -0.9, mcdi: -0.7 },
           severity: { spei1: "D1" },
         },
+        details: DETAILS,
         ...UNKNOWN_FRESHNESS,
       },
     });
@@ -114,12 +127,12 @@ describe("GET /api/risk-map/drought", () => {
 });
 
 describe("GET /api/risk-map/drought/province", () => {
-  it("defaults country to THA", async () => {
+  it("defaults country to THA; the answer carries its time details", async () => {
     const res = await get(s.base, "/api/risk-map/drought/province?name=Bangkok", s.key);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
       success: true,
-      data: { province: "Bangkok", country: "THA", month: "2024-06", score: 20, level: "low", indices: { spei1: 0.1, spei3: 0.2, spei6: 0.3 }, severity: { spei1: null }, ...UNKNOWN_FRESHNESS },
+      data: { province: "Bangkok", country: "THA", month: "2024-06", score: 20, level: "low", indices: { spei1: 0.1, spei3: 0.2, spei6: 0.3 }, severity: { spei1: null }, details: DETAILS, ...UNKNOWN_FRESHNESS },
     });
     expect(s.service.calls.at(-1)).toBe("province Bangkok THA undefined");
   });

@@ -5,7 +5,7 @@ import type { BatchItem, DroughtGridData, DroughtService, ProvinceDroughtData, S
 
 export const FIXED_TIME = "2024-07-01T00:00:00.000Z";
 export const DATA_VERSION = "test-v1";
-/** The time fields of the fake answers: June 2024, not current at the fixed time's day count. */
+/** The time fields of the fake answers: June 2024, current at the fixed time (a day old). */
 export const FIXED_DETAILS = {
   period: { from: "2024-06-01", to: "2024-06-30" },
   asOf: "2024-06-30",
