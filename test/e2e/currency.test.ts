@@ -52,8 +52,8 @@ describe("the currency table", () => {
     // Outbreaks: influenza and COVID-19 rest on recent windows, their series end 2024 and 2021: 404s naming the last report.
     expect(row(fixed, "/outbreak-radar/query", "influenza", "Bangkok")).toMatchObject({ status: 404 });
     expect(row(fixed, "/outbreak-radar/query", "covid", "Bangkok")).toMatchObject({ status: 404 });
-    // A yearly burden stands, labelled with its year.
-    expect(row(fixed, "/outbreak-radar/query", "dengue", "Bangkok")).toMatchObject({ status: 200, asOf: "2022-12-31", cadence: "yearly", current: false });
+    // Dengue's burden (cases per 100,000 a year) stands, labelled with its year: Bangkok's monthly series ends 2022-12.
+    expect(row(fixed, "/outbreak-radar/query", "dengue", "Bangkok")).toMatchObject({ status: 200, asOf: "2022-12-31", cadence: "monthly", current: false });
   });
 
   it("the check fails an answer older than its horizon that claims to be current, one without its time fields, and an asOf after its period", () => {
