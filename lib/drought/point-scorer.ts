@@ -1,7 +1,7 @@
 // The batch answer for one point as a CSV row, for the bulk scorer (pipeline/commands/score-points.ts): the same
 // fields and values as an item of POST /api/risk-map/drought/batch (riskScore, riskLevel, severity, SPEI-1 to
 // three decimals, reason when not found), located with the lookup raster (cell-raster.ts). Without a month (none in
-// the row, no --month) a point gets its cell's latest month with SPEI-1, as a batch item does (cell-latest.ts). Rows of
+// the row, no --month) a point gets its cell's default month, as a batch item does (cell-latest.ts). Rows of
 // a cell and month are the same text after the coordinates, so each is made once.
 import type { DroughtGrid } from "../../formats/drought-grid.ts";
 import { droughtLevel, droughtScore, riskLevel } from "../drought-scale.ts";
@@ -10,7 +10,7 @@ import { CellRaster } from "./cell-raster.ts";
 import { locateReason, noMonthReason, noValueReason, type CellLocatorParts } from "./locate-cell.ts";
 import { noValueInRecordReason } from "./cell-latest.ts";
 
-/** A month offset meaning "the point's cell's latest month with SPEI-1" (the scorer's default without --month). */
+/** A month offset meaning "the point's cell's default month" (the scorer's default without --month). */
 export const CELL_LATEST = -2;
 /** The default offset when --month lies outside the grid: every row without a month of its own says so. */
 export const MONTH_OUTSIDE_GRID = -1;
@@ -59,7 +59,7 @@ export class PointScorer {
   /** The tail of a cell whose record has no SPEI-1 at all (no month to name). */
   private readonly noValueInRecord: string;
 
-  /** `defaultMonth`: the --month of the command; without it, each point's cell's latest month (parts.cellDefaultOffset). */
+  /** `defaultMonth`: the --month of the command; without it, each point's cell's default month (parts.cellDefaultOffset). */
   constructor(parts: CellLocatorParts & { cellDefaultOffset: Int32Array }, defaultMonth?: MonthIndex) {
     this.grid = parts.grid;
     this.spei1No = parts.grid.indexNo("spei1");
@@ -130,7 +130,7 @@ export class PointScorer {
       }
       return tail;
     }
-    // The cell's latest month is cached under CELL_LATEST itself: one lookup per row as for a named month.
+    // The cell's default month is cached under CELL_LATEST itself: one lookup per row as for a named month.
     const byCell = perCell(this.tailBytes, offset, this.grid.nCells);
     let tail = byCell[cell];
     if (tail === undefined) {

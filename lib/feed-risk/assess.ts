@@ -138,7 +138,6 @@ function assessEvents(s: FeedSnapshot, q: AssessQuery, place: Place): Assessment
   const near = ev.near(q.lat, q.lng, p.radiusKm);
   const h = scoreEvents(ev, near, INTENSITY[type], p, asOf, windowDays, chosen.window);
   if (!rated) h.score = eventScore(0, h.recentWeighted, p);
-  const windowStart = win.start;
   const magnitude = (i: number) => (Number.isFinite(ev.magnitude[i]) ? r2(ev.magnitude[i]) : null);
   const describe = (c: { index: number; distanceKm: number; weight: number }) => ({
     id: ev.groups[ev.group[c.index]],

@@ -92,7 +92,7 @@ const IO_BLOCK = 4 << 20;
 
 export async function scorePoints(opts: ScoreOptions, artifacts: DroughtArtifacts, logger: Logger): Promise<ScoreResult> {
   const started = performance.now();
-  // Without --month each point gets its cell's latest month with SPEI-1, as a batch item does.
+  // Without --month each point gets its cell's default month, as a batch item does (lib/drought/cell-latest.ts).
   const scorer = new PointScorer(artifacts, opts.month !== undefined ? parseMonth(opts.month)! : undefined);
   logger.info({ ...scorer.raster.stats, ms: Math.round(performance.now() - started) }, "lookup raster built");
   const total = statSync(opts.input).size;
@@ -194,7 +194,7 @@ export async function scorePoints(opts: ScoreOptions, artifacts: DroughtArtifact
   }
   const seconds = (performance.now() - started) / 1000;
   logger.info({ stage: "score", done: total, total, rows: scorer.counts.rows }, "progress");
-  return { ...scorer.counts, month: opts.month ?? "each point's latest month with SPEI-1", seconds, pixels: scorer.raster.stats };
+  return { ...scorer.counts, month: opts.month ?? "each point's default month (the grid's latest valid month where its cell has every index)", seconds, pixels: scorer.raster.stats };
 }
 
 /** The output file, written IO_BLOCK bytes at a time. */

@@ -228,7 +228,8 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
    * Thailand's 77 province polygons (sea and other countries are not), a grid cell lies near it (the grid's
    * constant-time coverage test: a grid that leaves part of the area without cells answers there with no data
    * rather than with a far cell's values), and its nearest land cell has SPEI-1 for the month. Without a month, the
-   * month is the cell's latest with SPEI-1 (precomputed per cell when the version was opened: one array read).
+   * month is the cell's default month (the grid's latest valid month where the cell has every index then, else the
+   * cell's own: lib/drought/cell-latest.ts; precomputed per cell when the version was opened: one array read).
    */
   private locate(a: DroughtArtifacts, lat: number, lng: number, month: MonthIndex | undefined): CellHit | string {
     let offset = month === undefined ? -1 : a.grid.monthOffset(month);
@@ -458,7 +459,7 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
 
   batchItem(id: string | undefined, lat: number, lng: number): BatchItem {
     const a = this.artifacts();
-    // A batch names no month: each point gets its cell's latest month with SPEI-1, which the item states.
+    // A batch names no month: each point gets its cell's default month (lib/drought/cell-latest.ts), which the item states.
     const hit = this.locate(a, lat, lng, undefined);
     // Plain literals, no spread (this runs 100 times per batch request); the keys in the order of confidenceOf's.
     if (typeof hit === "string") {
