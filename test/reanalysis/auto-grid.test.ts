@@ -113,7 +113,7 @@ describe("GRID_SOURCE=auto after a refresh of the keyless sources", () => {
     const res = await fetch(`${server.base}/api/risk-map/drought?lat=13.75&lng=100.5`, { headers: { "x-api-key": server.key } });
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body.data.period).toEqual({ month: "2022-12", monthReason: "latest month with a SPEI-1 value at this grid cell", climatologyBaseline: "1991-2020" });
+    expect(body.data.period).toEqual({ month: "2022-12", monthReason: "the grid's latest month with every index", climatologyBaseline: "1991-2020" });
     // The cells are the files' own 1° cells (grid id TH100-…).
     expect(body.data.location.gridId).toMatch(/^TH100-/);
     const score = await fetch(`${server.base}/api/risk-map/score`, {

@@ -178,7 +178,10 @@ describe("the map answers anywhere (Chromium)", () => {
     expect(await text('#feature td[data-field="heatwave days"]')).toBe(String(station.properties.heatwaveDays));
     expect(await page.getAttribute("#profile", "data-lat")).toBe(String(station.geometry.coordinates[1]));
     const p = await api(h, `/api/risk-map/profile?lat=${station.geometry.coordinates[1]}&lng=${station.geometry.coordinates[0]}`);
-    expect(await text('#profile tr[data-part="heatwave"] td[data-field="score"]')).toBe(p.risks.heatwave.riskScore.toFixed(1));
+    // The station's latest full year (2017) is not current: the profile's heatwave part is its endpoint's 404, said in words.
+    expect(p.risks.heatwave.error.code).toBe("NOT_FOUND");
+    expect(await page.getAttribute('#profile tr[data-part="heatwave"]', "data-error")).toBe("NOT_FOUND");
+    expect(await text('#profile tr[data-part="heatwave"] td[data-field="why"]')).toBe(p.risks.heatwave.error.message);
     await page.uncheck("#layer-heatwave");
     expect(await page.innerHTML("#feature")).toBe("");
     await closePanel(page);
