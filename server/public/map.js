@@ -488,14 +488,23 @@ function partRows(kind, name, label, part, calls, extra = "") {
   const call = apiCall(part.request);
   calls.set(id, call);
   const main = part.error
-    ? `<th>${escapeHtml(label)}</th><td class="why" colspan="3" data-field="why">${escapeHtml(part.error.message)}</td>`
+    ? `<th>${escapeHtml(label)}</th><td class="why" colspan="4" data-field="why">${escapeHtml(part.error.message)}</td>`
     : `<th>${escapeHtml(label)}</th><td data-field="level">${levelChip(part.riskLevel)}</td><td data-field="score">${fmt(part.riskScore, 1)}</td>` +
-      `<td data-field="confidence"${part.confidenceNote ? ` title="${escapeHtml(part.confidenceNote)}"` : ""}>${escapeHtml(confidenceText(part))}</td>`;
+      `<td data-field="confidence"${part.confidenceNote ? ` title="${escapeHtml(part.confidenceNote)}"` : ""}>${escapeHtml(confidenceText(part))}</td>` +
+      dataToCell(part);
   const error = part.error ? ` data-error="${escapeHtml(part.error.code)}"` : "";
-  return `<tr data-part="${escapeHtml(name)}" data-kind="${kind}"${error}${extra}>${main}<td>${apiButton(id)}</td></tr>${apiRow(id, call, 5)}`;
+  return `<tr data-part="${escapeHtml(name)}" data-kind="${kind}"${error}${extra}>${main}<td>${apiButton(id)}</td></tr>${apiRow(id, call, 6)}`;
 }
 
-const HEAD = "<thead><tr><th></th><th>level</th><th>score</th><th>confidence</th><th></th></tr></thead>";
+/** How recent a part's data are: its newest datum, marked when it is older than its series' horizon (the period on hover). */
+function dataToCell(part) {
+  if (!part.asOf) return `<td data-field="data to">–</td>`;
+  const title = [part.period ? `data ${part.period.from}..${part.period.to}` : "", part.currency?.note ?? ""].filter(Boolean).join("; ");
+  const old = part.currency && !part.currency.current;
+  return `<td data-field="data to"${old ? ' class="not-current"' : ""} title="${escapeHtml(title)}">${escapeHtml(part.asOf)}${old ? " (not current)" : ""}</td>`;
+}
+
+const HEAD = "<thead><tr><th></th><th>level</th><th>score</th><th>confidence</th><th>data to</th><th></th></tr></thead>";
 
 /** The nearest port's congestion answer, or the reason there is none. */
 function portHtml(p, calls) {
@@ -509,7 +518,7 @@ function portHtml(p, calls) {
     ["congestion index", np.congestionIndex ?? "–"],
     ["port calls, 7 days", np.vesselCount ?? "–"],
     ["disruption risk", np.disruptionRisk],
-    ["as of", np.asOf],
+    ["data to", np.asOf ? `${np.asOf}${np.currency && !np.currency.current ? " (not current)" : ""}` : "–"],
   ];
   return (
     `<table data-part="port" data-port="${escapeHtml(np.port.code ?? np.port.name)}">` +

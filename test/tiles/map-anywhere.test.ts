@@ -46,6 +46,8 @@ async function expectProfileShown(p: Json): Promise<void> {
       expect(await text(`${row} td[data-field="level"]`), name).toBe(part.riskLevel);
       expect(await text(`${row} td[data-field="score"]`), name).toBe(part.riskScore.toFixed(1));
       expect(await text(`${row} td[data-field="confidence"]`), name).toBe(confidence(part));
+      // How recent the part's data are: its newest datum, marked where older than its series' horizon.
+      expect(await text(`${row} td[data-field="data to"]`), name).toBe(`${part.asOf}${part.currency.current ? "" : " (not current)"}`);
       if (kind === "outbreak") expect(await text(`${row} th`)).toBe(`${DISEASES[name as keyof typeof DISEASES]}: ${part.outbreakStatus}`);
     }
     expect(await text(`#api-${kind}-${name} div[data-field="request"]`), name).toBe(requestText(part.request));
@@ -56,6 +58,7 @@ async function expectProfileShown(p: Json): Promise<void> {
     expect(await text('#profile td[data-field="distance (km)"]')).toBe(np.distanceKm.toFixed(1));
     expect(await text('#profile td[data-field="congestion index"]')).toBe(np.congestionIndex === null ? "–" : String(np.congestionIndex));
     expect(await text('#profile td[data-field="disruption risk"]')).toBe(np.disruptionRisk);
+    expect(await text('#profile table[data-part="port"] td[data-field="data to"]')).toBe(np.asOf === null ? "–" : `${np.asOf}${np.currency.current ? "" : " (not current)"}`);
     expect(await text('#api-port div[data-field="request"]')).toBe(requestText(np.request));
   } else {
     expect(await text('#profile [data-part="port"][data-field="why"]')).toBe(p.nearestPortReason.message);
