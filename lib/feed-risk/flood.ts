@@ -9,7 +9,7 @@ import { anchoredScore, type Anchors } from "../anchored-score.ts";
 import { TIMEFRAME_DAYS } from "./scoring.ts";
 import { clockNow, HORIZON_DAYS } from "../currency.ts";
 import { recentDetails, recentText, recentWindow } from "./recent-window.ts";
-import type { AssessQuery, Assessment, Place } from "./assess.ts";
+import type { AssessQuery, Assessment, Place } from "./answer.ts";
 import { VERY_WET_SPI, WET_REF, wetTerm } from "./climate-components.ts";
 import { mayBeNear, nearest } from "./nearest.ts";
 

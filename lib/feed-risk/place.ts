@@ -2,7 +2,7 @@
 // what their coverage checks need. The geography is built once per process (≈ 1 s, ≈ 20 MiB) and shared by the
 // snapshot builder's score distribution and the server's feed-risk service.
 import { buildGeography, type Geography } from "../geo/geography.ts";
-import type { Place } from "./assess.ts";
+import type { Place } from "./answer.ts";
 
 let shared: Geography | undefined;
 

@@ -30,7 +30,8 @@ import { linearTrend, parsePsmslFilelist, parseRlrAnnual } from "../feeds/psmsl.
 import { GISTEMP_TABLE_FILE, parseGlobalTemperature, parseOwidTemperature } from "../feeds/temperature.ts";
 import type { AdapterResult, FeedRecord } from "../feeds/records.ts";
 import { FEED_SNAPSHOT_FORMAT, type CountryHeat, type EventRecord, type FeedRiskType, type FeedSnapshot, type GaugeStat, type HeatTable, type SnapshotJson, type SnapshotMeta, type DailyHeatStation, type DailyHeatTable, type WetCell, type WetGridTable } from "../../formats/feed-snapshot.ts";
-import { assess, NotCoveredError, type Place } from "../../lib/feed-risk/assess.ts";
+import { assess } from "../../lib/feed-risk/assess.ts";
+import { NotCoveredError, type Place } from "../../lib/feed-risk/answer.ts";
 import { placeLocator, sharedGeography } from "../../lib/feed-risk/place.ts";
 import { DAY_MS, YEAR_MS } from "../../lib/feed-risk/scoring.ts";
 import { wetExtremes } from "../../lib/feed-risk/climate-components.ts";
