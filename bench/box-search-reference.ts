@@ -3,7 +3,7 @@
 // a lat/lng box until it holds a cell, then check every cell in the bounding box of the spherical cap through that
 // cell. Exact, but its cost grows with (distance / resolution)².
 import KDBush from "kdbush";
-import { EARTH_RADIUS_KM, haversineKm } from "../formats/drought-grid.ts";
+import { EARTH_RADIUS_KM, haversineKm } from "../lib/geo/sphere.ts";
 
 const RAD = Math.PI / 180;
 

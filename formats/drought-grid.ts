@@ -13,7 +13,6 @@ export const DROUGHT_GRID_VERSION = 1;
 /** Value encoding code 1: IEEE-754 float32, little-endian, NaN = missing, ±Inf kept. */
 export const VALUE_ENCODING_FLOAT32 = 1;
 export const INDEX_NAME_BYTES = 16;
-export { EARTH_RADIUS_KM, haversineKm } from "./nearest-cell.ts";
 
 const HEADER_BYTES = 72;
 const KD_NODE_SIZE = 16;

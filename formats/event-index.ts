@@ -2,12 +2,12 @@
 // KDBush index over the points stored inside, in one file. Writer and reader side by side; layout in
 // event-index.md. The reader makes views over the bytes (no per-record parsing) and answers "events within
 // r km of a point".
+import { EARTH_RADIUS_KM } from "../lib/geo/sphere.ts";
 import KDBush from "kdbush";
 import { jsonHeaded, pad8 } from "./json-headed.ts";
 
 const MAGIC = 0x58495645; // "EVIX" little-endian
 const FORMAT_VERSION = 1;
-const EARTH_RADIUS_KM = 6371.0088;
 
 /** One event as the index stores it (feed adapters' records extend this, pipeline/feeds/records.ts). */
 export interface EventInput {
@@ -51,13 +51,6 @@ interface Header {
 }
 
 
-export function haversineKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
-  const r = Math.PI / 180;
-  const dLat = (lat2 - lat1) * r;
-  const dLng = (lng2 - lng1) * r;
-  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * r) * Math.cos(lat2 * r) * Math.sin(dLng / 2) ** 2;
-  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(a)));
-}
 
 function unitVector(lat: number, lng: number, out: Float64Array, at: number): void {
   const φ = (lat * Math.PI) / 180;

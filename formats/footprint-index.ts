@@ -4,7 +4,7 @@
 // event's countries. Writer and reader side by side; layout in footprint-index.md. The reader answers "which
 // footprints cover this point, or pass within b km of it" without parsing anything per query.
 import Flatbush from "flatbush";
-import { haversineKm } from "./event-index.ts";
+import { haversineKm } from "../lib/geo/sphere.ts";
 import { jsonHeaded, pad8 } from "./json-headed.ts";
 
 const MAGIC = 0x58495046; // "FPIX" little-endian

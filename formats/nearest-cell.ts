@@ -5,9 +5,9 @@
 // geokdbush (the reference for this kind of search) is not used as a dependency: it allocates an object per visited
 // node and point, ranks by its own distance formula (R = 6371 km) and leaves ties unordered, whereas the service
 // needs the exact haversineKm value it reports and "lowest cell number wins" on ties, without allocating.
+import { EARTH_RADIUS_KM } from "../lib/geo/sphere.ts";
 import type KDBush from "kdbush";
 
-export const EARTH_RADIUS_KM = 6371.0088; // IUGG mean radius
 
 const RAD = Math.PI / 180;
 
@@ -33,10 +33,6 @@ function kmOfHaversine(h: number): number {
   return 2 * EARTH_RADIUS_KM * Math.asin(Math.sqrt(Math.min(1, h)));
 }
 
-/** Great-circle distance in km (haversine). */
-export function haversineKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
-  return kmOfHaversine(haversineOf(lat1, lng1, lat2, lng2));
-}
 
 /**
  * Lower bound of the haversine term from (lat, lng) to any point of the box [minLng, maxLng] × [minLat, maxLat].

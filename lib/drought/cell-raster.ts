@@ -13,7 +13,7 @@
 //   candidates (at most MAX_CANDIDATES, else it is left to locateCell) and a point takes the nearest of them by the
 //   same haversine and the same tie rule (lowest cell number) as the grid's search.
 import { INSIDE, MIXED, OUTSIDE } from "../../formats/coverage-mask.ts";
-import { haversineKm } from "../../formats/nearest-cell.ts";
+import { haversineKm } from "../geo/sphere.ts";
 import { locateCell, NO_CELL_NEAR, OUTSIDE_AREA, type CellLocatorParts } from "./locate-cell.ts";
 
 export const SUBDIVISIONS = 8;

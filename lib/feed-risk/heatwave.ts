@@ -7,7 +7,7 @@ import { confidenceLabel, riskLevel } from "../drought-scale.ts";
 import type { DailyHeatStation, FeedSnapshot } from "../../formats/feed-snapshot.ts";
 import { DAY_MS, TIMEFRAME_DAYS } from "./scoring.ts";
 import { HEATWAVE_MIN_DAYS, HOT_DAY_C, heatwaveDayScore } from "./heatwave-days.ts";
-import { haversineKm } from "../../formats/event-index.ts";
+import { haversineKm } from "../geo/sphere.ts";
 import { notCovered, type AssessQuery, type Assessment, type Place } from "./answer.ts";
 import { clockNow, currencyOf, HORIZON_DAYS } from "../currency.ts";
 import { recentDetails, recentWindow } from "./recent-window.ts";

@@ -1,5 +1,5 @@
 // The nearest of a small table of points (drought-grid cells, stations) to a query point, with a cheap box gate.
-import { haversineKm } from "../../formats/event-index.ts";
+import { haversineKm } from "../geo/sphere.ts";
 
 /** Nearest item by great-circle distance (brute force: the tables hold at most a few thousand points). */
 export function nearest<T extends { lat: number; lng: number }>(items: T[], lat: number, lng: number): { item: T; distanceKm: number } | undefined {

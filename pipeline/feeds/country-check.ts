@@ -10,7 +10,7 @@ import countries from "i18n-iso-countries";
 import type { Feature, MultiPolygon, Polygon } from "geojson";
 import { feature } from "topojson-client";
 import type { GeometryCollection, Topology } from "topojson-specification";
-import { distanceKm as greatCircleKm } from "../../lib/geo/great-circle.ts";
+import { haversineKm as greatCircleKm } from "../../lib/geo/sphere.ts";
 
 const require = createRequire(import.meta.url);
 countries.registerLocale(require("i18n-iso-countries/langs/en.json") as countries.LocaleData);

@@ -2,7 +2,7 @@
 // other stations with the same IDW settings, and the predictions are scored. Pure; the result goes into the
 // build report. Method: docs/methods/gridding.md.
 import { droughtLevel } from "../../lib/drought-scale.ts";
-import { haversineKm } from "../../formats/drought-grid.ts";
+import { haversineKm } from "../../lib/geo/sphere.ts";
 import { IDW_DEFAULTS, idwAt, stationNeighbours, type IdwOptions } from "./interpolate.ts";
 
 export interface CvOptions extends IdwOptions {

@@ -11,7 +11,7 @@ import { buildLandCells, type LandCells } from "./land-cells.ts";
 import { idwAt, interpolateToCells, nearestStationDistancesKm, stationNeighbours } from "./interpolate.ts";
 import { crossValidateIndices } from "./cross-validate.ts";
 import { binOf, calibrate, looSamples, supportAt, supportScore, type Calibration } from "./confidence.ts";
-import { haversineKm } from "../../formats/nearest-cell.ts";
+import { haversineKm } from "../../lib/geo/sphere.ts";
 import { NO_BIN } from "../../formats/confidence-grid.ts";
 
 export interface GridSourceResult {

@@ -1,7 +1,7 @@
 // Station → grid-cell interpolation of monthly drought indices: inverse-distance weighting (Shepard 1968) on the
 // sphere, power 2, the N nearest stations that have a value that month, within a distance limit. Pure, no I/O.
 // Method and the choice of defaults: docs/methods/gridding.md.
-import { haversineKm } from "../../formats/drought-grid.ts";
+import { haversineKm } from "../../lib/geo/sphere.ts";
 
 export interface IdwOptions {
   /** Distance exponent p in w = 1 / d^p. */

@@ -4,7 +4,7 @@ import { flattenRings, ProvinceLocator } from "../../lib/geo/province-rings.ts";
 import type { MultiPolygonCoords } from "../provinces/boundaries.ts";
 
 /** Mean Earth radius (IUGG), km — the same sphere as turf's area. */
-export const EARTH_RADIUS_KM = 6371.0088;
+import { EARTH_RADIUS_KM } from "../../lib/geo/sphere.ts";
 
 export interface LandCellOptions {
   /** Grid spacing in degrees (default 0.25); cell edges lie on multiples of it, centres at +resolution/2. */

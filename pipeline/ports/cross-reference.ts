@@ -16,7 +16,7 @@
 // outside its country's reference box, is flagged and not used (THHOP is listed at 24.3°N, 121.7°E, in Taiwan).
 import countries from "i18n-iso-countries";
 import KDBush from "kdbush";
-import { distanceKm } from "../../lib/geo/great-circle.ts";
+import { haversineKm } from "../../lib/geo/sphere.ts";
 import { countryChecker } from "../feeds/country-check.ts";
 import type { PortAlias, PortRecord, PortSource, PortwatchAttributes, PortwatchMatch, PortwatchPort } from "../../formats/ports-snapshot.ts";
 import { isPortFunction, type UnlocodeEntry } from "./unlocode.ts";
@@ -142,7 +142,7 @@ export function crossReference(
   };
   const near = (code: string, lat: number, lng: number, km: number) => {
     const at = positionOf(code);
-    return at !== undefined && distanceKm(lat, lng, at[0], at[1]) <= km;
+    return at !== undefined && haversineKm(lat, lng, at[0], at[1]) <= km;
   };
   /** Among same-name ports, in the order published LOCODE, those with a WPI record, the rest: the first within
    * COORD_DISAGREE_KM of the PortWatch position, else the first (same-name places far apart: Portland, Maine and Oregon). */
@@ -192,7 +192,7 @@ export function crossReference(
         const d = MATCH_RADIUS_KM / 111 / Math.max(0.05, Math.cos((p.lat * Math.PI) / 180));
         for (const i of unIndex.range(p.lng - d, p.lat - MATCH_RADIUS_KM / 111, p.lng + d, p.lat + MATCH_RADIUS_KM / 111)) {
           const e = unPorts[i];
-          const km = distanceKm(p.lat, p.lng, e.lat, e.lng);
+          const km = haversineKm(p.lat, p.lng, e.lat, e.lng);
           if (e.country === cc && km <= best) [best, code, by] = [km, e.code, "nearest"];
         }
       }
@@ -307,7 +307,7 @@ export function crossReference(
     else if (main) [lat, lng, coordSource] = [main.p.lat, main.p.lng, "portwatch"];
     const hasOwn = e !== undefined && located(e.lat, e.lng);
     if (e && hasOwn && lat !== null && lng !== null) {
-      const km = distanceKm(e.lat, e.lng, lat, lng);
+      const km = haversineKm(e.lat, e.lng, lat, lng);
       if (km > COORD_DISAGREE_KM) {
         flags.push(`unlocode_coordinates_${Math.round(km)}km_from_${coordSource}`);
         qc.coordinateFlags.push({ code, reason: `${Math.round(km)} km from the ${coordSource} position` });
@@ -420,7 +420,7 @@ function aliasesOf(byCode: Map<string, UnlocodeEntry>, ports: PortRecord[]): { a
         if (name.length < 3) break;
         let bestRank = Infinity;
         for (const p of portsByName.get(`${e.country}|${name}`) ?? []) {
-          const km = distanceKm(e.lat, e.lng, p.lat as number, p.lng as number);
+          const km = haversineKm(e.lat, e.lng, p.lat as number, p.lng as number);
           // A port with PortWatch data, then one in the WPI, then the nearest ("Shanghai" CNSGH before "Shanghai Pt" CNSHG).
           const rank = (p.portwatch.length > 0 ? 0 : p.wpi ? 1 : 2) * 1e4 + km;
           if (km <= ALIAS_RADIUS_KM && rank < bestRank) {

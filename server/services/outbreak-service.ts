@@ -17,7 +17,7 @@ import { DON_SOURCE, newsWithin, type NewsItem } from "../../lib/outbreaks/news.
 import { DISEASES } from "../../lib/outbreaks/diseases/index.ts";
 import { seriesBurden, type SeriesBurden } from "../../lib/outbreaks/series-burden.ts";
 import { outbreakConfidence } from "../../lib/outbreaks/confidence.ts";
-import { distanceKm } from "../../lib/geo/great-circle.ts";
+import { haversineKm } from "../../lib/geo/sphere.ts";
 import type { Geography } from "../../lib/geo/geography.ts";
 import { sharedGeography, shoreCountry } from "../../lib/feed-risk/place.ts";
 import { overseasArea } from "../../lib/outbreaks/overseas.ts";
@@ -673,7 +673,7 @@ export class SnapshotOutbreakService implements OutbreakService {
       const hot: string[] = [];
       snap.data.provinces.forEach((pr, i) => {
         const ai = all[i];
-        if (ai === undefined || (i !== p && distanceKm(q.lat, q.lng, pr.lat, pr.lng) > CLUSTER_RADIUS_KM)) return;
+        if (ai === undefined || (i !== p && haversineKm(q.lat, q.lng, pr.lat, pr.lng) > CLUSTER_RADIUS_KM)) return;
         inRadius++;
         if (!Number.isNaN(ai.current)) {
           cases += ai.current;

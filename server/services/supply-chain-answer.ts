@@ -7,7 +7,8 @@ import type { DaySeriesEntry } from "../../formats/day-series.ts";
 import { GDACS_FLOOD_DB_SOURCE, PORTS_SOURCES, tankerSeriesKey, type PortRecord } from "../../formats/ports-snapshot.ts";
 import { currencyOf, type Cadence, type Period } from "../../lib/currency.ts";
 import { dayOf, isoOfDay } from "../../lib/days.ts";
-import { boxAround, distanceKm } from "../../lib/geo/great-circle.ts";
+import { boxAround } from "../../lib/geo/great-circle.ts";
+import { haversineKm } from "../../lib/geo/sphere.ts";
 import { MIN_WINDOW_COVERAGE, anomalyPoints, disruptionLevel, littlesLawDays, percentileRank, seasonalBaseline, windowMean, windowSum } from "../../lib/ports/activity.ts";
 import { unlocodeFunctionNames } from "../../lib/ports/unlocode-function.ts";
 import type { SupplyChainBody, SupplyChainData } from "../schemas-supply-chain.ts";
@@ -166,7 +167,7 @@ function aisAround(s: PortsSnapshot, port: PortRecord) {
     for (const a of port.portwatch) for (const i of s.ais.byPortwatch.get(a.portid) ?? []) take(i);
   } else if (port.lat !== null && port.lng !== null) {
     for (const i of within(s.ais.index, port.lat, port.lng, AIS_RADIUS_KM)) {
-      if (i < s.ais.lat.length && distanceKm(port.lat, port.lng, s.ais.lat[i], s.ais.lng[i]) <= AIS_RADIUS_KM) take(i);
+      if (i < s.ais.lat.length && haversineKm(port.lat, port.lng, s.ais.lat[i], s.ais.lng[i]) <= AIS_RADIUS_KM) take(i);
     }
   }
   let moored = 0;
@@ -251,7 +252,7 @@ function hazardsNear(s: PortsSnapshot, lat: number, lng: number) {
   for (const i of within(s.hazardIndex, lat, lng, CYCLONE_RADIUS_KM)) {
     const e = s.hazards[i];
     if (e === undefined) continue;
-    const km = distanceKm(lat, lng, e.lat, e.lng);
+    const km = haversineKm(lat, lng, e.lat, e.lng);
     if (km > (e.kind === "cyclone" ? CYCLONE_RADIUS_KM : FLOOD_RADIUS_KM)) continue;
     if (e.kind === "flood" && e.source === GDACS_FLOOD_DB_SOURCE) history++;
     const to = Number.isFinite(e.to) ? e.to : e.from;

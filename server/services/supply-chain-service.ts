@@ -8,7 +8,7 @@ import { readDaySeries, type DaySeriesEntry } from "../../formats/day-series.ts"
 import type { Manifest } from "../../formats/manifest.ts";
 import { GDACS_FLOOD_DB_SOURCE, PORTS_SNAPSHOT, type HazardEvent, type PortAlias, type PortRecord, type PortsDocument } from "../../formats/ports-snapshot.ts";
 import { snapshotRoot } from "../../formats/snapshot-layout.ts";
-import { distanceKm } from "../../lib/geo/great-circle.ts";
+import { haversineKm } from "../../lib/geo/sphere.ts";
 import { inLngLatBox } from "../../lib/geo/bounds.ts";
 import { pageOf } from "./paging.ts";
 import type { Logger } from "../../lib/log.ts";
@@ -87,7 +87,7 @@ function assignAisToPortwatch(ports: PortRecord[], ais: PortsSnapshot["ais"]): v
     for (const i of within(index, ais.lat[f], ais.lng[f], AIS_RADIUS_KM)) {
       const at = pw.get(ids[i]);
       if (at === undefined) continue;
-      const km = distanceKm(ais.lat[f], ais.lng[f], at[0], at[1]);
+      const km = haversineKm(ais.lat[f], ais.lng[f], at[0], at[1]);
       if (km <= bestKm) [best, bestKm] = [ids[i], km];
     }
     if (best === undefined) continue;
@@ -193,7 +193,7 @@ export function resolvePort(s: PortsSnapshot, q: SupplyChainBody): { port: PortR
   for (const j of within(s.portIndex, lat, lng, NEAREST_PORT_RADIUS_KM)) {
     if (j >= s.pointPort.length) continue;
     const i = s.pointPort[j];
-    const km = distanceKm(lat, lng, s.pointLat[j], s.pointLng[j]);
+    const km = haversineKm(lat, lng, s.pointLat[j], s.pointLng[j]);
     if (km > NEAREST_PORT_RADIUS_KM || km >= (nearestKm.get(i) ?? Infinity)) continue;
     nearestKm.set(i, km);
     if (km < anyKm) [any, anyKm] = [i, km];

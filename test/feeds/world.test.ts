@@ -11,7 +11,7 @@ import { ApiError } from "../../server/errors.ts";
 import { openFeedRiskService } from "../../server/services/feed-risk-service.ts";
 import { privateSnapshots } from "../e2e/real-server.ts";
 import { sharedGeography } from "../../lib/feed-risk/place.ts";
-import { haversineKm } from "../../formats/event-index.ts";
+import { haversineKm } from "../../lib/geo/sphere.ts";
 import { floodFrequencyScore } from "../../lib/feed-risk/flood.ts";
 import { openFeedSnapshot } from "../../formats/feed-snapshot.ts";
 import { readCatalogue, validateHazard } from "../../validation/score-catalogue.ts";

@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   DroughtGridFormatError,
-  haversineKm,
   interleaveIndices,
   openDroughtGrid,
   openDroughtGridFile,
@@ -12,6 +11,7 @@ import {
   type DroughtGridData,
 } from "../../formats/drought-grid.ts";
 import { monthIndex } from "../../lib/months.ts";
+import { haversineKm } from "../../lib/geo/sphere.ts";
 import { rng } from "../../bench/random.ts";
 import { gridOf } from "./grid-of.ts";
 

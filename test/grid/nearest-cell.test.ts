@@ -3,7 +3,8 @@
 // constant-time coverage test.
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
-import { DroughtGridFormatError, haversineKm, openDroughtGrid, openDroughtGridFile, writeDroughtGrid } from "../../formats/drought-grid.ts";
+import { DroughtGridFormatError, openDroughtGrid, openDroughtGridFile, writeDroughtGrid } from "../../formats/drought-grid.ts";
+import { haversineKm } from "../../lib/geo/sphere.ts";
 import { readManifest } from "../../formats/manifest.ts";
 import { isCovered, openDroughtArtifacts } from "../../server/data/drought-artifacts.ts";
 import { boxSearchReference } from "../../bench/box-search-reference.ts";

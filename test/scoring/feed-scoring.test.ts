@@ -2,7 +2,8 @@
 // antimeridian, the poles) against brute force, event sets, the storm record window (frequency over the whole
 // record, intensity from the wind era), windless and zero-intensity events, and the partial sort.
 import { describe, expect, it } from "vitest";
-import { EventIndex, haversineKm, writeEventIndex, type EventInput } from "../../formats/event-index.ts";
+import { EventIndex, writeEventIndex, type EventInput } from "../../formats/event-index.ts";
+import { haversineKm } from "../../lib/geo/sphere.ts";
 import { INTENSITY, YEAR_MS, scoreEvents, strongestOf, type Contribution } from "../../lib/feed-risk/scoring.ts";
 
 let seed = 4242;
