@@ -1,0 +1,96 @@
+// The wildfire snapshot: one record per FIRMS file (its extent and period), the global near-real-time files first.
+import { existsSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
+import { join } from "node:path";
+import type { EventInput } from "../../../formats/event-index.ts";
+import { parseGdacsGeoJson } from "../../feeds/gdacs.ts";
+import { parseFirmsCsv, parseFirmsGeoJson } from "../../feeds/firms.ts";
+import { FIRMS_GLOBAL_DIR, FIRMS_GLOBAL_FILES } from "../../feeds/firms-global.ts";
+import type { AdapterResult, FeedRecord } from "../../feeds/records.ts";
+import type { EventRecord } from "../../../formats/feed-snapshot.ts";
+import { YEAR_MS } from "../../../lib/feed-risk/scoring.ts";
+import { type BuildContext, type BuiltSnapshot, GDACS_GEOJSON_FILE, Inputs, PARAMS, WORLD, eventMeta, finish, latest, recordOf, requireValid, toEvent } from "./common.ts";
+
+export const FIRMS_CSV_FILE = "feeds/firms/MODIS_C6_SouthEast_Asia_20180523-25_reconstructed.csv";
+export const FIRMS_GEOJSON_FILE = "feeds/firms/MODIS_C6_SouthEast_Asia_48h_20180525.geojson";
+
+/** Outward-rounded bounding box of points, whole degrees. */
+function extentOf(points: { lat: number; lng: number }[]): [number, number, number, number] {
+  const b: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const p of points) {
+    b[0] = Math.min(b[0], p.lng); b[1] = Math.min(b[1], p.lat); b[2] = Math.max(b[2], p.lng); b[3] = Math.max(b[3], p.lat);
+  }
+  return [Math.floor(b[0]), Math.floor(b[1]), Math.ceil(b[2]), Math.ceil(b[3])];
+}
+
+const degrees = (b: [number, number, number, number]) => {
+  const lng = (x: number) => `${Math.abs(x)}°${x < 0 ? "W" : "E"}`;
+  const lat = (y: number) => `${Math.abs(y)}°${y < 0 ? "S" : "N"}`;
+  return `${lng(b[0])}–${lng(b[2])}, ${lat(b[1])}–${lat(b[3])}`;
+};
+
+/** FIRMS archive downloads (gzip CSV) in the data directory, each its own record with its own extent. */
+export const FIRMS_ARCHIVES = [
+  { file: "feeds/firms-archive/fire_archive_M6_96619.csv.gz", id: "firms-australia-2019", name: "NASA FIRMS MODIS C6 archive, Australia" },
+  { file: "feeds/firms-archive/fire_archive_SV-C2_740981.csv.gz", id: "firms-rhodes-2023", name: "NASA FIRMS VIIRS archive, Rhodes (Suomi NPP, NOAA-20)" },
+  { file: "feeds/firms-archive/fire_archive_J1V-C2_740979.csv.gz", id: "firms-rhodes-2023", name: "NASA FIRMS VIIRS archive, Rhodes (Suomi NPP, NOAA-20)" },
+] as const;
+
+export async function buildWildfire(ctx: BuildContext): Promise<BuiltSnapshot> {
+  const inp = new Inputs(ctx);
+  const csv = parseFirmsCsv(await inp.text(FIRMS_CSV_FILE, "FIRMS_CSV"), FIRMS_CSV_FILE);
+  // The GeoJSON is the mirror's conversion of the same detections: a data directory without it has the CSV alone.
+  const geo = existsSync(join(ctx.dataDir, FIRMS_GEOJSON_FILE)) ? parseFirmsGeoJson(await inp.text(FIRMS_GEOJSON_FILE)) : undefined;
+  const gdacs = parseGdacsGeoJson(await inp.text(GDACS_GEOJSON_FILE, "GDACS_GEOJSON"));
+  requireValid("FIRMS CSV", csv);
+  if (geo) requireValid("FIRMS GeoJSON", geo);
+  // The CSV holds the same detections as the GeoJSON; one event per detection id.
+  const byId = new Map<string, FeedRecord>();
+  for (const r of [...(geo?.records ?? []), ...csv.records]) byId.set(r.id, r);
+  const nrtSet = "firms-sea-2018";
+  const events = [...byId.values()].map((r) => toEvent(r, nrtSet));
+  const recordSpecs: { id: string; name: string; events: EventInput[]; bbox?: [number, number, number, number] }[] = [{ id: nrtSet, name: "NASA FIRMS MODIS C6 South-East Asia 48 h sample", events: [...events] }];
+  const archives: Record<string, AdapterResult<unknown>> = {};
+  // The archive downloads: each a record of its own, answering inside its own extent.
+  for (const a of FIRMS_ARCHIVES) {
+    if (!existsSync(join(ctx.dataDir, a.file))) continue;
+    const r = parseFirmsCsv(gunzipSync(inp.bytes(a.file)).toString("utf8"), a.file);
+    requireValid(a.file, r);
+    archives[a.file] = r;
+    const evs = r.records.map((x) => toEvent(x, a.id));
+    events.push(...evs);
+    const spec = recordSpecs.find((x) => x.id === a.id);
+    if (spec) spec.events.push(...evs);
+    else recordSpecs.push({ id: a.id, name: a.name, events: evs });
+  }
+  // The global near-real-time archives (source firms_global), where a refresh linked them in: one worldwide record,
+  // listed first so it answers every point (the fixed files answer only without it).
+  const global = FIRMS_GLOBAL_FILES.map((f) => join(FIRMS_GLOBAL_DIR, f.file)).filter((f) => existsSync(join(ctx.dataDir, f)));
+  const globalSet = "firms-global-nrt";
+  const globalEvents: EventInput[] = [];
+  for (const file of global) {
+    const r = parseFirmsCsv(await inp.text(file), file);
+    requireValid(file, r);
+    archives[file] = r;
+    for (const x of r.records) globalEvents.push(toEvent(x, globalSet));
+  }
+  if (globalEvents.length > 0) {
+    for (const e of globalEvents) events.push(e);
+    recordSpecs.unshift({ id: globalSet, name: "NASA FIRMS global near-real-time fires (MODIS C6.1, VIIRS S-NPP and NOAA-20)", events: globalEvents, bbox: WORLD });
+  }
+  const records: EventRecord[] = recordSpecs.map((x) => {
+    const rec = recordOf(x.id, x.name, x.events);
+    // A loop, not Math.min(...): a global record holds millions of detections.
+    let first = Infinity;
+    for (const e of x.events) first = Math.min(first, e.time);
+    const last = latest(x.events);
+    // The files carry no product region: a record answers inside the extent of its detections, rounded out to whole degrees.
+    return { ...rec, bbox: x.bbox ?? extentOf(x.events), set: x.id, years: Math.max(1 / 365.2425, (last - first) / YEAR_MS) };
+  });
+  const asOf = latest(events);
+  const bbox = globalEvents.length > 0 ? WORLD : extentOf(events);
+  const coverage = { bbox, surface: "any" as const, description: `${globalEvents.length > 0 ? "everywhere (the global record first); " : ""}the extents of the fire files present: ${records.map((r) => `${r.name} ${r.start}..${r.end} (${degrees(r.bbox!)})`).join("; ")}` };
+  const meta = eventMeta("wildfire", events, asOf, coverage, ["NASA FIRMS MODIS C6 / VIIRS active fires (Giglio et al. 2016; Schroeder et al. 2014)"], "FRP MW", { ...PARAMS.wildfire });
+  const gdacsFires = gdacs.records.filter((r) => r.kind === "fire").length;
+  return finish(meta, events, { records }, inp, { firmsCsv: csv, ...(geo ? { firmsGeoJson: geo } : {}), ...archives }, { records, gdacsWildfiresNotUsed: gdacsFires, note: "GDACS wildfires (2026) fall outside the FIRMS record windows and are not mixed in" });
+}
