@@ -36,7 +36,9 @@ export function libraryErrorAnswer(err: unknown): ApiError | undefined {
 
 export function errorHandler(logger: Logger) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
-    if (res.headersSent || err instanceof ClientAbortedError) {
+    // Express's res.sendFile reports a client that went away before the file was sent as ECONNABORTED ("Request
+    // aborted"): nobody is left to answer, and it is not a fault of the server.
+    if (res.headersSent || err instanceof ClientAbortedError || (err as { code?: unknown } | null)?.code === "ECONNABORTED") {
       // Nobody to answer (the app's "close" listener logs an aborted request), or an answer already under way.
       res.destroy();
       return;
