@@ -4,6 +4,7 @@
 // trend, a recent window) come only from a current series. Pure but for the clock, which tests and the validation can
 // fix (CLOCK_TODAY).
 import { STALE_FACTOR } from "../formats/source-status.ts";
+import { isoDay as day } from "./round.ts";
 
 export const DAY_MS = 86_400_000;
 
@@ -38,7 +39,6 @@ export interface Currency {
   note: string;
 }
 
-const day = (t: number) => new Date(t).toISOString().slice(0, 10);
 
 /** Whole days from the end of `asOf` (YYYY-MM-DD) to `now`, never negative. */
 export function ageDays(asOf: string, now: number): number {

@@ -5,9 +5,8 @@ import { confidenceLabel, type riskLevel } from "../drought-scale.ts";
 import type { FeedSnapshot } from "../../formats/feed-snapshot.ts";
 import type { TimeframeName } from "./scoring.ts";
 import type { Cadence, Period } from "../currency.ts";
+import { r1 } from "../round.ts";
 
-export const r1 = (x: number) => Math.round(x * 10) / 10;
-export const r2 = (x: number) => Math.round(x * 100) / 100;
 
 export class NotCoveredError extends Error {
   /** Where the risk type answers (the snapshot's coverage), for the 404's details. */

@@ -3,11 +3,12 @@
 // type's own assessor. Pure (no I/O); the server wraps it (server/services/feed-risk-service.ts). Outside coverage →
 // NotCoveredError naming the coverage. The answer's shape and the shared rules: answer.ts.
 import type { FeedRiskType, FeedSnapshot } from "../../formats/feed-snapshot.ts";
-import { inBbox, notCovered, onLandOrCoast, r1, type AssessQuery, type Assessment, type Place } from "./answer.ts";
+import { inBbox, notCovered, onLandOrCoast, type AssessQuery, type Assessment, type Place } from "./answer.ts";
 import { assessEvents } from "./events.ts";
 import { assessFlood } from "./flood.ts";
 import { assessHeat } from "./heatwave.ts";
 import { assessSeaLevel } from "./sea-level.ts";
+import { r1 } from "../round.ts";
 
 type Assessor = (s: FeedSnapshot, q: AssessQuery, place: Place) => Assessment;
 

@@ -7,9 +7,9 @@ import type { EventRecord, FeedSnapshot } from "../../formats/feed-snapshot.ts";
 import { DAY_MS, INTENSITY, eventScore, TIMEFRAME_DAYS, scoreEvents, type RecordWindow } from "./scoring.ts";
 import { clockNow, HORIZON_DAYS } from "../currency.ts";
 import { recentDetails, recentText, recentWindow } from "./recent-window.ts";
-import { inBbox, MIN_RATE_YEARS, notCovered, onLandOrCoast, r1, r2, recordConfidence, span, type AssessQuery, type Assessment, type Place } from "./answer.ts";
+import { inBbox, MIN_RATE_YEARS, notCovered, onLandOrCoast, recordConfidence, span, type AssessQuery, type Assessment, type Place } from "./answer.ts";
+import { isoDay as day, r1, r2 } from "../round.ts";
 
-const day = (t: number) => new Date(t).toISOString().slice(0, 10);
 const year = (iso: string) => iso.slice(0, 4);
 
 const NOUN: Record<string, string> = { flood: "flood events", wildfire: "fire detections", storm: "tropical cyclones" };

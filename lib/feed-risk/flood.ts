@@ -12,6 +12,7 @@ import { recentDetails, recentText, recentWindow } from "./recent-window.ts";
 import type { AssessQuery, Assessment, Place } from "./answer.ts";
 import { VERY_WET_SPI, WET_REF, wetTerm } from "./climate-components.ts";
 import { mayBeNear, nearest } from "./nearest.ts";
+import { r1, r3, isoDay as day } from "../round.ts";
 
 /** A point within this distance outside a polygon counts as covered: DFO outlines are drawn at regional scale. */
 export const FOOTPRINT_BUFFER_KM = 10;
@@ -101,9 +102,6 @@ export function floodConfidence(recordYears: number, polygonWeight: number, disc
   return { confidence: c, confidenceLabel: confidenceLabel(c), confidenceBasis: `${basis}; record ${Math.round(recordYears * 10) / 10} years` };
 }
 
-const r1 = (x: number) => Math.round(x * 10) / 10;
-const r3 = (x: number) => Math.round(x * 1000) / 1000;
-const day = (t: number) => new Date(t).toISOString().slice(0, 10);
 
 export interface FloodHit {
   index: number;

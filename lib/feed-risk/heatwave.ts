@@ -11,9 +11,8 @@ import { haversineKm } from "../geo/sphere.ts";
 import { notCovered, type AssessQuery, type Assessment, type Place } from "./answer.ts";
 import { clockNow, currencyOf, HORIZON_DAYS } from "../currency.ts";
 import { recentDetails, recentWindow } from "./recent-window.ts";
+import { r1, r2 } from "../round.ts";
 
-const r1 = (x: number) => Math.round(x * 10) / 10;
-const r2 = (x: number) => Math.round(x * 100) / 100;
 
 /**
  * The nearest station within `maxKm` whose latest full year is current at `now` (a yearly figure: HORIZON_DAYS.yearly

@@ -2,8 +2,8 @@
 // the data do not reach says "no data for this window" instead of counting zero events (docs/methods/currency.md).
 import { DAY_MS, type Period } from "../currency.ts";
 import type { TimeframeName } from "./scoring.ts";
+import { isoDay as day } from "../round.ts";
 
-const day = (t: number) => new Date(t).toISOString().slice(0, 10);
 
 export interface RecentWindow {
   /** The window: the timeframe's days up to today. */

@@ -5,7 +5,8 @@ import { confidenceLabel, riskLevel } from "../drought-scale.ts";
 import type { FeedSnapshot, GaugeStat } from "../../formats/feed-snapshot.ts";
 import { seaLevelScore } from "./scoring.ts";
 import { yearPeriod } from "../currency.ts";
-import { notCovered, onLandOrCoast, r1, r2, type AssessQuery, type Assessment, type Place } from "./answer.ts";
+import { notCovered, onLandOrCoast, type AssessQuery, type Assessment, type Place } from "./answer.ts";
+import { r1, r2 } from "../round.ts";
 
 export function assessSeaLevel(s: FeedSnapshot, q: AssessQuery, place: Place): Assessment {
   const { meta } = s;

@@ -18,6 +18,7 @@ import { inLngLatBox } from "../../lib/geo/bounds.ts";
 import { cutAtAntimeridian } from "../../lib/geo/antimeridian.ts";
 import { pageOf } from "./paging.ts";
 import { clockNow, currencyOf } from "../../lib/currency.ts";
+import { isoDay as day } from "../../lib/round.ts";
 
 export class FeedRiskService {
   constructor(
@@ -85,7 +86,6 @@ export class FeedRiskService {
 }
 
 /** Day of an epoch-ms time. */
-const day = (t: number) => new Date(t).toISOString().slice(0, 10);
 const finite = (v: number) => (Number.isFinite(v) ? Math.round(v * 100) / 100 : null);
 
 type EventFeature = EventsCollection["features"][number];

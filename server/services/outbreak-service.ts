@@ -26,6 +26,7 @@ import { ArtifactStore } from "../data/artifact-store.ts";
 import type { DiseaseResult, NewsItemOut, OutbreakBody, OutbreakData, OutbreakStatusData, OutbreakStatusQuery } from "../schemas-outbreak.ts";
 import { isoNumericOf } from "../../lib/geo/geography.ts";
 import { clockNow, currencyOf, type Cadence, type Currency, type Period } from "../../lib/currency.ts";
+import { r1 } from "../../lib/round.ts";
 
 /** Provinces whose centroid lies within this distance of the point count towards clusters and the case estimate. */
 export const CLUSTER_RADIUS_KM = 100;
@@ -42,7 +43,6 @@ const ABOVE_THRESHOLD: ReadonlySet<OutbreakStatus> = new Set(["warning", "alert"
 const STATUS_RANK: Record<OutbreakStatus, number> = { news_only: 0, insufficient_history: 0, no_recent_data: 0, normal: 1, watch: 2, warning: 3, alert: 4 };
 const DISEASE_NAMES = Object.fromEntries(Object.values(DISEASES).map((d) => [d.disease, d.name])) as Record<SurveilledDisease, string>;
 const YEAR_MS = 365.25 * 86_400_000;
-const r1 = (x: number) => Math.round(x * 10) / 10;
 /** Statuses a WHO DON item within the timeframe raises to "watch" (only where the answer has a rate). */
 const RAISED_BY_NEWS: ReadonlySet<OutbreakStatus> = new Set(["normal", "insufficient_history", "no_recent_data"]);
 /** Order of the diseases in a general answer. */

@@ -28,6 +28,7 @@ import {
   yearlyPortCalls,
   type SeriesUse,
 } from "./supply-chain-answer.ts";
+import { r2 } from "../../lib/round.ts";
 
 export { answer };
 
@@ -156,7 +157,6 @@ export function openPortsSnapshot(dir: string, manifest: Manifest): PortsSnapsho
   };
 }
 
-const r2 = (x: number) => Math.round(x * 100) / 100;
 
 /** The port a request names: its code (a port code, or a place code that stands for a nearby port), else coordinates. */
 export function resolvePort(s: PortsSnapshot, q: SupplyChainBody): { port: PortRecord; resolution: Resolution } {

@@ -9,6 +9,7 @@ import { TEMP_LIMIT_C, epochDay, parseGhcndCsv, type DailySeries } from "../../i
 import { HEAT_BY_YEAR_DIR, HEAT_STATIONS_DIR } from "../../inputs/ghcnd/heat-network.ts";
 import { calendarDayThresholds, heatwaveStats } from "../../../lib/feed-risk/heatwave-days.ts";
 import { type BuildContext, type BuiltSnapshot, Inputs, WORLD, finish, requireValid } from "./common.ts";
+import { r2 } from "../../../lib/round.ts";
 
 export const OWID_TEMPERATURE_FILE = "feeds/temperature/monthly-temperature-anomalies.csv";
 export const GLOBAL_TEMPERATURE_FILE = "feeds/temperature/global-monthly-gistemp-gcag.csv";
@@ -16,7 +17,6 @@ export const GLOBAL_TEMPERATURE_FILE = "feeds/temperature/global-monthly-gistemp
 export const HEAT_BASE = { startYear: 1981, endYear: 2010, minYears: 10, minDaysPerYear: 300, maxDistanceKm: 100 } as const;
 
 type TmaxSeries = Pick<DailySeries, "station" | "name" | "lat" | "lng" | "firstDay" | "tmax">;
-const r2 = (v: number) => Math.round(v * 100) / 100;
 const epochIso = (d: number) => new Date(d * 86_400_000).toISOString().slice(0, 10);
 
 /**
