@@ -20,7 +20,7 @@ const COUNTRY_CODE_RE = /^[A-Z]{3}$/;
 const INDEX_NAME_RE = /^[A-Za-z0-9_.-]{1,16}$/;
 
 /** What the pipeline hands to the writer. Values are cell-major: offset = (cell * nMonths + month) * nIndices. */
-export interface DroughtGridData {
+export interface DroughtGridInput {
   firstMonth: MonthIndex;
   nMonths: number;
   indexNames: string[];
@@ -108,7 +108,7 @@ function readAscii(bytes: Uint8Array, at: number, maxLength: number): string {
   return s;
 }
 
-function validateData(g: DroughtGridData): void {
+function validateData(g: DroughtGridInput): void {
   const nCells = g.cellIds.length;
   const bad = (msg: string): never => {
     throw new DroughtGridFormatError("INVALID_DATA", `drought-grid: ${msg}`);
@@ -143,7 +143,7 @@ function validateData(g: DroughtGridData): void {
 }
 
 /** Serialises a grid into the DRGRID01 layout. Validity counts are computed here, not trusted from the caller. */
-export function writeDroughtGrid(g: DroughtGridData): Uint8Array {
+export function writeDroughtGrid(g: DroughtGridInput): Uint8Array {
   assertLittleEndian();
   validateData(g);
   const nCells = g.cellIds.length;
@@ -305,12 +305,8 @@ export function openDroughtGridFile(path: string, opts: { residentLimitBytes?: n
     }
     const head = new Uint8Array(HEADER_BYTES);
     readFully(fd, head, 0);
-    const view = new DataView(head.buffer);
-    const nCells = view.getUint32(16, true);
-    const nMonths = view.getUint32(20, true);
-    const nIndices = view.getUint32(28, true);
-    const nCountries = view.getUint32(48, true);
-    const l = layout(nCells, nMonths, nIndices, nCountries, view.getUint32(56, true));
+    const h = readHeader(head);
+    const l = layout(h.nCells, h.nMonths, h.nIndices, h.nCountries, h.kdIndexBytes);
     if (size !== l.fileBytes) formatError(size < l.fileBytes ? "TRUNCATED" : "INCONSISTENT", `file has ${size} bytes, its header needs ${l.fileBytes}`);
     const prefix = new Uint8Array(new ArrayBuffer(l.values));
     readFully(fd, prefix, 0);
@@ -393,33 +389,45 @@ function checkValues(c: ValueCheckContext, read: ValueReader): void {
   }
 }
 
-function openParts(input: Uint8Array, external?: { fileBytes: number; read: ValueReader }): DroughtGrid {
-  assertLittleEndian();
+/**
+ * The header's fields (formats/drought-grid.md), read and checked in one place for the whole-file and the paged open:
+ * magic, version, value encoding and possible counts.
+ */
+function readHeader(input: Uint8Array) {
   if (input.byteLength < HEADER_BYTES) formatError("TRUNCATED", `file of ${input.byteLength} bytes is shorter than the ${HEADER_BYTES}-byte header`);
   const magic = readAscii(input, 0, 8);
   if (magic !== DROUGHT_GRID_MAGIC) formatError("BAD_MAGIC", `wrong magic "${magic}", expected "${DROUGHT_GRID_MAGIC}"`);
-  const bytes = input.byteOffset % 8 === 0 ? input : input.slice();
-  const buffer = bytes.buffer as ArrayBuffer;
-  const base = bytes.byteOffset;
-  const view = new DataView(buffer, base, bytes.byteLength);
-
+  const view = new DataView(input.buffer, input.byteOffset, HEADER_BYTES);
   const formatVersion = view.getUint32(8, true);
   if (formatVersion !== DROUGHT_GRID_VERSION) formatError("UNSUPPORTED_VERSION", `unsupported format version ${formatVersion}, this reader reads ${DROUGHT_GRID_VERSION}`);
   const valueEncoding = view.getUint32(12, true);
   if (valueEncoding !== VALUE_ENCODING_FLOAT32) formatError("UNSUPPORTED_ENCODING", `unsupported value encoding ${valueEncoding}`);
-  const nCells = view.getUint32(16, true);
-  const nMonths = view.getUint32(20, true);
-  const firstMonth = view.getInt32(24, true);
-  const nIndices = view.getUint32(28, true);
-  const baselineStart = view.getInt32(32, true);
-  const baselineEnd = view.getInt32(36, true);
-  const resolutionDeg = view.getFloat64(40, true);
-  const nCountries = view.getUint32(48, true);
-  const kdIndexBytes = view.getUint32(56, true);
-  const declaredBytes = view.getFloat64(64, true);
-  if (nCells < 1 || nMonths < 1 || nIndices < 1 || nCountries > 256) {
-    formatError("INCONSISTENT", `impossible counts nCells=${nCells} nMonths=${nMonths} nIndices=${nIndices} nCountries=${nCountries}`);
+  const h = {
+    formatVersion,
+    valueEncoding,
+    nCells: view.getUint32(16, true),
+    nMonths: view.getUint32(20, true),
+    firstMonth: view.getInt32(24, true),
+    nIndices: view.getUint32(28, true),
+    baselineStart: view.getInt32(32, true),
+    baselineEnd: view.getInt32(36, true),
+    resolutionDeg: view.getFloat64(40, true),
+    nCountries: view.getUint32(48, true),
+    kdIndexBytes: view.getUint32(56, true),
+    declaredBytes: view.getFloat64(64, true),
+  };
+  if (h.nCells < 1 || h.nMonths < 1 || h.nIndices < 1 || h.nCountries > 256) {
+    formatError("INCONSISTENT", `impossible counts nCells=${h.nCells} nMonths=${h.nMonths} nIndices=${h.nIndices} nCountries=${h.nCountries}`);
   }
+  return h;
+}
+
+function openParts(input: Uint8Array, external?: { fileBytes: number; read: ValueReader }): DroughtGrid {
+  assertLittleEndian();
+  const { formatVersion, valueEncoding, nCells, nMonths, firstMonth, nIndices, baselineStart, baselineEnd, resolutionDeg, nCountries, kdIndexBytes, declaredBytes } = readHeader(input);
+  const bytes = input.byteOffset % 8 === 0 ? input : input.slice();
+  const buffer = bytes.buffer as ArrayBuffer;
+  const base = bytes.byteOffset;
   const l = layout(nCells, nMonths, nIndices, nCountries, kdIndexBytes);
   if (declaredBytes !== l.fileBytes) formatError("INCONSISTENT", `header says ${declaredBytes} bytes but its counts give ${l.fileBytes}`);
   const available = external ? external.fileBytes : bytes.byteLength;

@@ -8,7 +8,7 @@ import {
   openDroughtGrid,
   openDroughtGridFile,
   writeDroughtGrid,
-  type DroughtGridData,
+  type DroughtGridInput,
 } from "../../formats/drought-grid.ts";
 import { monthIndex } from "../../lib/months.ts";
 import { haversineKm } from "../../lib/geo/sphere.ts";
@@ -18,7 +18,7 @@ import { gridOf } from "./grid-of.ts";
 // Deterministic PRNG (mulberry32) so failures reproduce.
 
 /** 3 cells x 4 months x 2 indices, with NaN and ±Inf in known places. */
-function smallGrid(): DroughtGridData {
+function smallGrid(): DroughtGridInput {
   const nCells = 3;
   const nMonths = 4;
   const names = ["spei3", "spi1"];
