@@ -4,15 +4,11 @@
 // the country (news only), or nothing: then 404 NOT_FOUND naming the coverage. Each count series is assessed
 // against its endemic channel (lib/outbreaks/endemic-channel.ts); texts are assembled from those numbers and the
 // news items only. Method: docs/methods/outbreaks.md.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { NotFoundError } from "../errors.ts";
 import { log, type Logger } from "../../lib/log.ts";
-import type { Manifest } from "../../formats/manifest.ts";
-import { OUTBREAK_DATA_FILE, OUTBREAK_INDEX_FILE, OUTBREAK_SNAPSHOT, readOutbreakData, type OutbreakData as SnapshotData } from "../../formats/outbreak-snapshot.ts";
-import { ProvinceIndexReader } from "../../formats/province-index.ts";
+import { OUTBREAK_DATA_FILE, OUTBREAK_SNAPSHOT } from "../../formats/outbreak-snapshot.ts";
 import { assess, lastReported, periodDates, riskLevelOf, windowPeriods, type Assessment, type OutbreakStatus, type Timeframe } from "../../lib/outbreaks/endemic-channel.ts";
-import { SURVEILLED_DISEASES, type AdminLevel, type CaseSeries, type SurveilledDisease } from "../../lib/outbreaks/series.ts";
+import { type AdminLevel, type CaseSeries, type SurveilledDisease } from "../../lib/outbreaks/series.ts";
 import { DON_SOURCE, newsWithin, type NewsItem } from "../../lib/outbreaks/news.ts";
 import { DISEASES } from "../../lib/outbreaks/diseases/index.ts";
 import { seriesBurden, type SeriesBurden } from "../../lib/outbreaks/series-burden.ts";
@@ -23,6 +19,10 @@ import { sharedGeography, shoreCountry } from "../../lib/feed-risk/place.ts";
 import { overseasArea } from "../../lib/outbreaks/overseas.ts";
 import { snapshotRoot } from "../../formats/snapshot-layout.ts";
 import { ArtifactStore } from "../data/artifact-store.ts";
+import { openOutbreakSnapshot, type OutbreakSnapshot } from "../data/outbreak-snapshot.ts";
+import { channelText, DISEASE_NAMES, fmt, maskedRuns, newsFinding, newsOut, NEWS_SHOWN, periodLabel, seriesCoverageText, windowLabel } from "./outbreak-text.ts";
+
+export { openOutbreakSnapshot, type OutbreakSnapshot } from "../data/outbreak-snapshot.ts";
 import type { DiseaseResult, NewsItemOut, OutbreakBody, OutbreakData, OutbreakStatusData, OutbreakStatusQuery } from "../schemas-outbreak.ts";
 import { isoNumericOf } from "../../lib/geo/geography.ts";
 import { clockNow, currencyOf, type Cadence, type Currency, type Period } from "../../lib/currency.ts";
@@ -38,10 +38,8 @@ export const NEWS_YEAR_DAYS = 365;
  * was reported, not how many fall ill: it never lifts a level above low (riskLevelOf: < 30).
  */
 export const NEWS_ONLY_SCORES = { recent: 25, year: 10, older: 0 } as const;
-const NEWS_SHOWN = 3;
 const ABOVE_THRESHOLD: ReadonlySet<OutbreakStatus> = new Set(["warning", "alert"]);
 const STATUS_RANK: Record<OutbreakStatus, number> = { news_only: 0, insufficient_history: 0, no_recent_data: 0, normal: 1, watch: 2, warning: 3, alert: 4 };
-const DISEASE_NAMES = Object.fromEntries(Object.values(DISEASES).map((d) => [d.disease, d.name])) as Record<SurveilledDisease, string>;
 const YEAR_MS = 365.25 * 86_400_000;
 /** Statuses a WHO DON item within the timeframe raises to "watch" (only where the answer has a rate). */
 const RAISED_BY_NEWS: ReadonlySet<OutbreakStatus> = new Set(["normal", "insufficient_history", "no_recent_data"]);
@@ -50,56 +48,6 @@ const GENERAL_ORDER: readonly SurveilledDisease[] = ["dengue", "malaria", "chole
 
 type SeriesCoverage = DiseaseResult["coverage"] & object;
 
-export interface OutbreakSnapshot {
-  data: SnapshotData;
-  index: ProvinceIndexReader;
-  /** "dengue TH-10", "malaria NGA" → series. */
-  series: Map<string, CaseSeries>;
-  /** "dengue VNM" → the country's series at the other resolution, and years made of weeks (burden only). */
-  alternates: Map<string, CaseSeries[]>;
-  /** Province code → index into data.provinces. */
-  provinceIndex: Map<string, number>;
-  /** ISO alpha-3 → DON items about that country, newest first. */
-  newsByCountry: Map<string, NewsItem[]>;
-  /** Disease → sources and countries of its national series, for coverage statements. */
-  coverage: Map<SurveilledDisease, { sources: string[]; countries: string[] }>;
-  /** Assessments per "disease area timeframe", computed on first use per version. */
-  assessments: Map<string, Assessment>;
-  /** Assessments of every province's series per "disease timeframe". */
-  provinceCache: Map<string, (Assessment | undefined)[]>;
-  /** Location-independent parts (national series, news only) per "disease country timeframe", for one day of the clock (partCacheDay): their currency and texts count to today. */
-  partCache: Map<string, Part | NotCurrent>;
-  partCacheDay: string;
-  /** Burden of each series ("dengue TH-10"), computed on first use per version. */
-  burdens: Map<string, SeriesBurden>;
-}
-
-export function openOutbreakSnapshot(dir: string, _manifest?: Manifest): OutbreakSnapshot {
-  const data = readOutbreakData(readFileSync(join(dir, OUTBREAK_DATA_FILE), "utf8"), join(dir, OUTBREAK_DATA_FILE));
-  const index = new ProvinceIndexReader(new Uint8Array(readFileSync(join(dir, OUTBREAK_INDEX_FILE))), join(dir, OUTBREAK_INDEX_FILE));
-  if (index.nProvinces !== data.provinces.length) {
-    throw new Error(`${dir}: province index has ${index.nProvinces} provinces, ${OUTBREAK_DATA_FILE} ${data.provinces.length}`);
-  }
-  const series = new Map(data.series.map((s) => [`${s.disease} ${s.area}`, s]));
-  const alternates = new Map<string, CaseSeries[]>();
-  for (const s of data.alternateSeries) {
-    const key = `${s.disease} ${s.area}`;
-    alternates.set(key, [...(alternates.get(key) ?? []), s]);
-  }
-  const newsByCountry = new Map<string, NewsItem[]>();
-  for (const n of data.news) {
-    let list = newsByCountry.get(n.iso3);
-    if (list === undefined) newsByCountry.set(n.iso3, (list = []));
-    list.push(n);
-  }
-  const coverage = new Map<SurveilledDisease, { sources: string[]; countries: string[] }>();
-  for (const d of SURVEILLED_DISEASES) {
-    const national = data.series.filter((s) => s.disease === d && s.level === "national");
-    coverage.set(d, { sources: [...new Set(national.map((s) => s.source))], countries: national.map((s) => s.country).sort() });
-  }
-  const provinceIndex = new Map(data.provinces.map((p, i) => [p.code, i]));
-  return { data, index, series, alternates, provinceIndex, newsByCountry, coverage, assessments: new Map(), provinceCache: new Map(), partCache: new Map(), partCacheDay: "", burdens: new Map() };
-}
 
 /**
  * Whether WHO DON news raises a status to "watch": only where the answer has a rate (a series' burden or WHO's
@@ -148,64 +96,12 @@ export interface OutbreakService {
   dataVersion(): string;
 }
 
-/** Whole number with thousands separators ("1,246"); faster than toLocaleString on the hot path. */
-const fmt = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 const daysBetween = (a: string, b: string) => Math.round((Date.parse(b) - Date.parse(a)) / 86_400_000);
 const dayOf = (t: number) => new Date(t).toISOString().slice(0, 10);
 
 /** DON items about `d` in the country dated up to today (a clock set in the past sees no later item), newest first. */
 function newsAbout(snap: OutbreakSnapshot, country: string, d: SurveilledDisease, today: string): NewsItem[] {
   return (snap.newsByCountry.get(country) ?? []).filter((n) => n.disease === d && n.date <= today);
-}
-
-function windowLabel(a: Assessment, s: CaseSeries): string {
-  if (s.resolution === "month") return a.window.from.slice(0, 7) === a.window.to.slice(0, 7) ? a.window.from.slice(0, 7) : `${a.window.from.slice(0, 7)}..${a.window.to.slice(0, 7)}`;
-  if (s.resolution === "year") return a.window.from.slice(0, 4);
-  return `${a.window.from}..${a.window.to}`;
-}
-
-function periodLabel(s: CaseSeries, p: number): string {
-  const d = periodDates(s.resolution, p, p);
-  return s.resolution === "month" ? d.from.slice(0, 7) : s.resolution === "year" ? d.from.slice(0, 4) : d.from;
-}
-
-/** The series' masked periods as runs ("2020-05..2020-08"). */
-function maskedRuns(s: CaseSeries): string[] {
-  const m = s.maskedPeriods ?? [];
-  const runs: string[] = [];
-  for (let i = 0; i < m.length; ) {
-    let j = i;
-    while (j + 1 < m.length && m[j + 1] === m[j] + 1) j++;
-    runs.push(i === j ? periodLabel(s, m[i]) : `${periodLabel(s, m[i])}..${periodLabel(s, m[j])}`);
-    i = j + 1;
-  }
-  return runs;
-}
-
-function channelText(a: Assessment, s: CaseSeries): string {
-  const c = a.channel;
-  if (c.n < 3) return `fewer than 3 comparable baseline windows with data (${c.n}), so no endemic channel`;
-  const what =
-    c.baseline === "seasonal"
-      ? `the same ${s.resolution === "year" ? "period" : "calendar window"} in ${c.n} previous years (${c.ends.map((e) => periodLabel(s, e).slice(0, 4)).join(", ")})`
-      : `the ${c.n} windows just before`;
-  return `endemic channel from ${what}: median ${fmt(c.median)}, 75th percentile ${fmt(c.p75)}, 90th percentile ${fmt(c.p90)}`;
-}
-
-function newsOut(items: readonly NewsItem[]): NewsItemOut[] {
-  return items.slice(0, NEWS_SHOWN).map((n) => ({ id: n.id, date: n.date, disease: n.disease, title: `${n.diseaseName} (${n.country})`, link: n.link, source: "WHO Disease Outbreak News" }));
-}
-
-function newsFinding(n: NewsItemOut): string {
-  return `${n.date}: WHO Disease Outbreak News ${n.id} on ${n.title}, ${n.link}`;
-}
-
-/** "OpenDengue V1.3 (…) has national series for 129 countries" / "… for 2 countries (THA, VNM)" / "the data hold no national … series". */
-function seriesCoverageText(snap: OutbreakSnapshot, d: SurveilledDisease): string {
-  const cov = snap.coverage.get(d)!;
-  if (cov.countries.length === 0) return `the data hold no national ${DISEASE_NAMES[d]} series`;
-  const list = cov.countries.length <= 5 ? ` (${cov.countries.join(", ")})` : "";
-  return `${cov.sources.join("; ")} ha${cov.sources.length === 1 ? "s" : "ve"} national series for ${cov.countries.length} countr${cov.countries.length === 1 ? "y" : "ies"}${list}`;
 }
 
 interface Part {
@@ -244,6 +140,9 @@ export class SnapshotOutbreakService implements OutbreakService {
 
   /** Built on first use (lib/feed-risk/place.ts): a server without outbreak data never pays for it. */
   private readonly geographyOf: () => Geography;
+
+  /** Location-independent parts (national series, news only) per "disease country timeframe", per snapshot version, for one day of the clock: their currency and texts count to today. */
+  private readonly parts = new WeakMap<OutbreakSnapshot, { day: string; parts: Map<string, Part | NotCurrent> }>();
 
   private get geography(): Geography {
     return this.geographyOf();
@@ -500,14 +399,12 @@ export class SnapshotOutbreakService implements OutbreakService {
       const s = snap.series.get(`${d} ${snap.data.provinces[place.province].code}`);
       if (s !== undefined) return this.seriesPart(snap, s, place, q, now);
     }
-    // The parts count ages to today: the cache holds one day's.
+    // The parts count ages to today: the cache holds one version's parts of one day.
     const today = dayOf(now);
-    if (snap.partCacheDay !== today) {
-      snap.partCache.clear();
-      snap.partCacheDay = today;
-    }
+    let cache = this.parts.get(snap);
+    if (cache === undefined || cache.day !== today) this.parts.set(snap, (cache = { day: today, parts: new Map() }));
     const key = `${d} ${place.country} ${q.timeframe}`;
-    const cached = snap.partCache.get(key);
+    const cached = cache.parts.get(key);
     if (cached !== undefined) return cached;
     const national = snap.series.get(`${d} ${place.country}`);
     let part: Part | NotCurrent | undefined;
@@ -517,7 +414,7 @@ export class SnapshotOutbreakService implements OutbreakService {
       const covered = snap.coverage.get(d)!.countries.length > 0;
       return `${d}: ${seriesCoverageText(snap, d)}${covered ? ", not this one," : ""} and WHO Disease Outbreak News has no item about ${DISEASE_NAMES[d]} in ${place.countryName} up to ${snap.data.newsAsOf}`;
     }
-    snap.partCache.set(key, part);
+    cache.parts.set(key, part);
     return part;
   }
 
