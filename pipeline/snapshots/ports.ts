@@ -1,6 +1,7 @@
 // The `ports` snapshot: the cross-referenced port table, PortWatch daily port calls and country tanker series,
 // the AIS sample and GDACS cyclone/flood events, published with publishSnapshot() under
 // ARTIFACTS_DIR/snapshots/ports/. The server reads it through server/services/supply-chain-service.ts.
+import { clockNow } from "../../lib/currency.ts";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { writeDaySeries, type DaySeriesEntry } from "../../formats/day-series.ts";
@@ -36,6 +37,15 @@ function daysWithData(s: DaySeriesEntry): number {
 }
 
 /** Reads DATA_DIR/ports and DATA_DIR/feeds/gdacs and returns the snapshot files (no I/O beyond reading). */
+/**
+ * Port calls dated after today (two days' slack) are a wrong date in the feed: an answer from them would present that
+ * date as the present (docs/methods/currency.md). The snapshot is refused; the previous one keeps serving.
+ */
+export function refusePortsAfterToday(lastDay: string, now = clockNow()): void {
+  const limit = new Date(now + 2 * 86_400_000).toISOString().slice(0, 10);
+  if (lastDay > limit) throw new Error(`ports snapshot refused: port calls dated ${lastDay}, after today (${new Date(now).toISOString().slice(0, 10)}): a wrong date in the feed`);
+}
+
 export function buildPortsFiles(dataDir: string): PortsSnapshotFiles {
   const inputs: Record<string, FileChecksum> = {};
   // Rows the CSV reader (or the UN/LOCODE repair) could not use, with file:line and reason.
@@ -112,6 +122,7 @@ export function buildPortsFiles(dataDir: string): PortsSnapshotFiles {
   for (const e of floodDb.events) if (!live.has(e.id)) hazards.push(e);
 
   const asOf = `${isoOfDay(lastActivityDay)}T23:59:59.000Z`;
+  refusePortsAfterToday(isoOfDay(lastActivityDay));
   const qc = {
     unlocode: { rows: unlocode.rows, ports: unlocode.ports.length, repairedRows: unlocode.repairedRows, rejectedRows: unlocode.rejectedRows },
     wpi: { ports: wpi.ports.length, badCodes: wpi.badCodes },

@@ -5,6 +5,7 @@ import { ageDays, currencyOf, HORIZON_DAYS, monthPeriod, monthsPeriod, parseCloc
 import { recentWindow } from "../../lib/feed-risk/recent-window.ts";
 import { refuseFutureData } from "../../pipeline/snapshots/feed-builders.ts";
 import { refuseFutureEnds } from "../../pipeline/snapshots/outbreaks.ts";
+import { refusePortsAfterToday } from "../../pipeline/snapshots/ports.ts";
 import type { SnapshotMeta } from "../../formats/feed-snapshot.ts";
 
 const at = (iso: string) => Date.parse(iso);
@@ -84,5 +85,10 @@ describe("data dated after today are refused at snapshot build", () => {
     expect(() => refuseFutureEnds({ "dengue THA": "2026-11-20" }, "2026-11-01", now)).not.toThrow();
     expect(() => refuseFutureEnds({ "dengue THA": "2027-01-31" }, "2026-11-01", now)).toThrow(/series dengue THA ends 2027-01-31, after today \(2026-11-28\)/);
     expect(() => refuseFutureEnds({}, "2026-12-25", now)).toThrow(/the news end 2026-12-25/);
+  });
+
+  it("port calls dated after today: refused", () => {
+    expect(() => refusePortsAfterToday("2026-11-29", now)).not.toThrow();
+    expect(() => refusePortsAfterToday("2027-02-01", now)).toThrow(/ports snapshot refused: port calls dated 2027-02-01, after today \(2026-11-28\)/);
   });
 });
