@@ -466,10 +466,19 @@ const batchMissing = z.object({
 
 export const batchItem = z.discriminatedUnion("found", [batchFound, batchMissing]);
 
+/** The time of a batch answer: the months its found items are answered for, as days; null when none was found. */
+const batchTime = {
+  details: timeDetails
+    .nullable()
+    .describe("the months the found items are answered for (the earliest to the latest month served), as days, with the newest as asOf and its currency; null with detailsReason when no location was found"),
+  detailsReason: z.string().optional().describe("why details is null"),
+};
+
 export const batchData = z.object({
   count: z.int(),
   riskType: z.literal("drought"),
   results: z.array(batchItem),
+  ...batchTime,
   timestamp,
 });
 
@@ -498,6 +507,7 @@ export const batchFeatureCollection = z.object({
   type: z.literal("FeatureCollection"),
   count: z.int(),
   riskType: z.literal("drought"),
+  ...batchTime,
   timestamp,
   dataVersion: z.string(),
   features: z.array(

@@ -101,13 +101,16 @@ export function riskMapHandlers(deps: RiskMapDeps) {
     // The entry gate charged 1 point; the rest of the batch cost is charged once the size is known.
     await deps.charge(req, res, batchCost(body.locations.length) - 1);
     const results = body.locations.map((loc) => drought.batchItem(loc.id, loc.lat, loc.lng));
+    const time = drought.batchTime(results);
+    const details = time === null ? { details: null, detailsReason: "no location of the batch has drought data" } : { details: time };
     const timestamp = new Date().toISOString();
     if (body.format === "csv" || (!explicit && wantsCsv(req, undefined))) {
       sendCsv(req, res, batchCsv(results), "batch.csv");
     } else if (body.format === "geojson") {
-      sendJson(req, res, 200, { ...batchFeatureCollection(results, timestamp, drought.dataVersion()), ...deps.freshness("drought") }, "application/geo+json");
+      const fc = batchFeatureCollection(results, timestamp, drought.dataVersion());
+      sendJson(req, res, 200, { type: fc.type, count: fc.count, riskType: fc.riskType, ...details, timestamp, dataVersion: fc.dataVersion, features: fc.features, ...deps.freshness("drought") }, "application/geo+json");
     } else {
-      sendJson(req, res, 200, { success: true, data: { count: results.length, riskType: body.riskType, results, timestamp, ...deps.freshness("drought") } });
+      sendJson(req, res, 200, { success: true, data: { count: results.length, riskType: body.riskType, results, ...details, timestamp, ...deps.freshness("drought") } });
     }
   }
 

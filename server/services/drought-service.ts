@@ -457,6 +457,18 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
     };
   }
 
+  batchTime(results: readonly BatchItem[]): DroughtTime | null {
+    let lo = "";
+    let hi = "";
+    for (const r of results) {
+      if (r.month === null) continue;
+      if (lo === "" || r.month < lo) lo = r.month;
+      if (r.month > hi) hi = r.month;
+    }
+    if (lo === "") return null;
+    return this.timeOf(this.artifacts(), parseMonth(lo) as MonthIndex, parseMonth(hi) as MonthIndex);
+  }
+
   batchItem(id: string | undefined, lat: number, lng: number): BatchItem {
     const a = this.artifacts();
     // A batch names no month: each point gets its cell's default month (lib/drought/cell-latest.ts), which the item states.

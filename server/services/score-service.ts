@@ -1,7 +1,7 @@
 // A DroughtService that answers the score endpoint for every risk type: drought from the drought service,
 // the other types from the feed snapshots. Everything else (grid, province, batch, dataVersion) is the
 // drought service's.
-import type { BatchItem, DroughtGridData, DroughtService, ProvinceDroughtData, ScoreData, ScoreQuery } from "./types.ts";
+import type { BatchItem, BatchTime, DroughtGridData, DroughtService, ProvinceDroughtData, ScoreData, ScoreQuery } from "./types.ts";
 import type { FeedRiskService } from "./feed-risk-service.ts";
 import type { GridSourceName } from "../../lib/drought/grid-sources.ts";
 
@@ -33,5 +33,9 @@ export class ScoreService implements DroughtService {
 
   batchItem(id: string | undefined, lat: number, lng: number): BatchItem {
     return this.droughtService.batchItem(id, lat, lng);
+  }
+
+  batchTime(results: readonly BatchItem[]): BatchTime | null {
+    return this.droughtService.batchTime(results);
   }
 }

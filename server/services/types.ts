@@ -14,6 +14,7 @@ import type {
   scoreData,
   TIMEFRAMES,
 } from "../schemas.ts";
+import type { timeDetails } from "../schemas-time.ts";
 
 export type RiskType = (typeof RISK_TYPES)[number];
 export type Timeframe = (typeof TIMEFRAMES)[number];
@@ -34,6 +35,9 @@ export type ProvinceDroughtData = z.infer<typeof provinceDroughtData>;
  */
 export type BatchItem = z.infer<typeof batchItem>;
 
+/** The time fields of an answer (server/schemas-time.ts). */
+export type BatchTime = z.infer<typeof timeDetails>;
+
 export type DroughtHistoryData = z.infer<typeof droughtHistoryData>;
 export type ProvinceHistoryData = z.infer<typeof provinceHistoryData>;
 export type ProvinceChoropleth = z.infer<typeof provinceChoropleth>;
@@ -52,6 +56,8 @@ export interface DroughtService {
   drought(lat: number, lng: number, month?: string): DroughtGridData;              // spec "Drought grid result"
   province(name: string, country: string, month?: string): ProvinceDroughtData;    // spec "Province drought result"
   batchItem(id: string|undefined, lat: number, lng: number): BatchItem;            // one result; {found:false,...} when no data (document)
+  /** The time of a batch's answer: the months its found items were answered for, as days (null: none found). */
+  batchTime(results: readonly BatchItem[]): BatchTime | null;
   /** What the served grid was built from (lib/drought/grid-sources.ts); undefined before a version is loaded. */
   gridSource(): GridSourceName | undefined;
 }

@@ -306,10 +306,16 @@ describe("POST /api/risk-map/batch", () => {
     const locations = Array.from({ length: 100 }, (_, i) =>
       i % 10 === 9 ? { id: `sea-${i}`, lat: 11.5, lng: 101.5 } : { id: `p${i}`, lat: 14 + (i % 30) * 0.1, lng: 100 + (i % 7) * 0.2 },
     );
+    const before = todayUtc();
     const res = await post("/api/risk-map/batch", { riskType: "drought", locations });
     expect(res.status).toBe(200);
     const { data } = await res.json();
     expect(data.count).toBe(100);
+    // The batch's time: from the earliest to the latest month its found items are answered for.
+    const months = (data.results as { month: string | null }[]).map((r) => r.month).filter((m): m is string => m !== null).sort();
+    const last = months.at(-1)!;
+    const lastDay = new Date(Date.UTC(Number(last.slice(0, 4)), Number(last.slice(5, 7)), 0)).toISOString().slice(0, 10);
+    expectTimeToday(data.details, `${months[0]}-01`, lastDay, before, "batch");
     expect(data.results).toHaveLength(100);
     data.results.forEach((r: Record<string, unknown>, i: number) => {
       expect(r.id).toBe(locations[i].id);

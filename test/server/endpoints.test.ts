@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DATA_VERSION, FIXED_TIME } from "./fake-service.ts";
+import { DATA_VERSION, FIXED_DETAILS, FIXED_TIME } from "./fake-service.ts";
 import { get, postJson, startTestServer, type TestServer } from "./helpers.ts";
 import { ROUTES } from "../../server/app.ts";
 import { UNKNOWN_FRESHNESS } from "../../server/services/source-status-service.ts";
@@ -171,6 +171,17 @@ describe("POST /api/risk-map/batch", () => {
     expect(body.data.riskType).toBe("drought");
     expect(body.data.results).toEqual(results);
     expect(body.data.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    // The batch's time: the months its found items are answered for (the service's batchTime).
+    expect(body.data.details).toEqual(FIXED_DETAILS);
+    expect(body.data).not.toHaveProperty("detailsReason");
+  });
+
+  it("a batch with no location found: details null, with the reason", async () => {
+    const res = await postJson(s.base, "/api/risk-map/batch", { locations: [{ id: "paris", lat: 48.85, lng: 2.35 }], riskType: "drought" }, s.key);
+    const body = await res.json();
+    expect(body.data).toMatchObject({ details: null, detailsReason: "no location of the batch has drought data" });
+    const geo = await (await postJson(s.base, "/api/risk-map/batch", { locations: [{ lat: 48.85, lng: 2.35 }], riskType: "drought", format: "geojson" }, s.key)).json();
+    expect(geo).toMatchObject({ details: null, detailsReason: "no location of the batch has drought data" });
   });
 
   it("format geojson: FeatureCollection with foreign members", async () => {
@@ -182,6 +193,7 @@ describe("POST /api/risk-map/batch", () => {
     expect(body.count).toBe(3);
     expect(body.riskType).toBe("drought");
     expect(body.dataVersion).toBe(DATA_VERSION);
+    expect(body.details).toEqual(FIXED_DETAILS);
     // Feature id = the request's id; every Feature has the same property keys, null where there is no value.
     const keys = ["id", "lat", "lng", "found", "month", "riskScore", "riskLevel", "severity", "spei1", "confidence", "confidenceLabel", "reason"];
     expect(body.features).toEqual(

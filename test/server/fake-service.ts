@@ -78,6 +78,10 @@ export class FakeDroughtService implements DroughtService {
     };
   }
 
+  batchTime(results: readonly BatchItem[]): typeof FIXED_DETAILS | null {
+    return results.some((r) => r.found) ? FIXED_DETAILS : null;
+  }
+
   batchItem(id: string | undefined, lat: number, lng: number): BatchItem {
     const base = id === undefined ? { lat, lng } : { id, lat, lng };
     if (!inBox(lat, lng)) {
