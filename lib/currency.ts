@@ -4,9 +4,8 @@
 // trend, a recent window) come only from a current series. Pure but for the clock, which tests and the validation can
 // fix (CLOCK_TODAY).
 import { STALE_FACTOR } from "../formats/source-status.ts";
-import { isoDay as day } from "./round.ts";
+import { DAY_MS, isoDay as day } from "./days.ts";
 
-export const DAY_MS = 86_400_000;
 
 export type Cadence = "daily" | "weekly" | "monthly" | "yearly";
 
@@ -21,6 +20,14 @@ export const HORIZON_DAYS: Record<Cadence, number> = {
   monthly: 92,
   yearly: 731,
 };
+
+/** Data dated more than this many days after today are impossible: a wrong date in a feed, not time zones. */
+export const FUTURE_SLACK_DAYS = 2;
+
+/** Whether a day (YYYY-MM-DD) lies after today beyond FUTURE_SLACK_DAYS: a snapshot holding one is refused at build. */
+export function afterToday(isoDate: string, now: number): boolean {
+  return isoDate.slice(0, 10) > day(now + FUTURE_SLACK_DAYS * DAY_MS);
+}
 
 /** The span of the data an answer rests on, as days (YYYY-MM-DD, both ends included). */
 export interface Period {

@@ -8,7 +8,8 @@ import { DAY_MS, INTENSITY, eventScore, TIMEFRAME_DAYS, scoreEvents, type Record
 import { clockNow, HORIZON_DAYS } from "../currency.ts";
 import { recentDetails, recentText, recentWindow } from "./recent-window.ts";
 import { inBbox, MIN_RATE_YEARS, notCovered, onLandOrCoast, recordConfidence, span, type AssessQuery, type Assessment, type Place } from "./answer.ts";
-import { isoDay as day, r1, r2 } from "../round.ts";
+import { r1, r2 } from "../round.ts";
+import { isoDay as day } from "../days.ts";
 
 const year = (iso: string) => iso.slice(0, 4);
 

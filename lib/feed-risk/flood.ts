@@ -12,7 +12,8 @@ import { recentDetails, recentText, recentWindow } from "./recent-window.ts";
 import type { AssessQuery, Assessment, Place } from "./answer.ts";
 import { VERY_WET_SPI, WET_REF, wetTerm } from "./climate-components.ts";
 import { mayBeNear, nearest } from "./nearest.ts";
-import { r1, r3, isoDay as day } from "../round.ts";
+import { r1, r3 } from "../round.ts";
+import { isoDay as day } from "../days.ts";
 
 /** A point within this distance outside a polygon counts as covered: DFO outlines are drawn at regional scale. */
 export const FOOTPRINT_BUFFER_KM = 10;

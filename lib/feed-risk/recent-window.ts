@@ -1,8 +1,8 @@
 // The recent window of a feed answer (the request's timeframe), anchored at today, against the feed's data: a window
 // the data do not reach says "no data for this window" instead of counting zero events (docs/methods/currency.md).
-import { DAY_MS, type Period } from "../currency.ts";
+import type { Period } from "../currency.ts";
 import type { TimeframeName } from "./scoring.ts";
-import { isoDay as day } from "../round.ts";
+import { DAY_MS, isoDay as day } from "../days.ts";
 
 
 export interface RecentWindow {

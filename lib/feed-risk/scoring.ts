@@ -4,8 +4,9 @@
 // and the recent activity A = Σw over the timeframe give score = 100 (1 - exp(-(λ/λref + A/Aref))). Each term
 // only grows with more, closer or stronger events, so the score is monotone in each.
 import { droughtScore } from "../drought-scale.ts";
+import { DAY_MS } from "../days.ts";
 
-export const DAY_MS = 86_400_000;
+export { DAY_MS };
 export const YEAR_MS = 365.2425 * DAY_MS;
 export const TIMEFRAME_DAYS = { "7d": 7, "30d": 30, "90d": 90, "1y": 365 } as const;
 export type TimeframeName = keyof typeof TIMEFRAME_DAYS;

@@ -2,7 +2,8 @@
 // reach, Thai provinces for dengue, WHO DON items of every country — with the 77 provinces (centroids and a
 // point-to-province index), published with publishSnapshot() under ARTIFACTS_DIR/snapshots/outbreaks/. A build
 // whose data file equals the current one publishes nothing ("unchanged").
-import { clockNow } from "../../lib/currency.ts";
+import { afterToday, clockNow } from "../../lib/currency.ts";
+import { isoDay } from "../../lib/days.ts";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -218,12 +219,11 @@ function currentDataSha(artifactsDir: string): string | undefined {
  * present that date as the present (docs/methods/currency.md). The snapshot is refused; the previous one keeps serving.
  */
 export function refuseFutureEnds(seriesEnds: Record<string, string>, newsAsOf: string, now = clockNow()): void {
-  const limit = new Date(now + 2 * 86_400_000).toISOString().slice(0, 10);
-  const today = new Date(now).toISOString().slice(0, 10);
+  const today = isoDay(now);
   for (const [series, end] of Object.entries(seriesEnds)) {
-    if (end > limit) throw new Error(`outbreaks snapshot refused: series ${series} ends ${end}, after today (${today}): a wrong date in the feed`);
+    if (afterToday(end, now)) throw new Error(`outbreaks snapshot refused: series ${series} ends ${end}, after today (${today}): a wrong date in the feed`);
   }
-  if (newsAsOf > limit) throw new Error(`outbreaks snapshot refused: the news end ${newsAsOf}, after today (${today}): a wrong date in the feed`);
+  if (afterToday(newsAsOf, now)) throw new Error(`outbreaks snapshot refused: the news end ${newsAsOf}, after today (${today}): a wrong date in the feed`);
 }
 
 /** The snapshot's files and manifest fields (the shape SNAPSHOT_BUILDERS entries return; buildSnapshots publishes it). */

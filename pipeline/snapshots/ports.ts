@@ -1,7 +1,8 @@
 // The `ports` snapshot: the cross-referenced port table, PortWatch daily port calls and country tanker series,
 // the AIS sample and GDACS cyclone/flood events, published with publishSnapshot() under
 // ARTIFACTS_DIR/snapshots/ports/. The server reads it through server/services/supply-chain-service.ts.
-import { clockNow } from "../../lib/currency.ts";
+import { afterToday, clockNow } from "../../lib/currency.ts";
+import { isoDay } from "../../lib/days.ts";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { writeDaySeries, type DaySeriesEntry } from "../../formats/day-series.ts";
@@ -42,8 +43,7 @@ function daysWithData(s: DaySeriesEntry): number {
  * date as the present (docs/methods/currency.md). The snapshot is refused; the previous one keeps serving.
  */
 export function refusePortsAfterToday(lastDay: string, now = clockNow()): void {
-  const limit = new Date(now + 2 * 86_400_000).toISOString().slice(0, 10);
-  if (lastDay > limit) throw new Error(`ports snapshot refused: port calls dated ${lastDay}, after today (${new Date(now).toISOString().slice(0, 10)}): a wrong date in the feed`);
+  if (afterToday(lastDay, now)) throw new Error(`ports snapshot refused: port calls dated ${lastDay}, after today (${isoDay(now)}): a wrong date in the feed`);
 }
 
 export function buildPortsFiles(dataDir: string): PortsSnapshotFiles {

@@ -16,7 +16,8 @@ import { gridIdOf } from "../../lib/drought/grid-id.ts";
 import { ANSWER_INDICES, DEFAULT_RULES, noValueInRecordReason, type MonthReason } from "../../lib/drought/cell-latest.ts";
 import { DROUGHT_OPENED_FILES, isCovered, openDroughtArtifacts, type DroughtArtifacts } from "../data/drought-artifacts.ts";
 import { log } from "../../lib/log.ts";
-import { clockNow, currencyOf, DAY_MS, monthsPeriod, type Currency, type Period } from "../../lib/currency.ts";
+import { clockNow, currencyOf, monthsPeriod, type Currency, type Period } from "../../lib/currency.ts";
+import { DAY_MS } from "../../lib/days.ts";
 import type {
   BatchItem,
   DroughtHistory,

@@ -18,7 +18,7 @@ import { inLngLatBox } from "../../lib/geo/bounds.ts";
 import { cutAtAntimeridian } from "../../lib/geo/antimeridian.ts";
 import { pageOf } from "./paging.ts";
 import { clockNow, currencyOf } from "../../lib/currency.ts";
-import { isoDay as day } from "../../lib/round.ts";
+import { isoDay as day } from "../../lib/days.ts";
 
 export class FeedRiskService {
   constructor(

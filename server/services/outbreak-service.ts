@@ -21,12 +21,13 @@ import { snapshotRoot } from "../../formats/snapshot-layout.ts";
 import { ArtifactStore } from "../data/artifact-store.ts";
 import { openOutbreakSnapshot, type OutbreakSnapshot } from "../data/outbreak-snapshot.ts";
 import { channelText, DISEASE_NAMES, fmt, maskedRuns, newsFinding, newsOut, NEWS_SHOWN, periodLabel, seriesCoverageText, windowLabel } from "./outbreak-text.ts";
-
-export { openOutbreakSnapshot, type OutbreakSnapshot } from "../data/outbreak-snapshot.ts";
 import type { DiseaseResult, NewsItemOut, OutbreakBody, OutbreakData, OutbreakStatusData, OutbreakStatusQuery } from "../schemas-outbreak.ts";
 import { isoNumericOf } from "../../lib/geo/geography.ts";
 import { clockNow, currencyOf, type Cadence, type Currency, type Period } from "../../lib/currency.ts";
 import { r1 } from "../../lib/round.ts";
+import { isoDay } from "../../lib/days.ts";
+
+export { openOutbreakSnapshot, type OutbreakSnapshot } from "../data/outbreak-snapshot.ts";
 
 /** Provinces whose centroid lies within this distance of the point count towards clusters and the case estimate. */
 export const CLUSTER_RADIUS_KM = 100;
@@ -97,7 +98,6 @@ export interface OutbreakService {
 }
 
 const daysBetween = (a: string, b: string) => Math.round((Date.parse(b) - Date.parse(a)) / 86_400_000);
-const dayOf = (t: number) => new Date(t).toISOString().slice(0, 10);
 
 /** DON items about `d` in the country dated up to today (a clock set in the past sees no later item), newest first. */
 function newsAbout(snap: OutbreakSnapshot, country: string, d: SurveilledDisease, today: string): NewsItem[] {
@@ -400,7 +400,7 @@ export class SnapshotOutbreakService implements OutbreakService {
       if (s !== undefined) return this.seriesPart(snap, s, place, q, now);
     }
     // The parts count ages to today: the cache holds one version's parts of one day.
-    const today = dayOf(now);
+    const today = isoDay(now);
     let cache = this.parts.get(snap);
     if (cache === undefined || cache.day !== today) this.parts.set(snap, (cache = { day: today, parts: new Map() }));
     const key = `${d} ${place.country} ${q.timeframe}`;
@@ -457,7 +457,7 @@ export class SnapshotOutbreakService implements OutbreakService {
    * there is a rate) — or notCurrent when the score rests on a recent window and the series is not current.
    */
   private judge(snap: OutbreakSnapshot, s: CaseSeries, a: Assessment, areaName: string, country: string, timeframe: Timeframe, now: number) {
-    const today = dayOf(now);
+    const today = isoDay(now);
     const end = lastReported(s);
     const seriesAsOf = periodDates(s.resolution, end, end).to;
     const sb = this.burdenOf(snap, s, end, areaName);
@@ -490,7 +490,7 @@ export class SnapshotOutbreakService implements OutbreakService {
     const disease = s.disease;
     const admin1 = s.level === "admin-1";
     const p = place.province;
-    const today = dayOf(now);
+    const today = isoDay(now);
     const areaName = admin1 ? snap.data.provinces[snap.provinceIndex.get(s.area) ?? p].nameEn : place.countryName;
     const a = admin1 ? this.provinceAssessments(snap, disease, q.timeframe)[p]! : this.assessed(snap, s, q.timeframe);
     const j = this.judge(snap, s, a, areaName, place.country, q.timeframe, now);
@@ -677,7 +677,7 @@ export class SnapshotOutbreakService implements OutbreakService {
 
   /** A disease without a count series for the country: WHO Disease Outbreak News only, never above low. */
   private newsOnly(snap: OutbreakSnapshot, disease: SurveilledDisease, place: Place, now: number): Part {
-    const today = dayOf(now);
+    const today = isoDay(now);
     const items = newsAbout(snap, place.country, disease, today);
     const news = newsOut(items);
     const newest = items[0];

@@ -13,6 +13,7 @@ import { MIN_WINDOW_COVERAGE, anomalyPoints, disruptionLevel, littlesLawDays, pe
 import { unlocodeFunctionNames } from "../../lib/ports/unlocode-function.ts";
 import type { SupplyChainBody, SupplyChainData } from "../schemas-supply-chain.ts";
 import type { PortsSnapshot, Resolution } from "./supply-chain-service.ts";
+import { isoDay } from "../../lib/days.ts";
 
 /** AIS fixes within this distance of the port count as at the port (anchorages lie a few km off the berths). */
 export const AIS_RADIUS_KM = 30;
@@ -43,7 +44,6 @@ const r1 = (x: number) => (Number.isFinite(x) ? Math.round(x * 10) / 10 : null);
 const r2 = (x: number) => (Number.isFinite(x) ? Math.round(x * 100) / 100 : null);
 const fmt = (x: number) => x.toLocaleString("en-US");
 const plural = (n: number, word: string) => `${fmt(n)} ${word}${n === 1 ? "" : "s"}`;
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /**
  * Indices of the points of a kdbush index inside the box around (lat, lng) of half-size `km` (check distances after).

@@ -1,7 +1,8 @@
 // What every feed builder shares: the build context, reading inputs (fetched or from DATA_DIR) with their checksums,
 // the adapters' rejections, the score distribution of a built snapshot, the refusal of data dated after today, and
 // writing the snapshot's files (finish).
-import { clockNow } from "../../../lib/currency.ts";
+import { afterToday, clockNow } from "../../../lib/currency.ts";
+import { isoDay } from "../../../lib/days.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { sha256Bytes, type FileChecksum } from "../../../formats/manifest.ts";
@@ -96,7 +97,6 @@ export const toEvent = (r: FeedRecord, set?: string): EventInput => ({
   id: r.id, source: r.source, time: r.time, endTime: r.endTime, lng: r.lng, lat: r.lat, bbox: r.bbox, magnitude: r.magnitude, name: r.name, group: r.group, ...(set === undefined ? {} : { set }),
 });
 
-export const isoDay = (t: number) => new Date(t).toISOString().slice(0, 10);
 
 /** Thai locations every 1° (lat 6..20, lng 98..105) for the build report's score distribution. */
 export function thaiGrid(): { lat: number; lng: number }[] {
@@ -169,25 +169,20 @@ export function finish(
   return { files, asOf: meta.asOf, sources: meta.dataSources, inputs: inputs.checksums, qc: { ...qc, scoreDistribution: report.scoreDistribution }, report: "build-report.json", acceptedRows };
 }
 
-/** Data dated more than this after the build's clock are impossible: a wrong date in the feed, not a forecast. */
-export const FUTURE_SLACK_MS = 2 * 86_400_000;
-
 /**
  * An answer whose data end in the future would present a wrong date as the present: a snapshot whose as-of, events,
- * records or station years lie after today (with two days' slack for time zones) is refused, as other impossible
- * values are, and the previous snapshot keeps serving.
+ * records or station years lie after today (lib/currency.ts afterToday) is refused, as other impossible values are,
+ * and the previous snapshot keeps serving.
  */
 export function refuseFutureData(meta: SnapshotMeta, events: EventInput[] | undefined, extra: Omit<SnapshotJson, "meta">, now = clockNow()): void {
-  const limit = now + FUTURE_SLACK_MS;
-  const bad = (what: string, t: number) => {
-    throw new Error(`${meta.riskType} snapshot refused: ${what} ${new Date(t).toISOString().slice(0, 10)} lies after today (${new Date(now).toISOString().slice(0, 10)}): a wrong date in the feed`);
+  const check = (what: string, date: string) => {
+    if (afterToday(date, now)) throw new Error(`${meta.riskType} snapshot refused: ${what} ${date.slice(0, 10)} lies after today (${isoDay(now)}): a wrong date in the feed`);
   };
-  const asOf = Date.parse(meta.asOf);
-  if (asOf > limit) bad("its data end", asOf);
-  for (const e of events ?? []) if (e.time > limit) bad(`event ${e.id} starts`, e.time);
-  for (const r of extra.records ?? []) if (Date.parse(r.end) > limit) bad(`record ${r.id} ends`, Date.parse(r.end));
-  for (const st of extra.dailyHeat?.stations ?? []) if (Date.parse(st.to) > limit) bad(`station ${st.id}'s year ends`, Date.parse(st.to));
-  for (const g of extra.gauges ?? []) if (g.lastYear !== null && Date.UTC(g.lastYear, 0, 1) > limit) bad(`gauge ${g.id}'s last year begins`, Date.UTC(g.lastYear, 0, 1));
+  check("its data end", meta.asOf);
+  for (const e of events ?? []) check(`event ${e.id} starts`, isoDay(e.time));
+  for (const r of extra.records ?? []) check(`record ${r.id} ends`, r.end);
+  for (const st of extra.dailyHeat?.stations ?? []) check(`station ${st.id}'s year ends`, st.to);
+  for (const g of extra.gauges ?? []) check(`gauge ${g.id}'s last year begins`, `${g.lastYear}-01-01`);
 }
 
 export function eventMeta(riskType: FeedRiskType, events: EventInput[], asOf: number, coverage: SnapshotMeta["coverage"], dataSources: string[], unit: string, params: Record<string, number>): SnapshotMeta {

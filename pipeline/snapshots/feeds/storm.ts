@@ -6,7 +6,8 @@ import { IBTRACS_WP_CSV_FILE, IBTRACS_WP_FILE, IBTRACS_WP_SOURCE, mergeTrackReco
 import type { AdapterResult, FeedRecord } from "../../feeds/records.ts";
 import type { EventRecord } from "../../../formats/feed-snapshot.ts";
 import { YEAR_MS } from "../../../lib/feed-risk/scoring.ts";
-import { type BuildContext, type BuiltSnapshot, Inputs, PARAMS, WORLD, eventMeta, finish, isoDay, latest, recordOf, requireValid, toEvent } from "./common.ts";
+import { type BuildContext, type BuiltSnapshot, Inputs, PARAMS, WORLD, eventMeta, finish, latest, recordOf, requireValid, toEvent } from "./common.ts";
+import { isoDay } from "../../../lib/days.ts";
 
 export const IBTRACS_COMPACT_FILE = "feeds/ibtracs/ibtracs_last3years_clean.csv";
 /** NOAA's native last-3-years list, linked into the inputs tree by a refresh (registry: ibtracs_recent). */
