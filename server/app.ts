@@ -5,35 +5,26 @@
 // Every response carries X-Data-Version, the CORS headers and the security headers (http/security-headers.ts);
 // authenticated ones also carry RateLimit-*. Failures before routing (malformed HTTP, timeouts) are answered by
 // the server's clientError listener (http/client-error.ts), bodies are read by http/body.ts.
-import { eventsHandler } from "./routes/events.ts";
-import { stationsHandler } from "./routes/stations.ts";
-import { profileHandler } from "./routes/profile.ts";
-import { ProfileService } from "./services/profile-service.ts";
 import type { FeedRiskService } from "./services/feed-risk-service.ts";
 import { otherGridInputs } from "../lib/drought/grid-sources.ts";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import type { Logger } from "../lib/log.ts";
 import type { KeyStore } from "./auth/key-store.ts";
-import { EXPORT_FILE_NAMES } from "../formats/drought-export.ts";
-import { exportHandlers } from "./routes/exports.ts";
-import { EXPORTS_PATH, type ExportService } from "./services/export-service.ts";
+import type { ExportService } from "./services/export-service.ts";
 import { UNKNOWN_FRESHNESS, type Freshness, type SourceStatusService } from "./services/source-status-service.ts";
-import { DOCS_CSP, REDOC_BUNDLE_FILE, REDOC_BUNDLE_PATH, renderDocsPage } from "./docs-page.ts";
 import { ApiError } from "./errors.ts";
 import { Admission, type AdmissionLimits } from "./http/admission.ts";
 import { errorHandler } from "./http/error-handler.ts";
 import { headerProblem } from "./http/header-checks.ts";
 import { DEFAULT_BODY_LIMIT } from "./http/body.ts";
-import { sendJson } from "./http/respond.ts";
-import { FRAME_ANCESTORS_NONE, securityHeaders } from "./http/security-headers.ts";
+import { securityHeaders } from "./http/security-headers.ts";
 import type { RateDecision, RateLimiter } from "./limits/rate-limit.ts";
 import { createMetrics } from "./metrics.ts";
 import { buildOpenApi } from "./openapi.ts";
-import { riskMapHandlers } from "./routes/risk-map.ts";
-import { outbreakHandlers } from "./routes/outbreak.ts";
+import { API_ROUTES } from "./routes/index.ts";
+import type { Handler, Method, Route, RouteContext } from "./routes/route.ts";
 import type { OutbreakService } from "./services/outbreak-service.ts";
 import type { DroughtHistory, DroughtService } from "./services/types.ts";
-import { supplyChainHandlers } from "./routes/supply-chain.ts";
 import type { SupplyChainService } from "./services/supply-chain-service.ts";
 
 export interface AppDeps {
@@ -62,44 +53,29 @@ export interface AppDeps {
   routers?: Router[];
 }
 
-interface RouteDef {
+/** A path's methods and authentication, for the routing gate (404/405, CORS preflight, auth). */
+interface PathEntry {
   path: string;
-  methods: ReadonlyArray<"GET" | "POST">;
+  methods: Method[];
   auth: boolean;
 }
 
-/** Every route the service knows: the routing gate answers 404/405 from this table. */
-export const ROUTES: ReadonlyArray<RouteDef> = [
-  { path: "/healthz", methods: ["GET"], auth: false },
-  { path: "/readyz", methods: ["GET"], auth: false },
-  { path: "/metrics", methods: ["GET"], auth: false },
-  { path: "/api/status", methods: ["GET"], auth: false },
-  { path: "/openapi.json", methods: ["GET"], auth: false },
-  { path: "/docs", methods: ["GET"], auth: false },
-  { path: "/docs/redoc.standalone.js", methods: ["GET"], auth: false },
-  { path: "/api/ping", methods: ["GET"], auth: true },
-  { path: "/api/risk-map/score", methods: ["POST"], auth: true },
-  { path: "/api/risk-map/drought", methods: ["GET"], auth: true },
-  { path: "/api/risk-map/drought/province", methods: ["GET"], auth: true },
-  { path: "/api/risk-map/drought/history", methods: ["GET"], auth: true },
-  { path: "/api/risk-map/drought/provinces", methods: ["GET"], auth: true },
-  { path: "/api/risk-map/drought/province/history", methods: ["GET"], auth: true },
-  { path: "/api/risk-map/batch", methods: ["POST"], auth: true },
-  { path: "/api/risk-map/events", methods: ["GET"], auth: true },
-  { path: "/api/risk-map/stations", methods: ["GET"], auth: true },
-  { path: "/api/risk-map/profile", methods: ["GET"], auth: true },
-  { path: "/api/supply-chain/query", methods: ["POST"], auth: true },
-  { path: "/api/supply-chain/ports", methods: ["GET"], auth: true },
-  { path: "/api/outbreak-radar/query", methods: ["POST"], auth: true },
-  { path: "/api/outbreak-radar/status", methods: ["GET"], auth: true },
-  { path: EXPORTS_PATH, methods: ["GET"], auth: true },
-  ...EXPORT_FILE_NAMES.map((name) => ({ path: `${EXPORTS_PATH}/${name}`, methods: ["GET"] as const, auth: true })),
-];
-const ROUTE_BY_PATH = new Map(ROUTES.map((r) => [r.path, r]));
+/** The routes of API_ROUTES grouped by path (a path's routes agree on authentication). */
+function pathTable(routes: ReadonlyArray<Route>): Map<string, PathEntry> {
+  const table = new Map<string, PathEntry>();
+  for (const r of routes) {
+    const entry = table.get(r.path);
+    if (entry === undefined) table.set(r.path, { path: r.path, methods: [r.method], auth: r.auth });
+    else if (entry.auth !== r.auth || entry.methods.includes(r.method)) throw new Error(`${r.method} ${r.path} is declared twice or disagrees on auth`);
+    else entry.methods.push(r.method);
+  }
+  return table;
+}
+const ROUTE_BY_PATH = pathTable(API_ROUTES);
 
 export const EXPOSED_HEADERS = "X-Data-Version, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, ETag";
 
-function allowHeader(route: RouteDef): string {
+function allowHeader(route: PathEntry): string {
   return [...route.methods.flatMap((m) => (m === "GET" ? ["GET", "HEAD"] : [m])), "OPTIONS"].join(", ");
 }
 
@@ -108,8 +84,6 @@ function setRateHeaders(res: Response, d: RateDecision): void {
   res.setHeader("RateLimit-Remaining", String(d.remaining));
   res.setHeader("RateLimit-Reset", String(d.resetSeconds));
 }
-
-type Handler = (req: Request, res: Response, next: NextFunction) => unknown;
 
 /** Runs handlers in turn, each calling next() to pass on; a throw or a rejected promise goes to the error handler. */
 function runChain(chain: Handler[], req: Request, res: Response, done: NextFunction): void {
@@ -143,7 +117,6 @@ export function createApp(deps: AppDeps) {
   const bodyLimit = deps.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const metrics = createMetrics(() => deps.drought.dataVersion(), undefined, () => deps.sources?.ages() ?? [], () => deps.sources?.file());
   let openApiCache: object | undefined;
-  let docsCache: string | undefined;
   const openApi = () => (openApiCache ??= buildOpenApi({ bodyLimit }));
 
   const app = express();
@@ -267,78 +240,26 @@ export function createApp(deps: AppDeps) {
     runChain(chain, req, res, next);
   });
 
-  on("GET", "/healthz", (req, res) => sendJson(req, res, 200, { success: true, data: { status: "ok" } }));
-  on("GET", "/readyz", (req, res) => {
-    if (!deps.ready()) throw new ApiError("SERVICE_UNAVAILABLE", "Drought data is not loaded yet");
-    sendJson(req, res, 200, { success: true, data: { status: "ready", dataVersion: res.getHeader("X-Data-Version") } });
-  });
-  on("GET", "/metrics", async (_req, res) => {
-    const text = await metrics.registry.metrics();
-    res.setHeader("Content-Type", metrics.registry.contentType);
-    res.end(text);
-  });
-  on("GET", "/openapi.json", (req, res) => sendJson(req, res, 200, openApi()));
-  on("GET", "/docs", (_req, res) => {
-    docsCache ??= renderDocsPage(openApi() as Parameters<typeof renderDocsPage>[0]);
-    res.setHeader("Content-Type", "text/html; charset=utf-8");
-    res.setHeader("Content-Security-Policy", `${DOCS_CSP}; ${FRAME_ANCESTORS_NONE}`);
-    res.end(docsCache);
-  });
-  // Redoc's bundle changes only with the installed package: cached for a day, revalidated by ETag.
-  on("GET", REDOC_BUNDLE_PATH, (_req, res, next) => res.sendFile(REDOC_BUNDLE_FILE, { maxAge: "1d", immutable: false, headers: { "Content-Type": "text/javascript; charset=utf-8" } }, (err) => err && next(err)));
-  on("GET", "/api/ping", (req, res) => sendJson(req, res, 200, { success: true, data: { pong: true } }));
-
   // A drought answer is stale by the inputs of the grid it was drawn from, not by those of the other grids.
   const freshness: Freshness = (kind) => deps.sources?.flag(kind, kind === "drought" ? otherGridInputs(deps.drought.gridSource() ?? "stations") : undefined) ?? UNKNOWN_FRESHNESS;
-  on("GET", "/api/status", (req, res) => {
-    if (!deps.sources) throw new ApiError("SERVICE_UNAVAILABLE", "the sources status is not available in this process");
-    let drought = "none";
-    try {
-      drought = deps.drought.dataVersion() || "none";
-    } catch {
-      // not loaded yet
-    }
-    sendJson(req, res, 200, { success: true, data: deps.sources.status(drought) });
-  });
-  const batchAdmission = new Admission("batch", deps.admission);
-  const riskMap = riskMapHandlers({ drought: deps.drought, bodyLimit, charge, freshness, history: deps.history, admission: batchAdmission });
-  on("POST", "/api/risk-map/score", riskMap.score);
-  on("GET", "/api/risk-map/drought", riskMap.drought);
-  on("GET", "/api/risk-map/drought/province", riskMap.province);
-  on("GET", "/api/risk-map/drought/history", riskMap.history);
-  on("GET", "/api/risk-map/drought/provinces", riskMap.choropleth);
-  on("GET", "/api/risk-map/drought/province/history", riskMap.provinceHistory);
-  on("POST", "/api/risk-map/batch", batchAdmission.gate, riskMap.batch);
-  on("GET", "/api/risk-map/events", eventsHandler(deps.feeds, freshness));
-  on("GET", "/api/risk-map/stations", stationsHandler(deps.feeds, freshness));
-  const profile = new ProfileService({ score: deps.drought, outbreak: deps.outbreak, supplyChain: deps.supplyChain, freshness });
-  on("GET", "/api/risk-map/profile", profileHandler({ profile, charge }));
-  const supplyChain = supplyChainHandlers({ supplyChain: deps.supplyChain, bodyLimit, freshness });
-  on("POST", "/api/supply-chain/query", supplyChain.query);
-  on("GET", "/api/supply-chain/ports", supplyChain.ports);
-  const outbreak = outbreakHandlers({ outbreak: deps.outbreak, bodyLimit, freshness });
-  on("POST", "/api/outbreak-radar/query", outbreak.query);
-  on("GET", "/api/outbreak-radar/status", outbreak.status);
-  const exportsOrUnavailable = () => {
-    if (!deps.exports) throw new ApiError("SERVICE_UNAVAILABLE", "exports are not available in this process");
-    return exportHandlers(deps.exports);
+  const ctx: RouteContext = {
+    ...deps,
+    bodyLimit,
+    charge,
+    freshness,
+    batchAdmission: new Admission("batch", deps.admission),
+    exportAdmission: new Admission("export download", deps.admission),
+    metrics,
+    openApi,
   };
-  on("GET", EXPORTS_PATH, (req, res) => exportsOrUnavailable().list(req, res));
-  const exportAdmission = new Admission("export download", deps.admission);
-  for (const name of EXPORT_FILE_NAMES) on("GET", `${EXPORTS_PATH}/${name}`, exportAdmission.middleware, (req, res, next) => exportsOrUnavailable().file(name)(req, res, next));
+  for (const route of API_ROUTES) handlers.set(`${route.method} ${route.path}`, route.handlers(ctx));
 
-  // Reached only if a route in ROUTES has no handler.
+  // Not reached: every route of API_ROUTES has its handlers.
   app.use((req) => {
     throw new ApiError("NOT_FOUND", `No route ${req.method} ${req.path}`);
   });
 
   app.use(errorHandler(logger));
-
-  /** Registers a route's handlers (run in turn, as Express runs a route's), reached through dispatch. */
-  function on(method: "GET" | "POST", path: string, ...chain: Handler[]): void {
-    if (!ROUTE_BY_PATH.get(path)?.methods.includes(method)) throw new Error(`${method} ${path} is not in ROUTES`);
-    handlers.set(`${method} ${path}`, chain);
-  }
 
   return app;
 }

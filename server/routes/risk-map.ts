@@ -1,9 +1,34 @@
-// The drought endpoints' handlers: validate → call the DroughtService → shape the response. Nothing else.
+// The drought endpoints, declared with their OpenAPI operations; their handlers validate → call the DroughtService →
+// shape the response. Nothing else.
 import type { Request, Response } from "express";
 import { readJsonBody } from "../http/body.ts";
 import { sendCsv, sendJson } from "../http/respond.ts";
 import { parseOrThrow } from "../http/validate.ts";
-import { choroplethQuery, droughtQuery, historyQuery, provinceHistoryQuery, provinceQuery, scoreBody, scoreQuery } from "../schemas.ts";
+import {
+  batchBody,
+  batchData,
+  batchFeatureCollection as batchFeatureCollectionSchema,
+  choroplethQuery,
+  droughtGridData,
+  droughtHistoryData,
+  droughtQuery,
+  historyQuery,
+  MAX_BATCH_LOCATIONS,
+  provinceChoropleth,
+  provinceDroughtData,
+  provinceHistoryData,
+  provinceHistoryQuery,
+  provinceQuery,
+  scoreBody,
+  scoreData,
+  scoreFeature as scoreFeatureSchema,
+  scoreQuery,
+  successEnvelope,
+} from "../schemas.ts";
+import { z } from "zod";
+import { bodyLimitNote, errorResponses, GET_ERRORS, jsonBody, ok, POINT_MONTH_NOTE, POST_ERRORS, queryParameters, RISK_TYPE_COVERAGE } from "../openapi-parts.ts";
+import { freshnessFields } from "../schemas-freshness.ts";
+import type { Route, RouteContext } from "./route.ts";
 import { ApiError } from "../errors.ts";
 import type { Admission } from "../http/admission.ts";
 import { parseBatchBody } from "./batch-body.ts";
@@ -164,5 +189,132 @@ export function riskMapHandlers(deps: RiskMapDeps) {
       await deps.admission.run(res, () => batchAnswer(req, res, raw));
     },
   };
-
 }
+
+const handlersOf = (ctx: RouteContext) => riskMapHandlers({ ...ctx, admission: ctx.batchAdmission });
+
+/** The drought routes (and the composite score, which answers every risk type). */
+export const riskMapRoutes: Route[] = [
+  {
+    method: "POST",
+    path: "/api/risk-map/score",
+    auth: true,
+    doc: (d) => ({
+      operationId: "riskScore",
+      summary: "Composite risk score for a coordinate",
+      description:
+        `${RISK_TYPE_COVERAGE} drought: ${POINT_MONTH_NOTE} The summary names the D-level of SPEI-1 and, when one is under way, ` +
+        `the current drought event (SPEI-3 below -1, details.droughtEvent.current): it never reads "No drought" during one. ${bodyLimitNote(d.bodyLimit)}`,
+      parameters: queryParameters(scoreQuery),
+      requestBody: jsonBody(scoreBody),
+      responses: {
+        "200": ok("Risk score (envelope), or a GeoJSON Feature with format=geojson", {
+          "application/json": successEnvelope(scoreData.extend(freshnessFields)),
+          "application/geo+json": scoreFeatureSchema.extend({ properties: scoreFeatureSchema.shape.properties.extend(freshnessFields) }),
+        }),
+        ...errorResponses(POST_ERRORS),
+      },
+    }),
+    handlers: (ctx) => [handlersOf(ctx).score],
+  },
+  {
+    method: "GET",
+    path: "/api/risk-map/drought",
+    auth: true,
+    doc: () => ({
+      operationId: "droughtAtPoint",
+      summary: "Drought indices at the nearest grid point",
+      description: `${POINT_MONTH_NOTE} Query numbers are plain decimals (no exponent, hex or blanks).`,
+      parameters: queryParameters(droughtQuery),
+      responses: { "200": ok("Drought grid result (or one CSV row with format=csv)", { "application/json": successEnvelope(droughtGridData.extend(freshnessFields)), "text/csv": z.string() }), ...errorResponses(GET_ERRORS) },
+    }),
+    handlers: (ctx) => [handlersOf(ctx).drought],
+  },
+  {
+    method: "GET",
+    path: "/api/risk-map/drought/history",
+    auth: true,
+    doc: () => ({
+      operationId: "droughtHistoryAtPoint",
+      summary: "The monthly record at the nearest grid point: indices, score, D-level and validity per month",
+      description:
+        "from/to are clamped to the record (period gives the months served); a range outside it is 404 NOT_FOUND naming the " +
+        "record's span; from after to is 400. format=csv (or Accept: text/csv): one row per month.",
+      parameters: queryParameters(historyQuery),
+      responses: {
+        "200": ok("Monthly record", { "application/json": successEnvelope(droughtHistoryData.extend(freshnessFields)), "text/csv": z.string() }),
+        ...errorResponses(GET_ERRORS),
+      },
+    }),
+    handlers: (ctx) => [handlersOf(ctx).history],
+  },
+  {
+    method: "GET",
+    path: "/api/risk-map/drought/provinces",
+    auth: true,
+    doc: () => ({
+      operationId: "droughtChoropleth",
+      summary: "All 77 provinces of a month as a GeoJSON FeatureCollection: simplified outlines (about 1 km) with each province's summary",
+      description: "Feature id = ISO 3166-2 code. For map clients; province-history gives one province's months.",
+      parameters: queryParameters(choroplethQuery),
+      responses: {
+        "200": ok("FeatureCollection", { "application/geo+json": provinceChoropleth.extend(freshnessFields) }),
+        ...errorResponses(GET_ERRORS),
+      },
+    }),
+    handlers: (ctx) => [handlersOf(ctx).choropleth],
+  },
+  {
+    method: "GET",
+    path: "/api/risk-map/drought/province/history",
+    auth: true,
+    doc: () => ({
+      operationId: "droughtHistoryByProvince",
+      summary: "The monthly record of a province: SPEI-1/3/6 means, score, D-level, validity and cells used per month",
+      parameters: queryParameters(provinceHistoryQuery),
+      responses: {
+        "200": ok("Monthly record", { "application/json": successEnvelope(provinceHistoryData.extend(freshnessFields)), "text/csv": z.string() }),
+        ...errorResponses(GET_ERRORS),
+      },
+    }),
+    handlers: (ctx) => [handlersOf(ctx).provinceHistory],
+  },
+  {
+    method: "GET",
+    path: "/api/risk-map/drought/province",
+    auth: true,
+    doc: () => ({
+      operationId: "droughtByProvince",
+      summary: "Drought by province (77 Thai provinces, country THA)",
+      parameters: queryParameters(provinceQuery),
+      responses: {
+        "200": ok("Province drought result (or one CSV row with format=csv)", { "application/json": successEnvelope(provinceDroughtData.extend(freshnessFields)), "text/csv": z.string() }),
+        ...errorResponses(GET_ERRORS),
+      },
+    }),
+    handlers: (ctx) => [handlersOf(ctx).province],
+  },
+  {
+    method: "POST",
+    path: "/api/risk-map/batch",
+    auth: true,
+    doc: (d) => ({
+      operationId: "droughtBatch",
+      summary: `Drought for up to ${MAX_BATCH_LOCATIONS} coordinates`,
+      description:
+        "A location without data does not fail the batch: its result has found=false, null values and a reason. " +
+        `${POINT_MONTH_NOTE} ` +
+        `Costs 1 + ceil(n/10) rate-limit points. ${bodyLimitNote(d.bodyLimit)}`,
+      requestBody: jsonBody(batchBody),
+      responses: {
+        "200": ok("Batch result (format=json) or a FeatureCollection (format=geojson)", {
+          "application/json": successEnvelope(batchData.extend(freshnessFields)),
+          "application/geo+json": batchFeatureCollectionSchema.extend(freshnessFields),
+          "text/csv": z.string(),
+        }),
+        ...errorResponses(POST_ERRORS),
+      },
+    }),
+    handlers: (ctx) => [ctx.batchAdmission.gate, handlersOf(ctx).batch],
+  },
+];

@@ -12,6 +12,10 @@ import { stationsQuery, type StationsCollection, type StationsQuery } from "../s
 import type { FeedRiskService } from "../services/feed-risk-service.ts";
 import { pageOf } from "../services/paging.ts";
 import type { Freshness } from "../services/source-status-service.ts";
+import { errorResponses, GET_ERRORS, ok, queryParameters } from "../openapi-parts.ts";
+import { stationsCollection } from "../schemas-stations.ts";
+import { freshnessFields } from "../schemas-freshness.ts";
+import type { Route } from "./route.ts";
 
 type Feature = StationsCollection["features"][number];
 /** A page of the sites in a box: the collection but for its links, and the cursor of the next page. */
@@ -64,3 +68,28 @@ export function stationsHandler(feeds: FeedRiskService | undefined, freshness: F
     sendJson(req, res, 200, { ...page, ...pageLinks(req, stationsQuery, nextCursor), ...freshness(q.riskType) }, "application/geo+json");
   };
 }
+
+/** The map layers' stations and tide gauges of the feed snapshots. */
+export const stationsRoutes: Route[] = [
+  {
+    method: "GET",
+    path: "/api/risk-map/stations",
+    auth: true,
+    doc: () => ({
+      operationId: "stationsInBox",
+      summary: "Heatwave stations or sea-level tide gauges inside a box as GeoJSON (map layers)",
+      description:
+        "From the published heatwave and sea-level snapshots, the sites their scores are computed from: GHCN-Daily stations " +
+        "with the heatwaves of their latest year with 300 days of data (Perkins & Alexander 2013) against their base years, " +
+        "PSMSL tide gauges with their annual mean sea-level trend. Ordered by id. A bbox with west > east crosses the antimeridian. " +
+        "Paging as /api/risk-map/events: `limit` a page, `next` (and `links`, rel next) while truncated, numberMatched over all " +
+        "pages. Click-through: POST /api/risk-map/score with the site's coordinates and riskType gives the score there.",
+      parameters: queryParameters(stationsQuery),
+      responses: {
+        "200": ok("FeatureCollection", { "application/geo+json": stationsCollection.extend(freshnessFields) }),
+        ...errorResponses(GET_ERRORS),
+      },
+    }),
+    handlers: (ctx) => [stationsHandler(ctx.feeds, ctx.freshness)],
+  },
+];

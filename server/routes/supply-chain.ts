@@ -9,6 +9,11 @@ import { ApiError } from "../errors.ts";
 import { portsQuery, supplyChainBody } from "../schemas-supply-chain.ts";
 import { SUPPLY_CHAIN_NOT_CONFIGURED, type SupplyChainService } from "../services/supply-chain-service.ts";
 import type { Freshness } from "../services/source-status-service.ts";
+import { bodyLimitNote, errorResponses, GET_ERRORS, jsonBody, ok, POST_ERRORS, queryParameters } from "../openapi-parts.ts";
+import { successEnvelope } from "../schemas.ts";
+import { portsCollection, supplyChainData } from "../schemas-supply-chain.ts";
+import { freshnessFields } from "../schemas-freshness.ts";
+import type { Route } from "./route.ts";
 
 export function supplyChainHandlers(deps: { supplyChain?: SupplyChainService; bodyLimit: number; freshness: Freshness }) {
   return {
@@ -25,3 +30,41 @@ export function supplyChainHandlers(deps: { supplyChain?: SupplyChainService; bo
     },
   };
 }
+
+/** The supply-chain routes. */
+export const supplyChainRoutes: Route[] = [
+  {
+    method: "POST",
+    path: "/api/supply-chain/query",
+    auth: true,
+    doc: (d) => ({
+      operationId: "supplyChainQuery",
+      summary: "Port congestion, vessel counts, delays and disruption for a port (UN/LOCODE) or a coordinate",
+      description:
+        "portCode wins over lat/lng when both are sent; a coordinate selects the nearest port within 50 km. " +
+        "Unknown port or no port in range: 404 NOT_FOUND. Fields without data are null and listed in details.missing. " +
+        `Methods: docs/methods/supply-chain.md. ${bodyLimitNote(d.bodyLimit)}`,
+      requestBody: jsonBody(supplyChainBody),
+      responses: { "200": ok("Supply chain result", { "application/json": successEnvelope(supplyChainData.extend(freshnessFields)) }), ...errorResponses(POST_ERRORS) },
+    }),
+    handlers: (ctx) => [supplyChainHandlers(ctx).query],
+  },
+  {
+    method: "GET",
+    path: "/api/supply-chain/ports",
+    auth: true,
+    doc: () => ({
+      operationId: "portsInBox",
+      summary: "The ports inside a box with their congestion index, as GeoJSON (map layer), a page at a time",
+      description:
+        "Located ports of UN/LOCODE, the World Port Index and PortWatch, every feature a Point; congestionIndex as in the " +
+        "congestion answer, null with its reason where the port has no PortWatch daily port calls. Ports with an index first, " +
+        "then the busiest, then by name and id. A bbox with west > east crosses the antimeridian. Paging as GET " +
+        "/api/risk-map/events: `limit` a page, `next` (and `links`, rel next) while truncated, numberMatched over all pages. " +
+        "Click-through: POST /api/supply-chain/query with the feature's code (or its coordinates when code is null).",
+      parameters: queryParameters(portsQuery),
+      responses: { "200": ok("FeatureCollection", { "application/geo+json": portsCollection.extend(freshnessFields) }), ...errorResponses(GET_ERRORS) },
+    }),
+    handlers: (ctx) => [supplyChainHandlers(ctx).ports],
+  },
+];

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATA_VERSION, FIXED_DETAILS, FIXED_TIME } from "./fake-service.ts";
 import { get, postJson, startTestServer, type TestServer } from "./helpers.ts";
-import { ROUTES } from "../../server/app.ts";
+import { API_ROUTES } from "../../server/routes/index.ts";
+import { TILE_OPERATIONS } from "../../server/routes/tiles-doc.ts";
+import { createTilesRouter } from "../../server/routes/tiles.ts";
+import { log } from "../../lib/log.ts";
+import { buildOpenApi } from "../../server/openapi.ts";
 import { UNKNOWN_FRESHNESS } from "../../server/services/source-status-service.ts";
 import { GRID_DEFAULT_MONTH_RULE } from "../../lib/drought/cell-latest.ts";
 
@@ -28,6 +32,42 @@ const SCORE_DATA = {
   dataSources: ["test-grid"],
   timestamp: FIXED_TIME,
 };
+
+describe("routes declared once (server/routes/index.ts)", () => {
+  type Op = { requestBody?: { content: Record<string, { schema?: object }> }; responses: Record<string, { content?: Record<string, { schema?: object }> }> };
+  const doc = buildOpenApi({ bodyLimit: 65536 }) as unknown as { paths: Record<string, Record<string, Op>> };
+
+  it("every route but the document and its page has an operation with a 200 schema, and every POST its body's schema", () => {
+    const undocumented = API_ROUTES.filter((r) => r.doc === null).map((r) => r.path);
+    expect(undocumented).toEqual(["/openapi.json", "/docs", "/docs/redoc.standalone.js"]);
+    for (const r of API_ROUTES.filter((x) => x.doc !== null)) {
+      const op = doc.paths[r.path][r.method.toLowerCase()];
+      const ok = Object.values(op.responses["200"].content ?? {});
+      expect(ok.length, `${r.method} ${r.path}`).toBeGreaterThan(0);
+      for (const media of ok) expect(media.schema, `${r.method} ${r.path}`).toBeTypeOf("object");
+      if (r.method === "POST") expect(op.requestBody?.content["application/json"].schema, `${r.method} ${r.path}`).toBeTypeOf("object");
+    }
+  });
+
+  it("the running router answers each documented method of each path, and refuses the others with 405", async () => {
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      if (path.startsWith("/tiles/")) continue;
+      const res = await fetch(`${s.base}${path}`, { method: "OPTIONS" });
+      expect(res.status, path).toBe(204);
+      const documented = Object.keys(ops).map((m) => m.toUpperCase());
+      const allowed = res.headers.get("allow")!.split(", ").filter((m) => m !== "HEAD" && m !== "OPTIONS");
+      expect(allowed.sort(), path).toEqual(documented.sort());
+    }
+  });
+
+  it("the tiles router registers exactly the tiles paths the document describes", () => {
+    const router = createTilesRouter({ current: () => undefined, logger: log });
+    const registered = (router.stack as Array<{ route?: { path: string } }>)
+      .flatMap((layer) => (layer.route ? [layer.route.path.replace(/:(\w+)/g, "{$1}")] : []));
+    void router.close();
+    expect(registered.sort()).toEqual(Object.keys(TILE_OPERATIONS).sort());
+  });
+});
 
 describe("POST /api/risk-map/score", () => {
   it("returns the envelope with defaults applied", async () => {
@@ -261,9 +301,9 @@ describe("operational endpoints", () => {
     const doc = await res.json();
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.title).toBeTypeOf("string");
-    // Every route of the routing table but the document itself and its page, and the tiles routes (server/routes/tiles.ts).
+    // Every declared route but the document itself and its page, and the tiles routes (server/routes/tiles-doc.ts).
     const tiles = ["/tiles/legend.json", "/tiles/index.json", "/tiles/{tileset}.json", "/tiles/{tileset}/{z}/{x}/{y}.{ext}", "/tiles/v/{version}/{tileset}/{z}/{x}/{y}.{ext}", "/tiles/archives/{file}"];
-    expect(Object.keys(doc.paths).sort()).toEqual([...ROUTES.map((r) => r.path).filter((p) => p !== "/openapi.json" && !p.startsWith("/docs")), ...tiles].sort());
+    expect(Object.keys(doc.paths).sort()).toEqual([...API_ROUTES.map((r) => r.path).filter((p) => p !== "/openapi.json" && !p.startsWith("/docs")), ...tiles].sort());
     expect(Object.keys(doc.paths)).toContain("/api/risk-map/drought/exports/drought-cells.parquet");
     expect(doc.components.securitySchemes.ApiKey).toEqual({ type: "apiKey", in: "header", name: "X-API-Key" });
     const scoreBody = doc.paths["/api/risk-map/score"].post.requestBody.content["application/json"].schema;
