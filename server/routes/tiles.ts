@@ -11,10 +11,8 @@
 // Auth: every tile, TileJSON and archive request needs the X-API-Key header (never a query parameter, so keys
 // stay out of URLs and logs); the map page adds it with MapLibre's transformRequest.
 import { createHash } from "node:crypto";
-import { dirname, join, resolve } from "node:path";
-import { createRequire } from "node:module";
+import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
-import { PROJECT_ROOT } from "../../lib/config.ts";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import { PMTiles } from "pmtiles";
 import type { Logger } from "../../lib/log.ts";
@@ -25,7 +23,6 @@ import { acceptsGzip, ifNoneMatchHits } from "../http/respond.ts";
 import { statEtag } from "../http/file-etag.ts";
 import { sendDiskFile } from "../http/send-file.ts";
 import { Admission, type AdmissionLimits } from "../http/admission.ts";
-import { withFrameAncestors } from "../http/security-headers.ts";
 import type { DroughtArtifacts } from "../data/drought-artifacts.ts";
 import type GeoJSONVT from "geojson-vt";
 import { droughtAttribution } from "../../lib/drought/grid-sources.ts";
@@ -486,30 +483,4 @@ function sendJsonText(req: Request, res: Response, body: string, cacheControl: s
     return;
   }
   res.end(req.method === "HEAD" ? undefined : body);
-}
-
-// The page's files stay in the source tree (the compiled build in dist/ has only JavaScript).
-const PUBLIC_DIR = resolve(PROJECT_ROOT, "server", "public");
-
-/** The map page at `/` and its assets under /map/ (MapLibre GL JS from node_modules; no outside network). */
-export function createMapPageRouter(): Router {
-  const router = express.Router();
-  const maplibreDir = dirname(createRequire(import.meta.url).resolve("maplibre-gl/dist/maplibre-gl.css"));
-  const js = (res: Response, path: string) => {
-    if (path.endsWith(".mjs") || path.endsWith(".js")) res.setHeader("Content-Type", "text/javascript; charset=utf-8");
-  };
-  router.use("/map", (_req, res, next) => {
-    res.locals.route ??= "/map";
-    next();
-  });
-  router.get("/", (_req, res) => {
-    res.locals.route ??= "/";
-    res.setHeader("Content-Type", "text/html; charset=utf-8");
-    res.setHeader("Cache-Control", "no-cache");
-    res.setHeader("Content-Security-Policy", withFrameAncestors("default-src 'self'; img-src 'self' data: blob:; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'"));
-    res.sendFile(join(PUBLIC_DIR, "index.html"));
-  });
-  router.use("/map/vendor/maplibre-gl", express.static(maplibreDir, { index: false, setHeaders: js, maxAge: "1d" }));
-  router.use("/map", express.static(PUBLIC_DIR, { index: false, setHeaders: js }));
-  return router;
 }
