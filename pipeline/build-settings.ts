@@ -9,6 +9,8 @@ export interface NetcdfSource {
   /** Paths relative to DATA_DIR (or absolute). */
   precipitation?: string;
   temperature?: string;
+  /** Monthly mean temperature from GHCN-Monthly stations (.dat and .inv), put on the precipitation grid's cells. */
+  temperatureStations?: { dat: string; inv: string };
   /** Units override for precipitation (e.g. "m day-1" for ERA5 monthly means of daily totals). */
   precipitationUnits?: string;
   /** Precomputed SPEIbase files by layer, e.g. { spei3: "climate/spei03.nc" }. */
@@ -18,7 +20,8 @@ export interface NetcdfSource {
 export interface BuildSettings {
   /**
    * What the grid is built from (GRID_SOURCE): "auto" (the default) takes the first of era5, keyless, stations
-   * whose inputs are present and that builds (pipeline/grid/grid-source.ts); the others name one.
+   * whose inputs are present and that builds (pipeline/grid/grid-source.ts); the others name one (cpc: CPC
+   * precipitation with GHCN-Monthly temperature, only when named).
    */
   gridSource: "auto" | GridSourceName;
   /** The grid path: "stations" (GHCN-Daily, interpolated) or "netcdf" (native cells of gridded inputs). */
@@ -58,7 +61,7 @@ function numberSetting(env: NodeJS.ProcessEnv, name: string, fallback: number): 
   return n;
 }
 
-const GRID_SOURCE_VALUES = ["auto", "stations", "era5", "keyless", "netcdf"] as const;
+const GRID_SOURCE_VALUES = ["auto", "stations", "era5", "keyless", "cpc", "netcdf"] as const;
 
 export function buildSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): BuildSettings {
   const gridSource = env.GRID_SOURCE || "auto";

@@ -20,6 +20,7 @@ import { readProvincesJson, writeProvinceIndex, writeProvincesJson, type Provinc
 import { GHCND_SUBDIR } from "./inputs/ghcnd/stations.ts";
 import { gridFromStations } from "./grid/from-stations.ts";
 import { gridFromNetcdf } from "./grid/from-netcdf.ts";
+import { gridFromCpc } from "./grid/from-cpc.ts";
 import { loadProvinces, provincesPath } from "./provinces/boundaries.ts";
 import { buildAliases, loadAliasSources, OPENGIS_FILE, VARIANTS_FILE } from "./provinces/aliases.ts";
 import { provinceMetadata } from "./provinces/metadata.ts";
@@ -137,7 +138,7 @@ async function checksumInputs(dataDir: string, settings: BuildSettings): Promise
   const nc = settings.netcdf;
   const sourceFiles =
     settings.source === "netcdf"
-      ? [nc?.precipitation, nc?.temperature, ...Object.values(nc?.speibase ?? {})].filter((f): f is string => !!f).map((f) => resolve(dataDir, f))
+      ? [nc?.precipitation, nc?.temperature, nc?.temperatureStations?.dat, nc?.temperatureStations?.inv, ...Object.values(nc?.speibase ?? {})].filter((f): f is string => !!f).map((f) => resolve(dataDir, f))
       : filesUnder(join(dataDir, GHCND_SUBDIR));
   // The alias lists are optional (aliases.ts): a missing one is not an input.
   const files = [
@@ -342,8 +343,19 @@ async function buildFromSource(opts: BuildOptions, skipped: { gridSource: string
 
   const provinces = stage("provinces", () => loadProvinces(provincesPath(dataDir)));
   const aliases = buildAliases(loadAliasSources(provinces, dataDir));
+  const stationTemperature = settings.netcdf?.temperatureStations;
   const source =
-    settings.source === "netcdf"
+    settings.source === "netcdf" && stationTemperature !== undefined
+      ? await gridFromCpc({
+          provinces,
+          precipitation: resolve(dataDir, settings.netcdf!.precipitation!),
+          ghcnmDat: resolve(dataDir, stationTemperature.dat),
+          ghcnmInv: resolve(dataDir, stationTemperature.inv),
+          refStart: settings.baselineStart,
+          refEnd: settings.baselineEnd,
+          indexNames: GRID_INDICES,
+        })
+      : settings.source === "netcdf"
       ? await gridFromNetcdf({
           provinces,
           precipitation: settings.netcdf?.precipitation && resolve(dataDir, settings.netcdf.precipitation),

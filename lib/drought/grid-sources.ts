@@ -2,7 +2,7 @@
 // version's manifest) and the server (which names it in every drought answer's dataSources).
 
 /** How the grid was made: interpolated stations, one of the gridded presets, or gridded files named by hand. */
-export type GridSourceName = "stations" | "era5" | "keyless" | "netcdf";
+export type GridSourceName = "stations" | "era5" | "keyless" | "cpc" | "netcdf";
 
 export interface GridSourceInfo {
   name: GridSourceName;
@@ -43,6 +43,16 @@ export const GRID_SOURCES: Record<GridSourceName, GridSourceInfo> = {
     ],
     registrySources: ["precl", "ghcn_cams"],
   },
+  cpc: {
+    name: "cpc",
+    label: "NOAA CPC gauge-based precipitation (1° cells) with GHCN-Monthly station temperature",
+    precipitation: "NOAA CPC Global Unified Gauge-Based Analysis of Daily Precipitation",
+    dataSources: [
+      "CPC Global Unified Gauge-Based Analysis of Daily Precipitation data provided by the NOAA PSL, Boulder, Colorado, USA (Xie et al. 2007; Chen et al. 2008), summed to months on 1° cells",
+      "NOAA NCEI GHCN-Monthly v4 mean temperature, adjusted (Menne et al. 2018, doi:10.1175/JCLI-D-18-0094.1)",
+    ],
+    registrySources: [],
+  },
   netcdf: {
     name: "netcdf",
     label: "gridded NetCDF inputs named by NETCDF_* / SPEIBASE_FILES",
@@ -78,6 +88,7 @@ export function droughtAttribution(name: GridSourceName): string {
     stations: "NOAA NCEI GHCN-Daily stations (Menne et al. 2012)",
     era5: "Copernicus C3S ERA5-Land (Muñoz-Sabater et al. 2021)",
     keyless: "NOAA PSL PREC/L (Chen et al. 2002) and GHCN-CAMS (Fan & van den Dool 2008)",
+    cpc: "NOAA CPC gauge-based precipitation (Xie et al. 2007) and NOAA NCEI GHCN-Monthly temperature (Menne et al. 2018)",
     netcdf: "gridded NetCDF climate inputs",
   };
   return `Drought indices from ${inputs[name]}; provinces © geoBoundaries (ODbL)`;

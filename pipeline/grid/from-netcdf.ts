@@ -1,5 +1,5 @@
 // The drought grid from NetCDF grids instead of stations: the cells are the native cells of the source grid that
-// overlap a Thai province, each with its province fractions (docs/methods/gridding.md, "Gridded (NetCDF) source").
+// overlap a province, each with its province fractions (docs/methods/gridding.md, "Gridded (NetCDF) source").
 // Indices come either from monthly precipitation and temperature grids (computed per cell like a station) or
 // precomputed from SPEIbase files (ingested as they are).
 import { formatMonth, type MonthIndex } from "../../lib/months.ts";
@@ -25,6 +25,11 @@ export interface GridFromNetcdfInput {
   speibase?: Record<string, string>;
   refStart: MonthIndex;
   refEnd: MonthIndex;
+  /**
+   * Precipitation (mm) and temperature (°C) grids already read or made (pipeline/grid/from-cpc.ts: temperature from
+   * stations on the precipitation grid), instead of the two files.
+   */
+  grids?: { precipitation: MonthlyGrid; temperature: MonthlyGrid };
   /** Overrides the precipitation file's units attribute (e.g. "m day-1" for ERA5 monthly means of tp). */
   precipitationUnits?: string;
   /** Layer names in output order (the build's GRID_INDICES). */
@@ -226,7 +231,7 @@ export function nativeLandCells(
 }
 
 /** Bounding box of the provinces widened by READ_MARGIN_DEG: what is read from the files. */
-function readBox(provinces: readonly Province[]): BBox {
+export function readBox(provinces: readonly Province[]): BBox {
   const b = provincesBox(provinces);
   return {
     west: Math.max(-180, b.west - READ_MARGIN_DEG),
@@ -260,13 +265,16 @@ async function readSpeibaseLayer(name: string, path: string, bbox: BBox): Promis
 }
 
 /**
- * Index layers of Thailand's native grid cells from NetCDF grids: precipitation + temperature (indices computed per
+ * Index layers of the native grid cells over the provinces from NetCDF grids: precipitation + temperature (indices computed per
  * cell as for a station, Thornthwaite PET at the cell-centre latitude) and/or SPEIbase files (taken as they are,
  * replacing a computed layer of the same name). Layers neither computed nor ingested are NaN.
  */
 export async function gridFromNetcdf(input: GridFromNetcdfInput): Promise<GridFromNetcdfResult> {
   const { provinces, indexNames } = input;
   const speibase = Object.entries(input.speibase ?? {});
+  if (input.grids !== undefined && (input.precipitation !== undefined || input.temperature !== undefined)) {
+    throw new Error("gridFromNetcdf takes either grids or precipitation and temperature files, not both");
+  }
   if ((input.precipitation === undefined) !== (input.temperature === undefined)) {
     throw new Error(
       input.precipitation === undefined
@@ -274,7 +282,7 @@ export async function gridFromNetcdf(input: GridFromNetcdfInput): Promise<GridFr
         : `${input.precipitation}: a precipitation grid needs a temperature grid (temperature) for PET`,
     );
   }
-  if (input.precipitation === undefined && speibase.length === 0) {
+  if (input.precipitation === undefined && input.grids === undefined && speibase.length === 0) {
     throw new Error("gridFromNetcdf needs precipitation and temperature grids, or SPEIbase files");
   }
   for (const name of indexNames) {
@@ -291,6 +299,10 @@ export async function gridFromNetcdf(input: GridFromNetcdfInput): Promise<GridFr
   if (input.precipitation !== undefined && input.temperature !== undefined) {
     prcp = await readMonthlyClimateGrid(input.precipitation, { kind: "precipitation", bbox, units: input.precipitationUnits });
     tmean = await readMonthlyClimateGrid(input.temperature, { kind: "temperature", bbox });
+    sources.push({ role: "precipitation", grid: prcp }, { role: "temperature", grid: tmean });
+  } else if (input.grids !== undefined) {
+    prcp = input.grids.precipitation;
+    tmean = input.grids.temperature;
     sources.push({ role: "precipitation", grid: prcp }, { role: "temperature", grid: tmean });
   }
   const ingested = new Map<string, MonthlyGrid>();
@@ -337,8 +349,9 @@ export async function gridFromNetcdf(input: GridFromNetcdfInput): Promise<GridFr
     if (prcp && tmean) {
       const p = series(prcp, c);
       const t = series(tmean, c);
-      // Sea in the source: no values to fit. The cell stays (it is land by the provinces) with NaN.
-      if (anyValue(p) || anyValue(t)) {
+      // Sea in the source's precipitation: no values to fit (a temperature alone gives no index). The cell stays
+      // (it is land by the provinces) with NaN.
+      if (anyValue(p)) {
         hasData[c] = 1;
         if (computed.length > 0) {
           const out: StationIndices = computeStationIndices({

@@ -3,6 +3,9 @@
 // pair (PREC/L precipitation + GHCN-CAMS temperature) when both are, else the GHCN-Daily station grid — the offline
 // default, since the data mirror holds no gridded record long enough for a baseline. The build tries the candidates
 // in order and publishes the first that builds (docs/methods/reanalysis.md, "Choosing the grid source").
+// GRID_SOURCE=cpc builds from the mirror's CPC gauge precipitation (1° cells, 1979–2023) with GHCN-Monthly station
+// temperature (pipeline/grid/from-cpc.ts); it is chosen only by name until its skill over Thailand is measured against
+// the station grid's (docs/methods/gridding.md, "The regional grid").
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseMonth } from "../../lib/months.ts";
@@ -14,23 +17,34 @@ import { ERA5_DATA_DIR_FILE } from "../sources/cds.ts";
 export const PRECL_DATA_DIR_FILE = "climate/precl/precip.mon.mean.0.5x0.5.nc";
 export const GHCN_CAMS_DATA_DIR_FILE = "climate/ghcn-cams-sample/air.mon.mean.nc";
 
+/** The data mirror's CPC precipitation and GHCN-Monthly temperature for Southeast Asia (../shared/data PROVENANCE.md). */
+export const CPC_DATA_DIR_FILE = "climate/cpc-seasia-1deg/cpc_precip_seasia_1deg_monthly_1979_2023.nc";
+export const GHCNM_DATA_DIR_FILES = { dat: "climate/ghcnm-v4-tavg/ghcnm.tavg.v4.qcf.seasia.dat.gz", inv: "climate/ghcnm-v4-tavg/ghcnm.tavg.v4.qcf.seasia.inv" };
+
 /** The reanalysis baseline (WMO's current normal), used by the gridded presets unless BASELINE_* are set. */
 export const REANALYSIS_BASELINE = { start: "1991-01", end: "2020-12" };
 
-const PRESETS: Record<"era5" | "keyless", NetcdfSource> = {
+type Preset = "era5" | "keyless" | "cpc";
+
+const PRESETS: Record<Preset, NetcdfSource> = {
   // The CDS stores monthly means of daily totals in metres (docs/methods/reanalysis.md, "Units").
   era5: { precipitation: ERA5_DATA_DIR_FILE, temperature: ERA5_DATA_DIR_FILE, precipitationUnits: "m day-1" },
   keyless: { precipitation: PRECL_DATA_DIR_FILE, temperature: GHCN_CAMS_DATA_DIR_FILE },
+  cpc: { precipitation: CPC_DATA_DIR_FILE, temperatureStations: GHCNM_DATA_DIR_FILES },
 };
 
-function presetSettings(settings: BuildSettings, name: "era5" | "keyless"): BuildSettings {
+/** The files of a preset, relative to the data directory. */
+export function presetFiles(p: NetcdfSource): string[] {
+  return [p.precipitation, p.temperature, p.temperatureStations?.dat, p.temperatureStations?.inv].filter((f): f is string => f !== undefined);
+}
+
+function presetSettings(settings: BuildSettings, name: Preset): BuildSettings {
   const baseline = settings.baselineFromEnv ? {} : { baselineStart: parseMonth(REANALYSIS_BASELINE.start)!, baselineEnd: parseMonth(REANALYSIS_BASELINE.end)! };
   return { ...settings, ...baseline, gridSource: name, source: "netcdf", netcdf: PRESETS[name] };
 }
 
-function presetPresent(dataDir: string, name: "era5" | "keyless"): boolean {
-  const p = PRESETS[name];
-  return [p.precipitation!, p.temperature!].every((f) => existsSync(resolve(dataDir, f)));
+function presetPresent(dataDir: string, name: Preset): boolean {
+  return presetFiles(PRESETS[name]).every((f) => existsSync(resolve(dataDir, f)));
 }
 
 /**
@@ -42,10 +56,10 @@ export function gridCandidates(settings: BuildSettings, dataDir: string): BuildS
   const g = settings.gridSource;
   if (g === "stations") return [{ ...settings, source: "stations", netcdf: undefined }];
   if (g === "netcdf") return [settings];
-  if (g === "era5" || g === "keyless") {
+  if (g === "era5" || g === "keyless" || g === "cpc") {
     if (!presetPresent(dataDir, g)) {
-      const p = PRESETS[g];
-      throw new Error(`GRID_SOURCE=${g} needs ${[...new Set([p.precipitation, p.temperature])].join(" and ")} under ${dataDir} (run make refresh REFRESH_SOURCES=${g === "era5" ? "era5" : "precl,ghcn_cams"})`);
+      const how = g === "cpc" ? "the data mirror's copies, ../shared/data PROVENANCE.md" : `run make refresh REFRESH_SOURCES=${g === "era5" ? "era5" : "precl,ghcn_cams"}`;
+      throw new Error(`GRID_SOURCE=${g} needs ${[...new Set(presetFiles(PRESETS[g]))].join(" and ")} under ${dataDir} (${how})`);
     }
     return [presetSettings(settings, g)];
   }

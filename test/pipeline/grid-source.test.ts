@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatMonth } from "../../lib/months.ts";
 import { buildSettingsFromEnv, type BuildSettings } from "../../pipeline/build-settings.ts";
-import { GHCN_CAMS_DATA_DIR_FILE, gridCandidates, PRECL_DATA_DIR_FILE, resolvedGridSource } from "../../pipeline/grid/grid-source.ts";
+import { CPC_DATA_DIR_FILE, GHCN_CAMS_DATA_DIR_FILE, GHCNM_DATA_DIR_FILES, gridCandidates, PRECL_DATA_DIR_FILE, resolvedGridSource } from "../../pipeline/grid/grid-source.ts";
 import { ERA5_DATA_DIR_FILE } from "../../pipeline/sources/cds.ts";
 import { droughtDataSources, gridSourceOf, publishedDroughtSources } from "../../lib/drought/grid-sources.ts";
 
@@ -44,6 +44,18 @@ describe("gridCandidates", () => {
     expect(names(gridCandidates(auto, dirWith(PRECL_DATA_DIR_FILE, GHCN_CAMS_DATA_DIR_FILE)))).toEqual(["keyless", "stations"]);
   });
 
+  it("cpc (CPC precipitation + GHCN-Monthly stations) only when named, even with its files present; named without them is an error naming them", () => {
+    const files = dirWith(CPC_DATA_DIR_FILE, GHCNM_DATA_DIR_FILES.dat, GHCNM_DATA_DIR_FILES.inv);
+    expect(names(gridCandidates(auto, files))).toEqual(["stations"]);
+    const [cpc] = gridCandidates(buildSettingsFromEnv({ GRID_SOURCE: "cpc" }), files);
+    expect(resolvedGridSource(cpc)).toBe("cpc");
+    expect(cpc).toMatchObject({ source: "netcdf", netcdf: { precipitation: CPC_DATA_DIR_FILE, temperatureStations: GHCNM_DATA_DIR_FILES } });
+    expect(baseline(cpc)).toBe("1991-01..2020-12");
+    expect(() => gridCandidates(buildSettingsFromEnv({ GRID_SOURCE: "cpc" }), dirWith(CPC_DATA_DIR_FILE))).toThrow(
+      `needs ${CPC_DATA_DIR_FILE} and ${GHCNM_DATA_DIR_FILES.dat} and ${GHCNM_DATA_DIR_FILES.inv} under`,
+    );
+  });
+
   it("BASELINE_* set by hand win over the reanalysis baseline", () => {
     const s = buildSettingsFromEnv({ BASELINE_START: "1981-01", BASELINE_END: "2010-12" });
     const [era5] = gridCandidates(s, dirWith(ERA5_DATA_DIR_FILE));
@@ -59,7 +71,7 @@ describe("gridCandidates", () => {
     );
     const nc = buildSettingsFromEnv({ GRID_SOURCE: "netcdf", NETCDF_PRECIPITATION: "p.nc", NETCDF_TEMPERATURE: "t.nc" });
     expect(gridCandidates(nc, all)).toEqual([nc]);
-    expect(() => buildSettingsFromEnv({ GRID_SOURCE: "cru" })).toThrow('GRID_SOURCE must be one of auto, stations, era5, keyless, netcdf, got "cru"');
+    expect(() => buildSettingsFromEnv({ GRID_SOURCE: "cru" })).toThrow('GRID_SOURCE must be one of auto, stations, era5, keyless, cpc, netcdf, got "cru"');
   });
 });
 
