@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { artifactsDir, PROJECT_ROOT } from "../lib/config.ts";
 import { openDroughtService, type ArtifactDroughtService } from "../server/services/drought-service.ts";
 import type { ArtifactStore } from "../server/data/artifact-store.ts";
-import { isCovered, type DroughtArtifacts } from "../server/data/drought-artifacts.ts";
+import { isCovered, type DroughtArtifacts } from "../formats/drought-version.ts";
 import { boxSearchReference } from "./box-search-reference.ts";
 import { publishSyntheticGrid } from "./synthetic-grid.ts";
 import { rng } from "./random.ts";

@@ -11,7 +11,7 @@ import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { artifactsDir, PROJECT_ROOT } from "../lib/config.ts";
-import { isCovered } from "../server/data/drought-artifacts.ts";
+import { isCovered } from "../formats/drought-version.ts";
 import { openDroughtService } from "../server/services/drought-service.ts";
 import { rng } from "./random.ts";
 import { publishSyntheticGrid } from "./synthetic-grid.ts";

@@ -15,7 +15,7 @@ import { log } from "../lib/log.ts";
 import { formatMonth } from "../lib/months.ts";
 import { readManifest } from "../formats/manifest.ts";
 import { loadProvinces } from "../pipeline/provinces/boundaries.ts";
-import { openDroughtArtifacts } from "../server/data/drought-artifacts.ts";
+import { openDroughtArtifacts } from "../formats/drought-version.ts";
 import { createTilesRouter } from "../server/routes/tiles.ts";
 import { buildDroughtArchive, buildTiles, precomputedMonths, TILE_INDICES } from "../tiles/build-tiles.ts";
 import { cellLattice, latticeLand } from "../tiles/raster.ts";

@@ -10,8 +10,8 @@
 // text way; lines holding a quote go through csv-parse, and a quoted field may not span lines.
 import { closeSync, openSync, readSync, statSync, writeSync } from "node:fs";
 import { parse as parseCsv } from "csv-parse/sync";
-import { ArtifactStore } from "../../server/data/artifact-store.ts";
-import { DROUGHT_OPENED_FILES, openDroughtArtifacts, type DroughtArtifacts } from "../../server/data/drought-artifacts.ts";
+import { openPublishedVersion } from "../../formats/published-version.ts";
+import { DROUGHT_OPENED_FILES, openDroughtArtifacts, type DroughtArtifacts } from "../../formats/drought-version.ts";
 import { csvField, MONTH_OUTSIDE_GRID, PointScorer, SCORED_HEADER, type ScoreCounts } from "../../lib/drought/point-scorer.ts";
 import { parseMonth } from "../../lib/months.ts";
 import type { Logger } from "../../lib/log.ts";
@@ -79,12 +79,13 @@ type CellRasterStats = PointScorer["raster"]["stats"];
 
 /** Opens the published drought version in ARTIFACTS_DIR the way the server does (verified, every file checked). */
 export async function openPublishedGrid(artifactsDir: string, logger: Logger): Promise<DroughtArtifacts> {
-  const store = new ArtifactStore<DroughtArtifacts>({ root: artifactsDir, open: openDroughtArtifacts, openedFiles: DROUGHT_OPENED_FILES, logger, label: "drought artifacts" });
-  const outcome = await store.reload();
-  const loaded = store.current();
-  store.stop();
-  if (!loaded) throw new ScoreUsageError(`no usable drought artifacts in ${artifactsDir} (${outcome}): run \`make artifacts\` first`);
-  return loaded.data;
+  try {
+    const { data } = await openPublishedVersion(artifactsDir, { open: openDroughtArtifacts, openedFiles: DROUGHT_OPENED_FILES });
+    return data;
+  } catch (err) {
+    logger.error({ artifactsDir, err: (err as Error).message }, "no usable drought artifacts");
+    throw new ScoreUsageError(`no usable drought artifacts in ${artifactsDir} (${(err as Error).message}): run \`make artifacts\` first`);
+  }
 }
 
 /** Bytes read from the input, and gathered for the output, per system call. */

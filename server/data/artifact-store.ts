@@ -1,13 +1,13 @@
-// Follows ARTIFACTS_DIR/current. A new version is verified (manifest complete for its kind, names, bytes and
-// checksums equal to the directory), every file of it validated
-// (formats/version-files.ts: readers, JSON shapes, PMTiles headers, value ranges) and opened off to the side;
+// Follows ARTIFACTS_DIR/current. A new version is verified and opened off to the side (formats/published-version.ts:
+// manifest complete for its kind, names, bytes and checksums equal to the directory, every file validated by
+// formats/version-files.ts — readers, JSON shapes, PMTiles headers, value ranges);
 // only then is it swapped in with one assignment. A request takes `current()` once and keeps that object, so
 // in-flight requests finish on the version they started with. A version that fails is refused and logged once
 // (not on every poll), and the previous one keeps serving.
-import { lstatSync, readlinkSync, realpathSync, statSync, watch, type FSWatcher } from "node:fs";
-import { basename, join, resolve } from "node:path";
-import { MANIFEST_FILE, readManifest, type Manifest } from "../../formats/manifest.ts";
-import { checkVersion } from "../../formats/version-files.ts";
+import { watch, type FSWatcher } from "node:fs";
+import { basename } from "node:path";
+import type { Manifest } from "../../formats/manifest.ts";
+import { locateCurrent, NO_LINK, openVerifiedVersion } from "../../formats/published-version.ts";
 import type { Logger } from "../../lib/log.ts";
 import { LEASE_REFRESH_MS, removeLease, writeLease } from "../../formats/reader-leases.ts";
 import { ApiError } from "../errors.ts";
@@ -97,10 +97,7 @@ export class ArtifactStore<T> {
     }
     this.lastSeen = seen;
     try {
-      const manifest = readManifest(dir);
-      const problems = await checkVersion(dir, manifest, { skip: this.opts.openedFiles, expectedKind: this.opts.kind });
-      if (problems.length > 0) throw new Error(problems.join("; "));
-      const data = this.opts.open(dir, manifest);
+      const { manifest, data } = await openVerifiedVersion(dir, { open: this.opts.open, openedFiles: this.opts.openedFiles, kind: this.opts.kind });
       const previous = this.loaded?.version;
       this.loaded = { version: manifest.version, dir, manifest, data, loadedAt: new Date() };
       logger.info({ label, version: manifest.version, previous }, "artifact version loaded");
@@ -153,37 +150,5 @@ export class ArtifactStore<T> {
     this.watcher?.close();
     if (this.leaseAt > 0) removeLease(this.opts.root);
     this.leaseAt = 0;
-  }
-}
-
-const NO_LINK = "no current link";
-
-/**
- * Where `current` leads: the version directory and a key that changes when a new version is published there,
- * or why there is nothing to load (no link, a link to a missing directory, a directory without manifest).
- */
-function locateCurrent(root: string): { dir: string; seen: string } | { missing: string } {
-  const link = join(root, "current");
-  try {
-    lstatSync(link);
-  } catch {
-    return { missing: NO_LINK };
-  }
-  let dir: string;
-  try {
-    dir = realpathSync(link);
-  } catch {
-    let target = "?";
-    try {
-      target = resolve(root, readlinkSync(link));
-    } catch {
-      // not a link: realpath failed for another reason
-    }
-    return { missing: `current points to ${target}, which does not exist` };
-  }
-  try {
-    return { dir, seen: `${dir}:${statSync(join(dir, MANIFEST_FILE)).mtimeMs}` };
-  } catch {
-    return { missing: `${dir} has no ${MANIFEST_FILE}` };
   }
 }

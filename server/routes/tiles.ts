@@ -23,7 +23,7 @@ import { acceptsGzip, ifNoneMatchHits } from "../http/respond.ts";
 import { statEtag } from "../http/file-etag.ts";
 import { sendDiskFile } from "../http/send-file.ts";
 import { Admission, type AdmissionLimits } from "../http/admission.ts";
-import type { DroughtArtifacts } from "../data/drought-artifacts.ts";
+import type { DroughtArtifacts } from "../../formats/drought-version.ts";
 import type GeoJSONVT from "geojson-vt";
 import { droughtAttribution } from "../../lib/drought/grid-sources.ts";
 import { COUNTRIES_ATTRIBUTION, COUNTRIES_MAX_ZOOM, DEFAULT_MAX_ZOOM, droughtArchiveName, TILE_INDICES, type TilesIndex } from "../../tiles/build-tiles.ts";
@@ -177,7 +177,7 @@ export function createTilesRouter(deps: TilesRouterDeps): TilesRouter {
         version: cur.version,
         dir: cur.dir,
         data: cur.data,
-        // Read and checked with the version, before it served (server/data/drought-artifacts.ts).
+        // Read and checked with the version, before it served (formats/drought-version.ts).
         index: cur.data.tiles,
         archives: new Map(),
         sources: [],

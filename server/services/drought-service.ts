@@ -14,7 +14,7 @@ import { DEFAULT_HISTORY_INDICES } from "../schemas.ts";
 import { droughtRuns, rankOf } from "../../lib/drought/runs.ts";
 import { gridIdOf } from "../../lib/drought/grid-id.ts";
 import { ANSWER_INDICES, DEFAULT_RULES, noValueInRecordReason, type MonthReason } from "../../lib/drought/cell-latest.ts";
-import { DROUGHT_OPENED_FILES, isCovered, openDroughtArtifacts, type DroughtArtifacts } from "../data/drought-artifacts.ts";
+import { DROUGHT_OPENED_FILES, isCovered, openDroughtArtifacts, type DroughtArtifacts } from "../../formats/drought-version.ts";
 import { log } from "../../lib/log.ts";
 import { clockNow, currencyOf, monthsPeriod, type Currency, type Period } from "../../lib/currency.ts";
 import { DAY_MS } from "../../lib/days.ts";

@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import { EXPORT_FILE_NAMES, EXPORT_FILES } from "../../formats/drought-export.ts";
 import type { ArtifactStore } from "../data/artifact-store.ts";
-import type { DroughtArtifacts } from "../data/drought-artifacts.ts";
+import type { DroughtArtifacts } from "../../formats/drought-version.ts";
 import { ApiError, NotFoundError } from "../errors.ts";
 
 export const EXPORTS_PATH = "/api/risk-map/drought/exports";

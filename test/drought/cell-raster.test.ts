@@ -4,7 +4,7 @@
 import { describe, expect, inject, it } from "vitest";
 import { join } from "node:path";
 import { readManifest } from "../../formats/manifest.ts";
-import { openDroughtArtifacts } from "../../server/data/drought-artifacts.ts";
+import { openDroughtArtifacts } from "../../formats/drought-version.ts";
 import { CellRaster, segmentMeetsRect, SUBDIVISIONS } from "../../lib/drought/cell-raster.ts";
 import { locateCell, NO_CELL_NEAR, OUTSIDE_AREA } from "../../lib/drought/locate-cell.ts";
 

@@ -21,7 +21,7 @@ import { monthIndex } from "../../lib/months.ts";
 import { CELL_COMPLETE_MONTH_RULE, CELL_LATEST_MONTH_RULE, GRID_DEFAULT_MONTH_RULE } from "../../lib/drought/cell-latest.ts";
 import { createStaging, publishStaging } from "../../pipeline/publish/publish.ts";
 import { ArtifactStore } from "../../server/data/artifact-store.ts";
-import { openDroughtArtifacts, type DroughtArtifacts } from "../../server/data/drought-artifacts.ts";
+import { openDroughtArtifacts, type DroughtArtifacts } from "../../formats/drought-version.ts";
 import { ArtifactDroughtService } from "../../server/services/drought-service.ts";
 import { CELLS, fixtureGridBytes, INDICES, PROVINCE_META, PROVINCES, writeVersionExtras } from "../tiles/fixture.ts";
 import { startRealServer, type RealServer } from "./real-server.ts";

@@ -6,7 +6,7 @@ import { describe, expect, inject, it } from "vitest";
 import { DroughtGridFormatError, openDroughtGrid, openDroughtGridFile, writeDroughtGrid } from "../../formats/drought-grid.ts";
 import { haversineKm } from "../../lib/geo/sphere.ts";
 import { readManifest } from "../../formats/manifest.ts";
-import { isCovered, openDroughtArtifacts } from "../../server/data/drought-artifacts.ts";
+import { isCovered, openDroughtArtifacts } from "../../formats/drought-version.ts";
 import { boxSearchReference } from "../../bench/box-search-reference.ts";
 import { rng } from "../../bench/random.ts";
 import { gridOf } from "./grid-of.ts";

@@ -11,7 +11,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ArtifactStore } from "../../server/data/artifact-store.ts";
-import { openDroughtArtifacts, type DroughtArtifacts } from "../../server/data/drought-artifacts.ts";
+import { openDroughtArtifacts, type DroughtArtifacts } from "../../formats/drought-version.ts";
 import { ApiError } from "../../server/errors.ts";
 import { sendError } from "../../server/http/respond.ts";
 import { createTilesRouter } from "../../server/routes/tiles.ts";

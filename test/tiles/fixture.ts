@@ -10,7 +10,7 @@ import type { Manifest } from "../../formats/manifest.ts";
 import { monthIndex, type MonthIndex } from "../../lib/months.ts";
 import type { Province } from "../../pipeline/provinces/boundaries.ts";
 import { flattenRings } from "../../lib/geo/province-rings.ts";
-import { openDroughtArtifacts, type DroughtArtifacts } from "../../server/data/drought-artifacts.ts";
+import { openDroughtArtifacts, type DroughtArtifacts } from "../../formats/drought-version.ts";
 import { PROVINCE_SHAPES_FILE, writeProvinceShapes } from "../../formats/province-shapes.ts";
 import { writeExports } from "../../pipeline/publish/exports.ts";
 import { buildTiles } from "../../tiles/build-tiles.ts";

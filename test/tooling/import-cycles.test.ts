@@ -73,6 +73,24 @@ describe("import cycles", () => {
     expect(cycles.map((c) => c.map((f) => relative(PROJECT_ROOT, f)).join(" <-> "))).toEqual([]);
   });
 
+  it("the offline side (pipeline/, lib/, formats/, tiles/) imports nothing under server/, not even a type", () => {
+    const server = join(PROJECT_ROOT, "server") + "/";
+    const reaching: string[] = [];
+    const walk = (d: string) => {
+      for (const f of readdirSync(d)) {
+        const p = join(d, f);
+        if (statSync(p).isDirectory()) walk(p);
+        else if (p.endsWith(".ts")) {
+          for (const m of readFileSync(p, "utf8").matchAll(/^\s*(?:import|export)\s[^;]*?from\s+"(\.[^"]+)"/gms)) {
+            if (resolve(dirname(p), m[1]).startsWith(server)) reaching.push(`${relative(PROJECT_ROOT, p)} → ${m[1]}`);
+          }
+        }
+      }
+    };
+    for (const d of ["pipeline", "lib", "formats", "tiles"]) walk(join(PROJECT_ROOT, d));
+    expect(reaching).toEqual([]);
+  });
+
   it("finds a cycle of runtime imports and ignores type-only ones", () => {
     const f = (n: string) => resolve(`/x/${n}.ts`);
     expect(importCycles(new Map([[f("a"), [f("b")]], [f("b"), [f("c")]], [f("c"), [f("a")]], [f("d"), [f("a")]]]))).toEqual([[f("a"), f("b"), f("c")]]);

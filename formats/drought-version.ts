@@ -1,24 +1,24 @@
-// Opens the files of one verified drought artifact version. The binary files become typed-array views over
-// their bytes (read once, no per-record parsing; the readers check headers, sizes and value ranges); the small
+// Opens the files of one verified drought artifact version (the server serves it, the bulk scorer reads it; the
+// checks before it: published-version.ts). The binary files become typed-array views over their bytes (read once, no per-record parsing; the readers check headers, sizes and value ranges); the small
 // provinces.json is parsed and turned into the alias lookup used by the province endpoint; tiles-index.json is
 // parsed and shape-checked here, so the tiles router never reads an unchecked file.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { openDroughtGridFile, type DroughtGrid } from "../../formats/drought-grid.ts";
-import { readTilesIndex } from "../../formats/tiles-index.ts";
-import { CONFIDENCE_FILE, ConfidenceGrid } from "../../formats/confidence-grid.ts";
-import { PROVINCE_SHAPES_FILE, readProvinceShapes, type ProvinceShapes } from "../../formats/province-shapes.ts";
-import { readAligned } from "../../formats/version-files.ts";
-import { TILES_INDEX_FILE, type TilesIndex } from "../../tiles/build-tiles.ts";
-import { ProvinceSummariesReader } from "../../formats/province-summaries.ts";
-import { ProvinceIndexReader, readProvincesJson, type ProvinceMeta } from "../../formats/province-index.ts";
-import type { Manifest } from "../../formats/manifest.ts";
-import { CoverageMask } from "../../formats/coverage-mask.ts";
-import { isCovered as isCoveredArea } from "../../lib/drought/locate-cell.ts";
-import { latestByCell } from "../../lib/drought/cell-latest.ts";
-import { formatMonth, parseMonth, type MonthIndex } from "../../lib/months.ts";
-import { looseName, normalizeName } from "../../lib/province-names.ts";
-import { gridSourceOf, publishedDroughtSources, type GridSourceName } from "../../lib/drought/grid-sources.ts";
+import { openDroughtGridFile, type DroughtGrid } from "./drought-grid.ts";
+import { readTilesIndex } from "./tiles-index.ts";
+import { CONFIDENCE_FILE, ConfidenceGrid } from "./confidence-grid.ts";
+import { PROVINCE_SHAPES_FILE, readProvinceShapes, type ProvinceShapes } from "./province-shapes.ts";
+import { readAligned } from "./version-files.ts";
+import { TILES_INDEX_FILE, type TilesIndex } from "../tiles/build-tiles.ts";
+import { ProvinceSummariesReader } from "./province-summaries.ts";
+import { ProvinceIndexReader, readProvincesJson, type ProvinceMeta } from "./province-index.ts";
+import type { Manifest } from "./manifest.ts";
+import { CoverageMask } from "./coverage-mask.ts";
+import { isCovered as isCoveredArea } from "../lib/drought/locate-cell.ts";
+import { latestByCell } from "../lib/drought/cell-latest.ts";
+import { formatMonth, parseMonth, type MonthIndex } from "../lib/months.ts";
+import { looseName, normalizeName } from "../lib/province-names.ts";
+import { gridSourceOf, publishedDroughtSources, type GridSourceName } from "../lib/drought/grid-sources.ts";
 
 export interface DroughtArtifacts {
   version: string;
