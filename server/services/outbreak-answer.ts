@@ -1,5 +1,4 @@
-// The outbreak answers' shape: a query's answer from its diseases' parts (the leading disease, period, asOf and
-// currency, summary, coverage), and the rows of the map layer's status list.
+// The outbreak answers' shape: a query's answer from its diseases' parts, and the map layer's status list.
 import { NotFoundError } from "../errors.ts";
 import { riskLevelOf, type OutbreakStatus, type Timeframe } from "../../lib/outbreaks/endemic-channel.ts";
 import type { AdminLevel, SurveilledDisease } from "../../lib/outbreaks/series.ts";

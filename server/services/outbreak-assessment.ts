@@ -1,6 +1,4 @@
-// The outbreak assessment, numbers only: per disease and area the endemic channel's verdict, the burden, cadence,
-// currency, status and score, the provinces around a point, the news-only score. Pure over the snapshot and the clock;
-// the words are in outbreak-part.ts and outbreak-text.ts. Method: docs/methods/outbreaks.md.
+// The outbreak assessment per disease and area (channel, burden, currency, status, score): numbers only, no words.
 import { assess, lastReported, periodDates, type Assessment, type OutbreakStatus, type Timeframe } from "../../lib/outbreaks/endemic-channel.ts";
 import type { CaseSeries, SurveilledDisease } from "../../lib/outbreaks/series.ts";
 import { newsWithin, type NewsItem } from "../../lib/outbreaks/news.ts";

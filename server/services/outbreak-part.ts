@@ -1,6 +1,4 @@
-// One disease's part of an outbreak answer at a place, shaped from its assessment (outbreak-assessment.ts): the
-// disease result, findings, intelligence, sources and news of a count series or of WHO news only; the reasons when
-// the disease has no data there or none current.
+// One disease's part of an outbreak answer at a place, shaped from its assessment: result, findings, texts, news.
 import { NotFoundError } from "../errors.ts";
 import { periodDates, riskLevelOf, windowPeriods, lastReported } from "../../lib/outbreaks/endemic-channel.ts";
 import type { CaseSeries, SurveilledDisease } from "../../lib/outbreaks/series.ts";

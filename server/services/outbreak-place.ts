@@ -1,5 +1,4 @@
-// Where a point is, for the outbreak radar: the Thai province from the snapshot's province index, else the country
-// from lib/geo (a point just off a coast takes the country of the land around it), or 404 at sea and on contested land.
+// Where a point is, for the outbreak radar: its Thai province or its country, or 404 at sea and on contested land.
 import { NotFoundError } from "../errors.ts";
 import type { Geography } from "../../lib/geo/geography.ts";
 import { shoreCountry } from "../../lib/feed-risk/place.ts";

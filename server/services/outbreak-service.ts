@@ -1,9 +1,4 @@
-// Outbreak radar answers from the outbreak snapshot, worldwide: the service wires the snapshot (server/data/
-// outbreak-snapshot.ts) to the place of a point (outbreak-place.ts), each disease's assessment and part there
-// (outbreak-assessment.ts, outbreak-part.ts) and the answer's shape (outbreak-answer.ts). Per disease the answer rests
-// on, in this order, the Thai province series (dengue), the country's national series, the WHO Disease Outbreak News
-// items about the disease in the country (news only), or nothing: then 404 NOT_FOUND naming the coverage. Method:
-// docs/methods/outbreaks.md.
+// The outbreak radar service: wires the snapshot to a point's place, each disease's assessment and part, the answer.
 import { log, type Logger } from "../../lib/log.ts";
 import { OUTBREAK_DATA_FILE, OUTBREAK_SNAPSHOT } from "../../formats/outbreak-snapshot.ts";
 import type { SurveilledDisease } from "../../lib/outbreaks/series.ts";
@@ -34,6 +29,12 @@ export interface OutbreakService {
   dataVersion(): string;
 }
 
+/**
+ * Outbreak radar answers from the outbreak snapshot, worldwide. Per disease the answer rests on, in this order, the
+ * Thai province series (dengue), the country's national series, the WHO Disease Outbreak News items about the
+ * disease in the country (news only), or nothing: then 404 NOT_FOUND naming the coverage. Method:
+ * docs/methods/outbreaks.md.
+ */
 export class SnapshotOutbreakService implements OutbreakService {
   constructor(
     private readonly store: ArtifactStore<OutbreakSnapshot>,
