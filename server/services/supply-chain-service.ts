@@ -17,17 +17,11 @@ import { ArtifactStore } from "../data/artifact-store.ts";
 import { NotFoundError } from "../errors.ts";
 import type { PortsCollection, PortsQuery, SupplyChainBody, SupplyChainData } from "../schemas-supply-chain.ts";
 import { clockNow, currencyOf, type Period } from "../../lib/currency.ts";
-import {
-  AIS_RADIUS_KM,
-  answer,
-  PORTWATCH_ATTRIBUTE_PERIOD,
-  PORTWATCH_ATTRIBUTE_SOURCE,
-  portCongestion,
-  timeOf,
-  within,
-  yearlyPortCalls,
-  type SeriesUse,
-} from "./supply-chain-answer.ts";
+import { within } from "../../lib/geo/great-circle.ts";
+import { portCongestion, yearlyPortCalls } from "./supply-chain-activity.ts";
+import { answer } from "./supply-chain-answer.ts";
+import { PORTWATCH_ATTRIBUTE_PERIOD, PORTWATCH_ATTRIBUTE_SOURCE, timeOf, type SeriesUse } from "./supply-chain-dating.ts";
+import { AIS_RADIUS_KM } from "./supply-chain-vessels.ts";
 import { r2 } from "../../lib/round.ts";
 
 export { answer };
