@@ -10,7 +10,7 @@ import { closeMatches, looseName, normalizeName } from "../../lib/province-names
 import { ArtifactStore } from "../data/artifact-store.ts";
 import { DROUGHT_KIND } from "../../formats/version-files.ts";
 import { locateCell, locateReason, NO_CELL_NEAR_REASON, noMonthReason, noValueReason, OUTSIDE_AREA_REASON } from "../../lib/drought/locate-cell.ts";
-import { DEFAULT_HISTORY_INDICES } from "../schemas.ts";
+import { DEFAULT_HISTORY_INDICES } from "../schemas-drought.ts";
 import { droughtRuns, rankOf } from "../../lib/drought/runs.ts";
 import { gridIdOf } from "../../lib/drought/grid-id.ts";
 import { ANSWER_INDICES, DEFAULT_RULES, noValueInRecordReason, type MonthReason } from "../../lib/drought/cell-latest.ts";
