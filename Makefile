@@ -14,7 +14,7 @@ export DATA_DIR ARTIFACTS_DIR PORT
 NODE_MODULES := node_modules/.make-runtime
 DEV_MODULES := node_modules/.make-dev
 BIN := node_modules/.bin
-PIPELINE_SOURCES := $(shell find lib formats tiles pipeline/inputs pipeline/indices pipeline/grid pipeline/provinces pipeline/publish pipeline/build.ts pipeline/build-settings.ts -name '*.ts' 2>/dev/null)
+PIPELINE_SOURCES := $(shell find lib formats tiles pipeline/inputs pipeline/indices pipeline/grid pipeline/provinces pipeline/publish pipeline/build.ts pipeline/build pipeline/build-settings.ts -name '*.ts' 2>/dev/null)
 # The inputs the drought build reads; a change in any of them (or in the code) triggers a rebuild.
 DROUGHT_INPUTS := $(shell find $(DATA_DIR)/climate/ghcnd-thailand $(DATA_DIR)/boundaries/geoboundaries-tha-adm1 \
 	$(DATA_DIR)/boundaries/province_name_variants.csv $(DATA_DIR)/boundaries/opengisdata-thailand -type f 2>/dev/null)

@@ -1,7 +1,7 @@
 // GET /api/risk-map/events: the events of a feed snapshot inside a box, as GeoJSON, for map layers (flood and
 // wildfire events as points, storms as their tracks), a page at a time.
 import { z } from "zod";
-import { DECIMAL_PATTERN, queryInteger } from "./schemas.ts";
+import { DECIMAL_PATTERN, queryInteger } from "./schemas-common.ts";
 import { cursorText, pageFields } from "./schemas-paging.ts";
 
 export const EVENT_RISK_TYPES = ["flood", "wildfire", "storm"] as const;

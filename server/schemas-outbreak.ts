@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { OUTBREAK_STATUSES, TIMEFRAMES, TRENDS } from "../lib/outbreaks/endemic-channel.ts";
 import { ADMIN_LEVELS, SURVEILLED_DISEASES } from "../lib/outbreaks/series.ts";
-import { RISK_LEVELS } from "./schemas.ts";
+import { RISK_LEVELS } from "./schemas-common.ts";
 
 export const DISEASE_TYPES = ["dengue", "influenza", "covid", "cholera", "malaria", "general"] as const;
 

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { ERROR_CODES, type ErrorCode } from "./errors.ts";
 import { freshnessFields } from "./schemas-freshness.ts";
-import { lat, lng, queryNumber, RISK_LEVELS, RISK_TYPES } from "./schemas.ts";
+import { lat, lng, queryNumber, RISK_LEVELS, RISK_TYPES } from "./schemas-common.ts";
 import { OUTBREAK_STATUSES, TRENDS } from "../lib/outbreaks/endemic-channel.ts";
 import { DISRUPTION_LEVELS } from "./schemas-supply-chain.ts";
 import { currency, dataPeriod } from "./schemas-time.ts";

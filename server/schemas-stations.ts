@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { bboxText, MAX_EVENTS } from "./schemas-events.ts";
 import { cursorText, pageFields } from "./schemas-paging.ts";
-import { queryInteger } from "./schemas.ts";
+import { queryInteger } from "./schemas-common.ts";
 
 export const STATION_RISK_TYPES = ["heatwave", "sea_level_rise"] as const;
 

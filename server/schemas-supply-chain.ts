@@ -2,7 +2,7 @@
 // validates with them, the service's types are inferred from them, openapi.ts documents them.
 import { z } from "zod";
 import { bboxText } from "./schemas-events.ts";
-import { queryInteger } from "./schemas.ts";
+import { queryInteger } from "./schemas-common.ts";
 import { cursorText, pageFields } from "./schemas-paging.ts";
 
 export const SUPPLY_CHAIN_QUERY_TYPES = ["congestion", "vessel_count", "cargo_delay", "trade_risk"] as const;

@@ -1,5 +1,5 @@
 // Which drought grid cell answers for a point, or why none does — the one rule behind the drought, score and
-// batch answers (server/services/drought-service.ts) and the bulk scorer (pipeline/commands/score-points.ts):
+// batch answers (server/services/drought-point.ts) and the bulk scorer (pipeline/commands/score-points.ts):
 // the point lies in the covered area (Thailand's provinces: the coverage mask inside the country, the province
 // polygons in squares along borders and coasts), a grid cell lies near it (the grid's constant-time test), and
 // the answer is the great-circle nearest cell.

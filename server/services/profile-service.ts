@@ -4,7 +4,8 @@
 // congestion), its defaults applied by the same schemas, so the numbers are the same. A part whose own endpoint
 // answers an error carries that error instead; nothing is filled in.
 import { ApiError } from "../errors.ts";
-import { scoreBody, RISK_TYPES } from "../schemas.ts";
+import { RISK_TYPES } from "../schemas-common.ts";
+import { scoreBody } from "../schemas-score.ts";
 import { outbreakBody } from "../schemas-outbreak.ts";
 import { supplyChainBody } from "../schemas-supply-chain.ts";
 import { PROFILE_DISEASES, type OutbreakPart, type PartError, type ProfileData, type RiskPart } from "../schemas-profile.ts";

@@ -6,7 +6,7 @@ import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { readManifest } from "../../formats/manifest.ts";
 import { dataDir } from "../../lib/config.ts";
-import { findProvince } from "../../server/services/drought-service.ts";
+import { findProvince } from "../../server/services/drought-province.ts";
 import { normalizeName } from "../../lib/province-names.ts";
 import { NotFoundError } from "../../server/errors.ts";
 import { privateArtifacts, startRealServer, type RealServer } from "./real-server.ts";
