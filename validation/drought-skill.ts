@@ -3,6 +3,7 @@
 // station grid uses; (2) GHCN-Monthly temperature at each station interpolated from the others, as the regional grid
 // puts it on its cells (pipeline/grid/station-temperature.ts); (3) SPEI-3 of the station grid against SPEI-3 of the
 // CPC grid, each 0.25° cell against the 1° cell containing it. Pure functions; run.ts reads the inputs.
+import { haversineKm } from "../lib/geo/sphere.ts";
 import { calendarMonthOf, formatMonth, type MonthIndex } from "../lib/months.ts";
 import { stationTemperatureGrid, type TemperatureStation } from "../pipeline/grid/station-temperature.ts";
 
@@ -179,6 +180,8 @@ export function heldOutErrors(id: string, predicted: ArrayLike<number>, observed
 /**
  * Each target station's temperature interpolated from all the other stations exactly as the regional grid does it
  * (normal + anomaly by IDW, stationTemperatureGrid), compared with its own values on first..first+nMonths−1.
+ * `excludeWithinKm` leaves out the stations that near too: the extract holds co-located duplicate records of one
+ * station under other ids, which would predict it as if it were not held out.
  */
 export function heldOutTemperature(
   stations: readonly IdentifiedStation[],
@@ -186,12 +189,13 @@ export function heldOutTemperature(
   firstMonth: MonthIndex,
   nMonths: number,
   baseline: { start: MonthIndex; end: MonthIndex },
+  excludeWithinKm = 0,
   minMonths = MIN_MONTHS,
 ): HeldOutRow[] {
   const rows: HeldOutRow[] = [];
   stations.forEach((s, i) => {
     if (!isTarget(s)) return;
-    const others = stations.filter((_, k) => k !== i);
+    const others = stations.filter((o, k) => k !== i && !(haversineKm(s.lat, s.lng, o.lat, o.lng) < excludeWithinKm));
     const t = stationTemperatureGrid(others, Float64Array.of(s.lat), Float64Array.of(s.lng), firstMonth, nMonths, { baselineStart: baseline.start, baselineEnd: baseline.end });
     rows.push(heldOutErrors(s.id, t.values, onAxis(s.tavg, s.firstMonth, firstMonth, nMonths), firstMonth, minMonths));
   });
@@ -314,7 +318,8 @@ export interface DroughtSkill {
   /** What the inputs were (files, policy, baselines), for the text. */
   setup: { dryDayPolicy: string; stationBaseline: string; cpcBaseline: string; seconds: number };
   precipitation: StationSkillRow[];
-  temperature: { rows: HeldOutRow[]; countries: CountrySkill[] };
+  /** Held out: the station alone, then with every station within `withinKm` of it. */
+  temperature: { withinKm: number; alone: CountrySkill[]; near: CountrySkill[] };
   /** The whole overlap first, then its parts (labelled). */
   grids: { label: string; comparison: GridComparison }[];
 }
@@ -342,7 +347,9 @@ export function droughtSkillMarkdown(d: DroughtSkill): string[] {
     `pipeline/inputs/ghcnd/aggregate.ts, dry-day policy ${d.setup.dryDayPolicy}) against the CPC cell containing it, over the`,
     `months both report (CPC from 1979; the stations end in 2019); r only with ${MIN_MONTHS} months or more. Raw r`,
     "correlates through the monsoon cycle alone; the anomaly r (each calendar month's mean over the shared months taken",
-    "away from both) is the skill that matters for drought.",
+    "away from both) is the skill that matters for drought. Not independent: CPC's analysis is made from gauge reports",
+    "that include these synoptic stations' own (GTS), so r measures agreement of the two records, and a 1° cell's mean",
+    "against one gauge.",
     "",
     `- raw monthly totals: r ${spreadText(spread(p.map((x) => x.raw.r)))}`,
     `- anomalies: r ${spreadText(spread(p.map((x) => x.anomaly.r)))}`,
@@ -359,9 +366,15 @@ export function droughtSkillMarkdown(d: DroughtSkill): string[] {
     "1979–2023. Bias: interpolated − observed (°C); r: of the monthly anomalies. Worst: largest |bias|, largest RMSE,",
     `lowest r. Stations with fewer than ${MIN_MONTHS} months of both are counted apart.`,
     "",
-    "| country | stations | without overlap | bias median | bias worst | RMSE median | RMSE worst | r median | r worst |",
-    "|---|---|---|---|---|---|---|---|---|",
-    ...d.temperature.countries.map((c) => `| ${c.country} | ${c.stations} | ${c.withoutOverlap} | ${f2(c.bias.median)} | ${f2(c.bias.worst)} | ${f2(c.rmse.median)} | ${f2(c.rmse.worst)} | ${f2(c.r.median)} | ${f2(c.r.worst)} |`),
+    `Held out: the station alone; then also every station within ${d.temperature.withinKm} km of it, since the extract holds co-located`,
+    "duplicate records of one station under other ids (Ubon Ratchathani, Udon Thani, Da Nang, Saigon), which predict it",
+    "as if it were not held out: the second is the skill away from any station.",
+    "",
+    "| country | held out | stations | without overlap | bias median | bias worst | RMSE median | RMSE worst | r median | r worst |",
+    "|---|---|---|---|---|---|---|---|---|---|",
+    ...[...d.temperature.alone.map((c) => [c, "itself"] as const), ...d.temperature.near.map((c) => [c, `within ${d.temperature.withinKm} km`] as const)]
+      .sort((a, b) => a[0].country.localeCompare(b[0].country))
+      .map(([c, how]) => `| ${c.country} | ${how} | ${c.stations} | ${c.withoutOverlap} | ${f2(c.bias.median)} | ${f2(c.bias.worst)} | ${f2(c.rmse.median)} | ${f2(c.rmse.worst)} | ${f2(c.r.median)} | ${f2(c.r.worst)} |`),
     "",
     "### SPEI-3: the station grid against the CPC grid over Thailand",
     "",

@@ -97,7 +97,9 @@ export async function measureDroughtSkill(dir: string, day: string): Promise<Dro
   // (2) Every station of the extract carries weight; the targets are those of Thailand, Vietnam and Malaysia.
   const world = { west: -180, east: 180, south: -90, north: 90 };
   const ghcnm = readGhcnmStations(resolve(dir, GHCNM_DATA_DIR_FILES.dat), resolve(dir, GHCNM_DATA_DIR_FILES.inv), world).stations;
-  const rows = heldOutTemperature(ghcnm, (s) => /^(TH|VM|MY)/.test(s.id), monthIndex(1979, 1), 45 * 12, cpcBaseline);
+  const heldOut = (withinKm: number) => byCountry(heldOutTemperature(ghcnm, (s) => /^(TH|VM|MY)/.test(s.id), monthIndex(1979, 1), 45 * 12, cpcBaseline, withinKm));
+  // 10 km: the station grid's cross-validation rule for co-located duplicates (pipeline/grid/from-stations.ts).
+  const temperature = { withinKm: 10, alone: heldOut(0), near: heldOut(10) };
 
   // (3) SPEI-3 of both grids, built as the pipeline builds them (spei1 too: the station grid's confidence needs it).
   const stationGrid = await gridFromStations({ dataDir: dir, provinces, settings, indexNames: ["spei1", "spei3"] });
@@ -128,7 +130,7 @@ export async function measureDroughtSkill(dir: string, day: string): Promise<Dro
       seconds: Math.round((Date.now() - t0) / 1000),
     },
     precipitation,
-    temperature: { rows, countries: byCountry(rows) },
+    temperature,
     grids,
   };
 }

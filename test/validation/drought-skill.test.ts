@@ -142,6 +142,15 @@ describe("heldOutTemperature", () => {
     expect(rows[0].bias).toBeCloseTo(48.8 / 120, 6); // the interpolation is float32
     expect(rows[0].rmse).toBeCloseTo(Math.sqrt(20.48 / 120), 6);
     expect(rows[0].r).toBeCloseTo(1, 6);
+
+    // A duplicate record of T under another id at the same place (as THW00041017 of TH000048407): it alone makes
+    // the estimate (a station at the point) unless the stations within 1 km are held out too, giving the above again.
+    const withDuplicate = [...stations, { ...stations[0], id: "LA_D" }];
+    const [fooled] = heldOutTemperature(withDuplicate, (s) => s.id.startsWith("TH"), JAN_2000, 120, { start: JAN_2000, end: JAN_2000 + 119 });
+    expect(fooled.bias).toBeCloseTo(0, 5); // float32 rounding of 25–27 °C: ~1e-6
+    expect(fooled.rmse).toBeCloseTo(0, 5);
+    const [held] = heldOutTemperature(withDuplicate, (s) => s.id.startsWith("TH"), JAN_2000, 120, { start: JAN_2000, end: JAN_2000 + 119 }, 1);
+    expect(held.bias).toBeCloseTo(48.8 / 120, 6);
   });
 });
 
@@ -195,7 +204,7 @@ describe("the section in docs/validation.md", () => {
       { id: "TH2", name: "TWO", raw: { n: 300, r: 0.85 }, anomaly: { n: 300, r: -0.2 }, note: "" },
       { id: "TH3", name: "THREE", raw: { n: 0, r: null }, anomaly: { n: 0, r: null }, note: "fewer than 24 months both report" },
     ],
-    temperature: { rows: [], countries: [] },
+    temperature: { withinKm: 10, alone: [], near: [] },
     grids: [{ label: "all", comparison: compareGrids({ lat: [0.125], lng: [0.125], firstMonth: 0, nMonths: 2, values: [-1.2, 0.3] }, { lat: [0.5], lng: [0.5], firstMonth: 0, nMonths: 2, values: [-1.3, -1.1] }, 1, undefined, -1, 2) }],
   };
   it("states the spread over stations and the grids' counts", () => {
