@@ -387,11 +387,12 @@ export function droughtSkillMarkdown(d: DroughtSkill): string[] {
     "against the other's; r does not see that shift, the drought counts do. The station records thin out after 1998",
     "(docs/methods/station-data.md: most dry days unreported), hence the two periods.",
     "",
-    "| months | cells | r median | r min | r max | cell-months | both drought | station grid only | CPC only | neither | agreement | joint |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    "| months | cells | r median | r min | r max | cell-months | both drought | station grid only | CPC only | neither | agreement | joint | in drought: station grid / CPC |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...d.grids.map(({ label, comparison: c }) => {
       const either = c.both + c.fineOnly + c.coarseOnly;
-      return `| ${label} | ${c.r.count} | ${f2(c.r.median)} | ${f2(c.r.min)} | ${f2(c.r.max)} | ${c.cellMonths} | ${c.both} | ${c.fineOnly} | ${c.coarseOnly} | ${c.neither} | ${pct(c.agreement)} | ${pct(either === 0 ? null : c.both / either)} |`;
+      const share = (x: number) => pct(c.cellMonths === 0 ? null : x / c.cellMonths);
+      return `| ${label} | ${c.r.count} | ${f2(c.r.median)} | ${f2(c.r.min)} | ${f2(c.r.max)} | ${c.cellMonths} | ${c.both} | ${c.fineOnly} | ${c.coarseOnly} | ${c.neither} | ${pct(c.agreement)} | ${pct(either === 0 ? null : c.both / either)} | ${share(c.both + c.fineOnly)} / ${share(c.both + c.coarseOnly)} |`;
     }),
   ];
   return out;

@@ -213,7 +213,7 @@ describe("the section in docs/validation.md", () => {
     expect(md).toContain("- anomalies: r median 0.30 (min −0.20, max 0.80; 2 stations)");
     expect(md).toContain("| TH3 | THREE | 0 | – | – | fewer than 24 months both report |");
     // Both in drought in month 0, CPC only in month 1: agreement 1/2, joint 1/2; both rise: r = 1.
-    expect(md).toContain("| all | 1 | 1.00 | 1.00 | 1.00 | 2 | 1 | 0 | 1 | 0 | 50.0 % | 50.0 % |");
+    expect(md).toContain("| all | 1 | 1.00 | 1.00 | 1.00 | 2 | 1 | 0 | 1 | 0 | 50.0 % | 50.0 % | 50.0 % / 100.0 % |");
   });
   it("replaces its own section and keeps the others, or appends itself", () => {
     const doc = ["# V", "", "## A", "a", "", DROUGHT_HEADING, "old", "", "## B", "b", ""].join("\n");
