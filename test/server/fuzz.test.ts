@@ -270,7 +270,9 @@ describe("fuzz: hostile requests against the real server", () => {
     expect(await health.json()).toEqual({ success: true, data: { status: "ok" } });
     const errorLines = server.logs.join("").split("\n").filter((l) => /"level":(5|6)\d/.test(l));
     expect(errorLines).toEqual([]);
-  });
+    // Its time is a matter of the machine's load (12 s quiet, past 60 s with both cores taken by others): the limit
+    // only stops a hang.
+  }, 600_000);
 });
 
 describe("conditional and range headers on files from disk (issue 24)", () => {
