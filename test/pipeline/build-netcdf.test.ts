@@ -48,7 +48,8 @@ describe("drought build from NetCDF grids", () => {
     expect(report.source.source).toBe("netcdf");
     expect(m.latestValidMonth).toBe("1997-12");
     expect(g.monthValidCount(g.monthOffset(monthIndex(1997, 12)), g.indexNo("spei12"))).toBe(g.nCells);
-  });
+    // A whole build with tiles: 30 s quiet, past 60 s on a loaded 2-core machine; the limit only stops a hang.
+  }, 300_000);
 
   it("refuses GRID_SOURCE=netcdf without inputs", () => {
     expect(() => buildSettingsFromEnv({ GRID_SOURCE: "netcdf" })).toThrow(/NETCDF_PRECIPITATION/);
