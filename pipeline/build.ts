@@ -59,7 +59,6 @@ export interface BuildResult {
   completed?: string;
 }
 
-
 function stationQcOf(report: object): Record<string, unknown> {
   return "stationQc" in report ? { stations: report.stationQc } : {};
 }
@@ -144,7 +143,6 @@ async function buildFromSource(opts: BuildOptions, skipped: { gridSource: string
   const confidence = "confidence" in source ? source.confidence : undefined;
   const axis = { first: source.firstMonth, nMonths: source.nMonths };
   const nCells = cells.lat.length;
-
 
   // Trim the month axis to months in which some cell has SPEI-1 or SPI-1.
   const { firstValid, nMonths, firstMonth, trimmed, validCells, latestSpei1, latestValid } = trimMonthAxis(

@@ -27,7 +27,6 @@ export async function checksumInputs(dataDir: string, settings: BuildSettings): 
   return out;
 }
 
-/** A fingerprint of the code that computes the artifacts, so a code change yields a new version. */
 /** The code behind the drought artifacts (not the feed snapshots, the server or the tiles). */
 export const DROUGHT_CODE = [
   "lib",
@@ -43,6 +42,7 @@ export const DROUGHT_CODE = [
   "tiles",
 ];
 
+/** A fingerprint of the inputs, the settings and the code that computes the artifacts, so a change of any yields a new version. */
 export function fingerprint(inputs: Record<string, FileChecksum>, settings: BuildSettings, code: string): string {
   return createHash("sha256").update(JSON.stringify({ inputs, settings, code })).digest("hex");
 }
