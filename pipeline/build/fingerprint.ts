@@ -27,7 +27,7 @@ export async function checksumInputs(dataDir: string, settings: BuildSettings): 
   return out;
 }
 
-/** The code behind the drought artifacts (not the feed snapshots, the server or the tiles). */
+/** The code behind the drought artifacts (not the feed snapshots or the server; the tiles are built with them). */
 export const DROUGHT_CODE = [
   "lib",
   "formats",
