@@ -52,6 +52,6 @@ describe("drought build from NetCDF grids", () => {
 
   it("refuses GRID_SOURCE=netcdf without inputs", () => {
     expect(() => buildSettingsFromEnv({ GRID_SOURCE: "netcdf" })).toThrow(/NETCDF_PRECIPITATION/);
-    expect(() => buildSettingsFromEnv({ GRID_SOURCE: "era" })).toThrow(/one of auto, stations, era5, keyless, netcdf/);
+    expect(() => buildSettingsFromEnv({ GRID_SOURCE: "era" })).toThrow(/one of auto, stations, era5, keyless, cpc, netcdf/);
   });
 });
