@@ -8,6 +8,8 @@ import type { GridSourceName } from "../lib/drought/grid-sources.ts";
 export interface NetcdfSource {
   /** Paths relative to DATA_DIR (or absolute). */
   precipitation?: string;
+  /** A folder of monthly files in the precipitation file's layout that continue its series (CPC: a file a year). */
+  precipitationExtension?: string;
   temperature?: string;
   /** Monthly mean temperature from GHCN-Monthly stations (.dat and .inv), put on the precipitation grid's cells. */
   temperatureStations?: { dat: string; inv: string };

@@ -119,6 +119,7 @@ async function buildFromSource(opts: BuildOptions, skipped: { gridSource: string
       ? await gridFromCpc({
           provinces,
           precipitation: resolve(dataDir, settings.netcdf!.precipitation!),
+          precipitationExtension: settings.netcdf!.precipitationExtension && resolve(dataDir, settings.netcdf!.precipitationExtension),
           ghcnmDat: resolve(dataDir, stationTemperature.dat),
           ghcnmInv: resolve(dataDir, stationTemperature.inv),
           refStart: settings.baselineStart,

@@ -51,7 +51,7 @@ export const GRID_SOURCES: Record<GridSourceName, GridSourceInfo> = {
       "CPC Global Unified Gauge-Based Analysis of Daily Precipitation data provided by the NOAA PSL, Boulder, Colorado, USA (Xie et al. 2007; Chen et al. 2008), summed to months on 1° cells",
       "NOAA NCEI GHCN-Monthly v4 mean temperature, adjusted (Menne et al. 2018, doi:10.1175/JCLI-D-18-0094.1)",
     ],
-    registrySources: [],
+    registrySources: ["cpc_precip", "ghcnm"],
   },
   netcdf: {
     name: "netcdf",

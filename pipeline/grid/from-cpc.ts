@@ -1,8 +1,11 @@
-// The regional drought grid (GRID_SOURCE=cpc): NOAA CPC gauge-based precipitation on its own 1° cells, temperature
+// The regional drought grid (GRID_SOURCE=cpc): NOAA CPC gauge-based precipitation on its own 1° cells (the mirror's
+// 1979–2023 series continued by the cpc_precip source's yearly files, cpc-extension.ts), temperature
 // for PET from GHCN-Monthly stations put on the same cells (station-temperature.ts), then the indices per cell as for
 // any gridded pair (from-netcdf.ts). docs/methods/gridding.md, "The regional grid (CPC + GHCN-Monthly)".
+import { log } from "../../lib/log.ts";
 import { formatMonth, type MonthIndex } from "../../lib/months.ts";
-import { readMonthlyClimateGrid, type BBox, type MonthlyGrid } from "../inputs/netcdf/index.ts";
+import type { BBox, MonthlyGrid } from "../inputs/netcdf/index.ts";
+import { readCpcSeries } from "./cpc-extension.ts";
 import { readGhcnmStations } from "../inputs/ghcnm/stations.ts";
 import type { Province } from "../provinces/boundaries.ts";
 import { gridFromNetcdf, readBox, type GridFromNetcdfResult } from "./from-netcdf.ts";
@@ -12,6 +15,8 @@ export interface GridFromCpcInput {
   provinces: readonly Province[];
   /** CPC monthly precipitation (CF NetCDF, mm per month). */
   precipitation: string;
+  /** The folder of its yearly continuations (cpc-extension.ts), when any. */
+  precipitationExtension?: string;
   /** GHCN-Monthly TAVG .dat (plain or gzip) and its .inv. */
   ghcnmDat: string;
   ghcnmInv: string;
@@ -71,9 +76,11 @@ export function temperatureOnGrid(
 }
 
 /** The grid, its build report carrying how the temperature was made (report.temperature). */
-export async function gridFromCpc(input: GridFromCpcInput): Promise<GridFromNetcdfResult & { report: { temperature: CpcTemperatureReport } }> {
+export async function gridFromCpc(input: GridFromCpcInput): Promise<GridFromNetcdfResult & { report: { temperature: CpcTemperatureReport; precipitationExtension: { appended: string[]; stopped?: string } } }> {
   const box = readBox(input.provinces);
-  const prcp = await readMonthlyClimateGrid(input.precipitation, { kind: "precipitation", bbox: box });
+  const series = await readCpcSeries(input.precipitation, input.precipitationExtension, box);
+  const prcp = series.grid;
+  if (series.stopped) log.warn({ reason: series.stopped }, "CPC precipitation: the yearly continuation stops early");
   if (prcp.months.length === 0 || prcp.lats.length === 0) throw new Error(`${input.precipitation}: no month or no cell over the provinces`);
   if (input.refStart < prcp.months[0] || input.refEnd > prcp.months[prcp.months.length - 1]) {
     throw new Error(
@@ -94,6 +101,7 @@ export async function gridFromCpc(input: GridFromCpcInput): Promise<GridFromNetc
     ...result,
     report: {
       ...result.report,
+      precipitationExtension: { appended: series.appended, stopped: series.stopped },
       temperature: {
         source: "GHCN-Monthly v4 TAVG (qcf)",
         stationsRead: read.stations.length,

@@ -19,6 +19,9 @@ export const GHCN_CAMS_DATA_DIR_FILE = "climate/ghcn-cams-sample/air.mon.mean.nc
 
 /** The data mirror's CPC precipitation and GHCN-Monthly temperature for Southeast Asia (../shared/data PROVENANCE.md). */
 export const CPC_DATA_DIR_FILE = "climate/cpc-seasia-1deg/cpc_precip_seasia_1deg_monthly_1979_2023.nc";
+/** The years after the mirror's CPC series, one monthly file a year in its layout (source cpc_precip), appended to it. */
+export const CPC_EXTENSION_DIR = "climate/cpc-seasia-1deg/live";
+export const cpcExtensionFile = (year: number) => `${CPC_EXTENSION_DIR}/cpc_precip_seasia_1deg_monthly_${year}.nc`;
 export const GHCNM_DATA_DIR_FILES = { dat: "climate/ghcnm-v4-tavg/ghcnm.tavg.v4.qcf.seasia.dat.gz", inv: "climate/ghcnm-v4-tavg/ghcnm.tavg.v4.qcf.seasia.inv" };
 
 /** The reanalysis baseline (WMO's current normal), used by the gridded presets unless BASELINE_* are set. */
@@ -30,7 +33,7 @@ const PRESETS: Record<Preset, NetcdfSource> = {
   // The CDS stores monthly means of daily totals in metres (docs/methods/reanalysis.md, "Units").
   era5: { precipitation: ERA5_DATA_DIR_FILE, temperature: ERA5_DATA_DIR_FILE, precipitationUnits: "m day-1" },
   keyless: { precipitation: PRECL_DATA_DIR_FILE, temperature: GHCN_CAMS_DATA_DIR_FILE },
-  cpc: { precipitation: CPC_DATA_DIR_FILE, temperatureStations: GHCNM_DATA_DIR_FILES },
+  cpc: { precipitation: CPC_DATA_DIR_FILE, precipitationExtension: CPC_EXTENSION_DIR, temperatureStations: GHCNM_DATA_DIR_FILES },
 };
 
 /** The files of a preset, relative to the data directory. */

@@ -1,6 +1,7 @@
-// The refresh of a CDS source (refresh kind "cds", the `era5` entry): ERA5-Land monthly means over the build's box
-// from ERA5_FROM_YEAR (1991, the baseline's start) to the month ERA5_LAG_MONTHS (3) before now — one job for the whole
-// years, one for the months of the last year when it is not whole. Each answer (a ZIP of one NetCDF per step type, or
+// The refresh of a CDS source (refresh kind "cds", the `era5` entry): ERA5-Land monthly means over the drought
+// region's box (Thailand, Vietnam, Malaysia: DROUGHT_REGION_BOX) from ERA5_FROM_YEAR (1991, the baseline's start) to
+// the month ERA5_LAG_MONTHS (3) before now — jobs of whole years, as many years each as the size bound allows
+// (cds.ts, yearsPerRequest), and one for the months of the last year when it is not whole. Each answer (a ZIP of one NetCDF per step type, or
 // one NetCDF) is read by the NetCDF grid reader; the answers are merged into the one file GRID_SOURCE=era5 builds
 // drought from (era5-merge.ts), kept as a raw-cache version like any download (docs/methods/reanalysis.md).
 import { rmSync } from "node:fs";
@@ -9,7 +10,7 @@ import { join } from "node:path";
 import { sha256File } from "../../formats/manifest.ts";
 import { log } from "../../lib/log.ts";
 import { formatMonth } from "../../lib/months.ts";
-import { CdsError, ERA5_FILE, era5LandMonthlyRequest, era5Requests, retrieveFromCds } from "./cds.ts";
+import { CdsError, DROUGHT_REGION_BOX, ERA5_FILE, ERA5_LAG_MONTHS, era5LandMonthlyRequest, era5Requests, retrieveFromCds, yearsPerRequest } from "./cds.ts";
 import { readCdsAnswer, type Era5Grids } from "./era5-answer.ts";
 import { mergeEra5Answers, writeMergedEra5 } from "./era5-merge.ts";
 import { RawVersionBuilder, readSourceState, writeSourceState } from "./raw-cache.ts";
@@ -17,8 +18,6 @@ import { effectiveOrigin } from "./registry.ts";
 import type { RefreshContext, SourceRefreshResult } from "./refresh-source.ts";
 import type { SourceEntry } from "./types.ts";
 
-/** Thailand with a margin, west, south, east, north. */
-const THAILAND_BOX: [number, number, number, number] = [97.2, 5.5, 105.8, 20.6];
 
 export async function refreshCdsSource(entry: SourceEntry, ctx: RefreshContext, start: number): Promise<SourceRefreshResult> {
   const key = ctx.env[entry.credential ?? "CDSAPI_KEY"] ?? "";
@@ -29,7 +28,7 @@ export async function refreshCdsSource(entry: SourceEntry, ctx: RefreshContext, 
   });
   if (!m) return result("failed", { failed: 1, reason: `origin ${url} is not a CDS process execution URL` });
   const fromYear = Number(ctx.env.ERA5_FROM_YEAR ?? 1991);
-  const requests = era5Requests(ctx.now, fromYear);
+  const requests = era5Requests(ctx.now, fromYear, ERA5_LAG_MONTHS, yearsPerRequest(DROUGHT_REGION_BOX));
   const builder = new RawVersionBuilder(ctx.artifactsDir, entry.name);
   const nowIso = ctx.now.toISOString();
   const prev = readSourceState(ctx.artifactsDir, entry.name);
@@ -44,7 +43,7 @@ export async function refreshCdsSource(entry: SourceEntry, ctx: RefreshContext, 
           baseUrl: m[1],
           key,
           dataset: decodeURIComponent(m[2]),
-          request: era5LandMonthlyRequest(r.years, THAILAND_BOX, r.months),
+          request: era5LandMonthlyRequest(r.years, DROUGHT_REGION_BOX, r.months),
           output: answer,
           pollMs: Number(ctx.env.CDS_POLL_MS ?? 10_000),
           timeoutMs: ctx.settings.timeoutMs,
@@ -57,8 +56,9 @@ export async function refreshCdsSource(entry: SourceEntry, ctx: RefreshContext, 
         answers.push(grids);
         log.info({ source: entry.name, jobId, bytes, members: grids.members, months: `${formatMonth(grids.precipitation.months[0])}..${formatMonth(grids.precipitation.months.at(-1)!)}` }, "CDS answer read");
       } catch (err) {
-        // The months of the current year are a bonus: without them the whole years are still published.
-        if (i === 0 || !(err instanceof CdsError)) throw err;
+        // The months of the current year (the last request, when not a whole year) are a bonus: without them the
+        // whole years are still published. A whole year missing is a failure: the series would have a gap.
+        if (i === 0 || r.months.length === 12 || !(err instanceof CdsError)) throw err;
         log.warn({ source: entry.name, reason: err.message }, "CDS: the current year's months are not to be had yet; the whole years are kept");
         break;
       } finally {

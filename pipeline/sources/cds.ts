@@ -40,18 +40,41 @@ export function era5LandMonthlyRequest(years: readonly number[], bbox: [west: nu
 /** ERA5-Land monthly means appear about 2–3 months after the month: the newest month asked for is 3 months back. */
 export const ERA5_LAG_MONTHS = 3;
 
+/** The drought region — Thailand, Vietnam, Malaysia with Sabah and Sarawak — with a margin: west, south, east, north. */
+export const DROUGHT_REGION_BOX: [west: number, south: number, east: number, north: number] = [97, 0.5, 120, 24];
+
+/** ERA5-Land's grid step, degrees. */
+const ERA5_LAND_STEP = 0.1;
+
 /**
- * The months from January of `fromYear` to the month `lagMonths` before `now`, as CDS requests: one for the whole
- * years, and one for the months of the last year when it is not whole (the CDS crosses years with months, so one
- * request would ask for months that do not exist yet).
+ * The most values (grid points × fields) one request asks for: what the single request over Thailand's box for
+ * 1991–2025 asked (87 × 152 points × 2 variables × 12 months × 35 years ≈ 11.1 million). The CDS publishes no
+ * formula for its cost limit on NetCDF answers (it refuses a request over it: "cost limits exceeded"), so no
+ * request for the larger region is made larger than that one.
  */
-export function era5Requests(now: Date, fromYear: number, lagMonths = ERA5_LAG_MONTHS): { years: number[]; months: number[] }[] {
+export const CDS_MAX_VALUES_PER_REQUEST = 11_200_000;
+
+/** Whole years one request may hold for a box: its 0.1° points × 2 variables × 12 months within the bound above. */
+export function yearsPerRequest(bbox: [number, number, number, number], maxValues = CDS_MAX_VALUES_PER_REQUEST): number {
+  const [w, s, e, n] = bbox;
+  const points = (Math.round((e - w) / ERA5_LAND_STEP) + 1) * (Math.round((n - s) / ERA5_LAND_STEP) + 1);
+  return Math.max(1, Math.floor(maxValues / (points * 2 * 12)));
+}
+
+/**
+ * The months from January of `fromYear` to the month `lagMonths` before `now`, as CDS requests: the whole years, at
+ * most `maxYears` a request, and one for the months of the last year when it is not whole (the CDS crosses years
+ * with months, so one request would ask for months that do not exist yet).
+ */
+export function era5Requests(now: Date, fromYear: number, lagMonths = ERA5_LAG_MONTHS, maxYears = Infinity): { years: number[]; months: number[] }[] {
   const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - lagMonths, 1));
   const lastYear = last.getUTCFullYear();
   const lastMonth = last.getUTCMonth() + 1;
   const wholeTo = lastMonth === 12 ? lastYear : lastYear - 1;
   const out: { years: number[]; months: number[] }[] = [];
-  if (wholeTo >= fromYear) out.push({ years: Array.from({ length: wholeTo - fromYear + 1 }, (_, i) => fromYear + i), months: ALL_MONTHS });
+  for (let y = fromYear; y <= wholeTo; y += maxYears) {
+    out.push({ years: Array.from({ length: Math.min(maxYears, wholeTo - y + 1) }, (_, i) => y + i), months: ALL_MONTHS });
+  }
   if (lastMonth !== 12 && lastYear >= fromYear) out.push({ years: [lastYear], months: ALL_MONTHS.slice(0, lastMonth) });
   return out;
 }

@@ -1,8 +1,9 @@
 // The content check every download passes before anything uses it: not empty, not an HTML page, and it parses
 // as its format — CSV through the pipeline's one reader (pipeline/feeds/csv.ts) with the columns the adapter
 // needs, JSON/GeoJSON with its rows where they belong, NetCDF/Parquet/ZIP by their magic bytes (a ZIP cut short
-// lacks its end record). Malformed CSV rows are counted with file:line; a file that is mostly malformed, has
+// lacks its end record), gzip text as text once unpacked. Malformed CSV rows are counted with file:line; a file that is mostly malformed, has
 // fewer than its minimum rows, or lost more than the allowed share of rows against the previous copy is refused.
+import { gunzipSync } from "node:zlib";
 import { readCsv, type CsvRejection } from "../feeds/csv.ts";
 import type { ContentCheck } from "./types.ts";
 
@@ -116,6 +117,16 @@ function csvRows(text: string, check: ContentCheck, file: string): { rows: numbe
   };
 }
 
+/** Gzip-compressed text unpacked; a file cut short or not gzip at all is refused. */
+function gunzipText(bytes: Uint8Array, file: string): string {
+  if (!startsWith(bytes, [0x1f, 0x8b])) throw new ContentError(file, "not a gzip file (no 1f 8b signature)");
+  try {
+    return decodeText(gunzipSync(bytes));
+  } catch (err) {
+    throw new ContentError(file, `not a complete gzip file (${(err as Error).message})`);
+  }
+}
+
 /** Checks one download; throws ContentError with the reason it cannot be used. */
 export function checkContent(bytes: Uint8Array, check: ContentCheck, file: string, opts: { contentType?: string; maxMalformedShare?: number } = {}): CheckedContent {
   if (bytes.length === 0) {
@@ -127,7 +138,7 @@ export function checkContent(bytes: Uint8Array, check: ContentCheck, file: strin
     checkMagic(bytes, check.format, file);
     return { rows: null, malformed: [], dataAsOf: null, text: null };
   }
-  const text = decodeText(bytes);
+  const text = check.format === "gzip" ? gunzipText(bytes, file) : decodeText(bytes);
   if (text.trim() === "") throw new ContentError(file, "no content (only white space)");
   let rows: number;
   let malformed: CsvRejection[] = [];

@@ -15,7 +15,7 @@ import { checkContent, ContentError, decodeText, rowDropReason } from "./content
 import { netcdfDataAsOf } from "./netcdf-as-of.ts";
 import { unzipMember } from "./unzip.ts";
 import { gunzipKeptLines } from "./gzip-lines.ts";
-import { FetchFailure, fetchWithPolicy, type FetchPolicy } from "./http-fetch.ts";
+import { FetchFailure, fetchWithPolicy, type FetchPolicy, type FetchResult, type Validators } from "./http-fetch.ts";
 import { mergeText } from "./merge.ts";
 import { currentRawDir, currentRawVersion, pruneRawVersions, RawVersionBuilder, readSourceState, writeSourceState } from "./raw-cache.ts";
 import { effectiveOrigin } from "./registry.ts";
@@ -133,6 +133,16 @@ export async function refreshSource(entry: SourceEntry, ctx: RefreshContext): Pr
     return undefined;
   };
 
+  // One request per URL and validators: several kept files made from one download (a .tar.gz's members) share it;
+  // its bytes count once, for the file that asked first.
+  const shared = new Map<string, { by: string; result: Promise<FetchResult> }>();
+  const fetchShared = async (url: string, validators: Validators, file: string): Promise<{ r: FetchResult; first: boolean }> => {
+    const key = `${url}\n${validators.etag ?? ""}\n${validators.lastModified ?? ""}`;
+    let hit = shared.get(key);
+    if (!hit) shared.set(key, (hit = { by: file, result: ctx.limit(() => fetchWithPolicy(url, policy, validators)) }));
+    return { r: await hit.result, first: hit.by === file };
+  };
+
   const keepPrevious = async (spec: ResourceSpec, from: FileState["from"], error?: string): Promise<FileState | undefined> => {
     const p = previousCopy(spec);
     if (!p) return undefined;
@@ -163,6 +173,7 @@ export async function refreshSource(entry: SourceEntry, ctx: RefreshContext): Pr
     try {
       let bytes: Uint8Array;
       let meta: { etag?: string; lastModified?: string; contentType?: string } = {};
+      let sharedDownload = false;
       if (spec.arcgis) {
         const arcgis = spec.arcgis;
         bytes = (await ctx.limit(() => fetchArcgisCsv(spec.url!, arcgis, policy))).bytes;
@@ -170,7 +181,7 @@ export async function refreshSource(entry: SourceEntry, ctx: RefreshContext): Pr
         const paging = spec.geojsonPages;
         bytes = (await ctx.limit(() => fetchGeojsonPages(spec.url!, paging, policy))).bytes;
       } else {
-        const r = await ctx.limit(() => fetchWithPolicy(spec.url!, policy, known ? { etag: known.etag, lastModified: known.lastModified } : {}));
+        const { r, first } = await fetchShared(spec.url!, known ? { etag: known.etag, lastModified: known.lastModified } : {}, spec.file);
         if (r.kind === "not-modified") {
           anySuccess = true;
           const state = await keepPrevious(spec, "not-modified");
@@ -179,11 +190,13 @@ export async function refreshSource(entry: SourceEntry, ctx: RefreshContext): Pr
         }
         bytes = r.bytes;
         meta = r;
+        if (!first) sharedDownload = true;
       }
       anySuccess = true;
-      const downloadedBytes = bytes.length;
+      const downloadedBytes = sharedDownload ? 0 : bytes.length;
       if (spec.unzip) bytes = unzipMember(bytes, spec.unzip, policy.maxBytes);
       if (spec.gunzipLines) bytes = await gunzipKeptLines(bytes, spec.gunzipLines.header, spec.gunzipLines.keep);
+      if (spec.derive) bytes = await spec.derive(bytes, spec.file);
       if (spec.transform) bytes = new TextEncoder().encode(spec.transform(decodeText(bytes), spec.file));
       let checked = checkContent(bytes, spec.check, spec.file, { contentType: meta.contentType, maxMalformedShare: ctx.settings.maxMalformedShare });
       let note: string | undefined;

@@ -35,6 +35,8 @@ import { source as aisSample } from "./catalog/ais-sample.ts";
 import { source as era5 } from "./catalog/era5.ts";
 import { source as precl } from "./catalog/precl.ts";
 import { source as ghcnCams } from "./catalog/ghcn-cams.ts";
+import { source as ghcnm } from "./catalog/ghcnm.ts";
+import { source as cpcPrecip } from "./catalog/cpc-precip.ts";
 import { source as geoboundaries } from "./catalog/geoboundaries.ts";
 import { source as provinceNames } from "./catalog/province-names.ts";
 
@@ -73,6 +75,8 @@ export const SOURCES: readonly SourceEntry[] = [
   era5,
   precl,
   ghcnCams,
+  ghcnm,
+  cpcPrecip,
   geoboundaries,
   provinceNames,
 ];

@@ -5,7 +5,8 @@ import type { CsvOptions } from "../feeds/csv.ts";
 import type { AnswerKind } from "../../formats/source-status.ts";
 import type { GeojsonPaging } from "./geojson-pages.ts";
 
-export type SourceFormat = "csv" | "json" | "geojson" | "netcdf" | "parquet" | "text" | "xlsx" | "zip";
+/** "gzip": gzip-compressed text, checked as text once unpacked (rows are its lines). */
+export type SourceFormat = "csv" | "json" | "geojson" | "gzip" | "netcdf" | "parquet" | "text" | "xlsx" | "zip";
 
 export type Cadence = "daily" | "weekly" | "monthly" | "yearly" | "irregular" | "static";
 
@@ -83,6 +84,12 @@ export interface ResourceSpec {
    * unpacked (pipeline/sources/unzip.ts) and checked and kept as the file; the archive itself is not kept.
    */
   unzip?: string;
+  /**
+   * The kept file is made from the downloaded bytes (a member of a .tar.gz cut to the region; a year of daily grids
+   * reduced to months): the check and the row comparison apply to what it returns; it throws (ContentError) to refuse
+   * the download. Files of one source with the same URL share one download in a refresh.
+   */
+  derive?: (bytes: Uint8Array, file: string) => Uint8Array | Promise<Uint8Array>;
   /** The kept file is derived from the download's text (GHCN-Daily's station index from NOAA's station list);
    *  the check and the row comparison apply to what it returns. */
   transform?: (text: string, file: string) => string;

@@ -19,7 +19,7 @@ import { formatMonth, monthIndex } from "../../lib/months.ts";
 import { readMonthlyClimateGrid, seriesOffset } from "../../pipeline/inputs/netcdf/index.ts";
 import { writeNetcdf4 } from "../../pipeline/inputs/netcdf/write-netcdf4.ts";
 import { refreshSources } from "../../pipeline/refresh.ts";
-import { era5Requests, ERA5_DATA_DIR_FILE } from "../../pipeline/sources/cds.ts";
+import { DROUGHT_REGION_BOX, era5Requests, ERA5_DATA_DIR_FILE, yearsPerRequest } from "../../pipeline/sources/cds.ts";
 import { writeInputOverlay } from "../../pipeline/sources/input-overlay.ts";
 import { netcdfDataAsOf } from "../../pipeline/sources/netcdf-as-of.ts";
 import { readSourceState } from "../../pipeline/sources/raw-cache.ts";
@@ -66,25 +66,25 @@ async function cdsZip(dir: string, from: number, n: number): Promise<Buffer> {
   }));
 }
 
-type Mode = "ok" | "current-year-not-yet" | "deleted" | "401" | "403";
+type Mode = "ok" | "current-year-not-yet" | "a-whole-year-fails" | "deleted" | "401" | "403";
 
 describe("era5 refresh against today's CDS", () => {
   const dir = mkdtempSync(join(tmpdir(), "cds-today-"));
   let server: Server;
   let base = "";
   let mode: Mode = "ok";
-  const submitted: { year: string[]; month: string[] }[] = [];
+  const submitted: { year: string[]; month: string[]; area: number[] }[] = [];
   const seen: string[] = [];
   const files = new Map<string, Buffer>();
   const jobs = new Map<string, { status: string[]; file: string }>();
   beforeAll(async () => {
     // 2024-01..2025-12 for the whole years; 2026-01..07 for the current year (asked up to 08: a shorter answer).
-    files.set("whole.zip", await cdsZip(dir, FIRST, 24));
+    files.set("whole-2024-2.zip", await cdsZip(dir, FIRST, 24));
     files.set("current.zip", await cdsZip(dir, monthIndex(2026, 1), 7));
     server = createServer((req, res) => {
       let body = "";
       req.on("data", (c) => (body += c));
-      req.on("end", () => {
+      req.on("end", async () => {
         seen.push(`${req.method} ${req.url}`);
         const send = (status: number, obj: unknown) => {
           res.writeHead(status, { "content-type": "application/json" });
@@ -96,12 +96,16 @@ describe("era5 refresh against today's CDS", () => {
           if (mode === "403") {
             return send(403, { type: "about:blank", title: "required licences not accepted", status: 403, detail: "required licences not accepted; please accept the following licences to proceed: [{'id': 'cc-by-4.0', 'revision': 1}]" });
           }
-          const inputs = (JSON.parse(body) as { inputs: { year: string[]; month: string[] } }).inputs;
+          const inputs = (JSON.parse(body) as { inputs: { year: string[]; month: string[]; area: number[] } }).inputs;
           submitted.push(inputs);
           const id = `job-${submitted.length}`;
           const current = inputs.year.length === 1 && inputs.year[0] === "2026";
-          const status = mode === "deleted" ? ["running", "deleted"] : current && mode === "current-year-not-yet" ? ["failed"] : ["running", "successful"];
-          jobs.set(id, { status, file: current ? "current.zip" : "whole.zip" });
+          const failing = (current && mode === "current-year-not-yet") || (inputs.year[0] === "2024" && mode === "a-whole-year-fails");
+          const status = mode === "deleted" ? ["running", "deleted"] : failing ? ["failed"] : ["running", "successful"];
+          // Whole years: the answer holds the years asked for, on the same cells.
+          const file = current ? "current.zip" : `whole-${inputs.year[0]}-${inputs.year.length}.zip`;
+          if (!files.has(file)) files.set(file, await cdsZip(dir, monthIndex(Number(inputs.year[0]), 1), 12 * inputs.year.length));
+          jobs.set(id, { status, file });
           return send(201, { processID: "reanalysis-era5-land-monthly-means", type: "process", jobID: id, status: "accepted", links: [{ href: `${base}${api}/jobs/${id}`, rel: "monitor" }] });
         }
         const job = /^\/api\/retrieve\/v1\/jobs\/([^/?]+)(\/results)?/.exec(req.url!);
@@ -145,9 +149,45 @@ describe("era5 refresh against today's CDS", () => {
     expect(era5Requests(new Date("2026-01-31T00:00:00Z"), 2024)).toEqual([{ years: [2024], months: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] }, { years: [2025], months: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] }]);
   });
 
+  it("asks for the drought region's box, at most 8 whole years a request", () => {
+    expect(yearsPerRequest(DROUGHT_REGION_BOX)).toBe(8);
+    // The former single request over Thailand's box (87 × 152 points, 35 years) is the bound.
+    expect(yearsPerRequest([97.2, 5.5, 105.8, 20.6])).toBe(35);
+    expect(era5Requests(now, 1991, 3, 8).map((r) => [r.years[0], r.years.at(-1), r.months.length])).toEqual([
+      [1991, 1998, 12], [1999, 2006, 12], [2007, 2014, 12], [2015, 2022, 12], [2023, 2025, 12], [2026, 2026, 8],
+    ]);
+  });
+
+  it("splits 2016..2026-08 into requests over the region and merges their answers end to end", async () => {
+    mode = "ok";
+    submitted.length = 0;
+    const artifacts = mkdtempSync(join(tmpdir(), "cds-today-split-"));
+    const r = await refresh(artifacts, { ...env(), ERA5_FROM_YEAR: "2016" });
+    expect(r).toMatchObject({ source: "era5", outcome: "updated", dataAsOf: "2026-07-31" });
+    expect(submitted.map((s) => [s.year[0], s.year.at(-1), s.month.length])).toEqual([["2016", "2023", 12], ["2024", "2025", 12], ["2026", "2026", 8]]);
+    // CDS areas are north, west, south, east.
+    expect(submitted.every((s) => s.area.join(",") === "24,97,0.5,120")).toBe(true);
+    const file = join((await writeInputOverlay(dataDir(), artifacts, env())).dir, ERA5_DATA_DIR_FILE);
+    const p = await readMonthlyClimateGrid(file, { kind: "precipitation", units: "m day-1" });
+    expect([formatMonth(p.months[0]), formatMonth(p.months.at(-1)!), p.months.length]).toEqual(["2016-01", "2026-07", 127]);
+    // Months of the second answer follow the first's: January 2024 is tp month 1 again, cell 7 → (0.001 + 0.0007) × 31.
+    expect(p.values[seriesOffset(p, 0, 1) + p.months.indexOf(monthIndex(2024, 1))]).toBeCloseTo(0.0017 * 31 * 1000, 3);
+  });
+
+  it("fails when a whole-year request fails (the series would have a gap); without the current year's it publishes", async () => {
+    mode = "a-whole-year-fails";
+    const gap = await refresh(mkdtempSync(join(tmpdir(), "cds-today-gap-")), { ...env(), ERA5_FROM_YEAR: "2016" });
+    expect(gap.outcome).toBe("failed");
+    expect(gap.reason).toMatch(/There is no data matching your request/);
+    mode = "current-year-not-yet";
+    const short = await refresh(mkdtempSync(join(tmpdir(), "cds-today-short-split-")), { ...env(), ERA5_FROM_YEAR: "2016" });
+    expect(short).toMatchObject({ outcome: "updated", dataAsOf: "2025-12-31" });
+  });
+
   it("unpacks the ZIP of per-step-type NetCDF-4 files, merges tp and t2m, and the inputs tree holds 2024-01..2026-07", async () => {
     mode = "ok";
     submitted.length = 0;
+    seen.length = 0;
     const artifacts = mkdtempSync(join(tmpdir(), "cds-today-ok-"));
     const r = await refresh(artifacts);
     expect(r).toMatchObject({ source: "era5", outcome: "updated", changed: 1, dataAsOf: "2026-07-31" });

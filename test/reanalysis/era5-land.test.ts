@@ -155,7 +155,8 @@ describe("CDS job flow against a local stand-in", () => {
     });
     servedFile = readFileSync(combined);
     const artifacts = mkdtempSync(join(tmpdir(), "cds-refresh-"));
-    const env = { SOURCE_URL_ERA5: `${base}/api/retrieve/v1/processes/reanalysis-era5-land-monthly-means/execution`, CDSAPI_KEY: "secret-key-123", CDS_POLL_MS: "5" };
+    // From 2018: 2018–2025 is one job (8 whole years, the most one job holds over the region: cds-today.test.ts).
+    const env = { SOURCE_URL_ERA5: `${base}/api/retrieve/v1/processes/reanalysis-era5-land-monthly-means/execution`, CDSAPI_KEY: "secret-key-123", CDS_POLL_MS: "5", ERA5_FROM_YEAR: "2018" };
     const silent = { start() {}, source() {} };
     const skipped = await refreshSources({ dataDir: dataDir(), artifactsDir: artifacts, env: { CDS_POLL_MS: "5" }, only: ["era5"], progress: silent });
     expect(skipped[0]).toMatchObject({ outcome: "skipped", reason: "CDSAPI_KEY is not set" });
@@ -165,7 +166,7 @@ describe("CDS job flow against a local stand-in", () => {
     const [r] = await refreshSources({ dataDir: dataDir(), artifactsDir: artifacts, env, only: ["era5"], progress: silent, now: new Date("2026-03-10T00:00:00Z") });
     expect(r).toMatchObject({ source: "era5", outcome: "updated", changed: 1, dataAsOf: "2021-12-31" });
     const submitted = JSON.parse(seen.filter((x) => x.method === "POST").at(-1)!.body!) as { inputs: { year: string[] } };
-    expect(submitted.inputs.year[0]).toBe("1991");
+    expect(submitted.inputs.year[0]).toBe("2018");
     expect(submitted.inputs.year.at(-1)).toBe("2025");
     const tree = (await writeInputOverlay(dataDir(), artifacts, env)).dir;
     // The file in the inputs tree is the merge (NetCDF-4): the same values as the CDS's NetCDF-3 answer.

@@ -19,7 +19,7 @@ export const source: SourceEntry = {
   attribution: "Contains modified Copernicus Climate Change Service information; Muñoz Sabater, J. (2019): ERA5-Land monthly averaged data from 1950 to present, C3S Climate Data Store, doi:10.24381/cds.68d2bb30",
   credential: "CDSAPI_KEY",
   dataDirPath: "climate/era5-land-sample",
-  liveFormat: "CDS jobs (submit, poll, download; pipeline/sources/cds.ts) for Thailand's box from 1991 to the month 3 months back: a ZIP of one NetCDF-4 per step type (tp in m per day, monthly means of daily totals; t2m in K; valid_time) merged into one NetCDF-4 (era5-merge.ts); the mirror holds 2020–2021 CDS output (NetCDF-3, time) over Vietnam.",
+  liveFormat: "CDS jobs (submit, poll, download; pipeline/sources/cds.ts) for the drought region's box (Thailand, Vietnam, Malaysia with Sabah and Sarawak: 97..120 °E, 0.5..24 °N) from 1991 to the month 3 months back, at most 8 whole years a job (no job larger than the former single one over Thailand): a ZIP of one NetCDF-4 per step type (tp in m per day, monthly means of daily totals; t2m in K; valid_time) merged into one NetCDF-4 (era5-merge.ts); the mirror holds 2020–2021 CDS output (NetCDF-3, time) over Vietnam.",
   refresh: "cds",
   maxBytes: 2 * GiB,
   resources: (ctx) => [
