@@ -84,7 +84,9 @@ export class ArtifactStore<T> {
       this.notLoaded = located.missing === NO_LINK ? "nothing published yet" : "the published version cannot be read (see the server log)";
       if (seen !== this.lastSeen) {
         // Said once per state, not on every poll.
-        if (located.missing === NO_LINK && !this.loaded) logger.warn({ root, label }, "no published version to serve yet");
+        // Nothing published yet is how a first start begins (make serve builds the rest in the background): said at
+        // info, once; a link that leads nowhere is a problem (refused, at error).
+        if (located.missing === NO_LINK && !this.loaded) logger.info({ root, label }, "no published version to serve yet");
         else this.refused(located.missing, root);
       }
       this.lastSeen = seen;

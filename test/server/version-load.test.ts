@@ -143,6 +143,18 @@ describe("a version whose manifest and directory disagree, or that lacks a file 
     await expectSwapRefused(root, log, "v2", () => publish(root, "v3", renameSpei1), /no spei1 index/);
   });
 
+  it("nothing published yet (a first start) is said once at info, not as a warning; a link that leads nowhere is an error (refused)", async () => {
+    const root = mkdtempSync(join(tmpdir(), "version-load-"));
+    const log = capture();
+    const store = openStore(root, log.logger);
+    expect(await store.reload()).toBe("missing");
+    expect(await store.reload()).toBe("missing");
+    expect(log.messages().map((m) => [m.level, m.msg])).toEqual([[30, "no published version to serve yet"]]);
+    symlinkSync(join(root, "versions", "gone"), join(root, "current"));
+    expect(await store.reload()).toBe("missing");
+    expect(log.messages().slice(1).map((m) => m.level)).toEqual([50]);
+  });
+
   it("a version of another kind is refused by a store that expects drought", async () => {
     const root = mkdtempSync(join(tmpdir(), "version-load-"));
     const log = capture();
