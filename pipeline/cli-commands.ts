@@ -133,7 +133,7 @@ export async function main(argv: string[]): Promise<number> {
       const { openPublishedGrid, parseScoreArgs, scorePoints, ScoreUsageError } = await import("./commands/score-points.ts");
       try {
         const opts = parseScoreArgs(rest);
-        const artifacts = await openPublishedGrid(artifactsDir(), log);
+        const artifacts = await openPublishedGrid(artifactsDir());
         const result = await scorePoints(opts, artifacts, log);
         const rate = Math.round(result.rows / result.seconds);
         if (tty) process.stdout.write(`scored ${result.rows} points (${result.found} found, ${result.notFound} without data, ${result.invalid} invalid) for ${result.month} in ${result.seconds.toFixed(2)} s, ${rate} points/s → ${opts.output}\n`);

@@ -78,12 +78,12 @@ export interface ScoreResult extends ScoreCounts {
 type CellRasterStats = PointScorer["raster"]["stats"];
 
 /** Opens the published drought version in ARTIFACTS_DIR the way the server does (verified, every file checked). */
-export async function openPublishedGrid(artifactsDir: string, logger: Logger): Promise<DroughtArtifacts> {
+export async function openPublishedGrid(artifactsDir: string): Promise<DroughtArtifacts> {
   try {
     const { data } = await openPublishedVersion(artifactsDir, { open: openDroughtArtifacts, openedFiles: DROUGHT_OPENED_FILES });
     return data;
   } catch (err) {
-    logger.error({ artifactsDir, err: (err as Error).message }, "no usable drought artifacts");
+    // The command prints a usage error's message itself (pipeline/cli-commands.ts): no log line besides.
     throw new ScoreUsageError(`no usable drought artifacts in ${artifactsDir} (${(err as Error).message}): run \`make artifacts\` first`);
   }
 }

@@ -7,6 +7,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { formatMonth } from "../../lib/months.ts";
 import { readMonthlyClimateGrid, type BBox, type MonthlyGrid } from "../inputs/netcdf/index.ts";
+import { sameAxis } from "./from-netcdf.ts";
 
 const YEAR_FILE = /^cpc_precip_seasia_1deg_monthly_(\d{4})\.nc$/;
 
@@ -18,8 +19,6 @@ export interface CpcSeries {
   stopped?: string;
 }
 
-const sameAxis = (a: Float64Array, b: Float64Array) => a.length === b.length && a.every((v, i) => Math.abs(v - b[i]) < 1e-6);
-
 export async function readCpcSeries(base: string, extensionDir: string | undefined, bbox: BBox): Promise<CpcSeries> {
   const grid = await readMonthlyClimateGrid(base, { kind: "precipitation", bbox });
   const files = extensionDir && existsSync(extensionDir) ? readdirSync(extensionDir).filter((f) => YEAR_FILE.test(f)).sort() : [];
@@ -28,7 +27,7 @@ export async function readCpcSeries(base: string, extensionDir: string | undefin
   let stopped: string | undefined;
   for (const f of files) {
     const part = await readMonthlyClimateGrid(join(extensionDir!, f), { kind: "precipitation", bbox });
-    if (!sameAxis(part.lats, grid.lats) || !sameAxis(part.lngs, grid.lngs)) throw new Error(`${f}: not on the cells of ${base}`);
+    if (!sameAxis(part.lats, grid.lats, 1e-6) || !sameAxis(part.lngs, grid.lngs, 1e-6)) throw new Error(`${f}: not on the cells of ${base}`);
     const next = parts.at(-1)!.months.at(-1)! + 1;
     if (part.months[0] !== next) {
       stopped = `${f} starts at ${formatMonth(part.months[0])}, not at ${formatMonth(next)}: the series ends at ${formatMonth(next - 1)}`;

@@ -4,11 +4,11 @@
 // any gridded pair (from-netcdf.ts). docs/methods/gridding.md, "The regional grid (CPC + GHCN-Monthly)".
 import { log } from "../../lib/log.ts";
 import { formatMonth, type MonthIndex } from "../../lib/months.ts";
-import type { BBox, MonthlyGrid } from "../inputs/netcdf/index.ts";
+import type { MonthlyGrid } from "../inputs/netcdf/index.ts";
 import { readCpcSeries } from "./cpc-extension.ts";
 import { readGhcnmStations } from "../inputs/ghcnm/stations.ts";
 import type { Province } from "../provinces/boundaries.ts";
-import { gridFromNetcdf, readBox, type GridFromNetcdfResult } from "./from-netcdf.ts";
+import { gridFromNetcdf, readBox, widenBox, type GridFromNetcdfResult } from "./from-netcdf.ts";
 import { STATION_TEMPERATURE_DEFAULTS, stationTemperatureGrid } from "./station-temperature.ts";
 
 export interface GridFromCpcInput {
@@ -41,9 +41,6 @@ export interface CpcTemperatureReport {
 /** Degrees of latitude (≈ 111 km) by which the stations read exceed the box: every station that can carry weight. */
 const STATION_MARGIN_DEG = Math.ceil(STATION_TEMPERATURE_DEFAULTS.maxDistanceKm / 111);
 
-function widen(b: BBox, deg: number): BBox {
-  return { west: Math.max(-180, b.west - deg), east: Math.min(180, b.east + deg), south: Math.max(-90, b.south - deg), north: Math.min(90, b.north + deg) };
-}
 
 /** The stations' temperature on every cell centre of `prcp`, for its months, as a grid of the same shape. */
 export function temperatureOnGrid(
@@ -88,7 +85,7 @@ export async function gridFromCpc(input: GridFromCpcInput): Promise<GridFromNetc
         `${formatMonth(prcp.months[0])}..${formatMonth(prcp.months[prcp.months.length - 1])}`,
     );
   }
-  const read = readGhcnmStations(input.ghcnmDat, input.ghcnmInv, widen(box, STATION_MARGIN_DEG));
+  const read = readGhcnmStations(input.ghcnmDat, input.ghcnmInv, widenBox(box, STATION_MARGIN_DEG));
   const t = temperatureOnGrid(prcp, read.stations, input.refStart, input.refEnd, input.ghcnmDat);
   const result = await gridFromNetcdf({
     provinces: input.provinces,

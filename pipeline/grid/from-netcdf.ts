@@ -100,7 +100,8 @@ export function snapCellSize(step: number): number {
   return arcSeconds > 0 && Math.abs(step * 3600 - arcSeconds) < 0.1 ? arcSeconds / 3600 : step;
 }
 
-function sameAxis(a: Float64Array, b: Float64Array, tolerance: number): boolean {
+/** Whether two coordinate axes hold the same values within `tolerance` degrees. */
+export function sameAxis(a: Float64Array, b: Float64Array, tolerance: number): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (Math.abs(a[i] - b[i]) > tolerance) return false;
   return true;
@@ -232,13 +233,12 @@ export function nativeLandCells(
 
 /** Bounding box of the provinces widened by READ_MARGIN_DEG: what is read from the files. */
 export function readBox(provinces: readonly Province[]): BBox {
-  const b = provincesBox(provinces);
-  return {
-    west: Math.max(-180, b.west - READ_MARGIN_DEG),
-    south: Math.max(-90, b.south - READ_MARGIN_DEG),
-    east: Math.min(180, b.east + READ_MARGIN_DEG),
-    north: Math.min(90, b.north + READ_MARGIN_DEG),
-  };
+  return widenBox(provincesBox(provinces), READ_MARGIN_DEG);
+}
+
+/** A box widened by `deg` on every side, within the globe's limits. */
+export function widenBox(b: BBox, deg: number): BBox {
+  return { west: Math.max(-180, b.west - deg), south: Math.max(-90, b.south - deg), east: Math.min(180, b.east + deg), north: Math.min(90, b.north + deg) };
 }
 
 /** Layer name → SPEIbase time scale and variable kind: "spei3" → 3. */

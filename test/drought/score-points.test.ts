@@ -22,7 +22,7 @@ async function score(csv: string, month?: string) {
   const input = join(dir, `in-${Math.random().toString(36).slice(2)}.csv`);
   const output = input.replace("in-", "out-");
   writeFileSync(input, csv);
-  const result = await scorePoints({ input, output, month }, await openPublishedGrid(artifactsDir, log), log);
+  const result = await scorePoints({ input, output, month }, await openPublishedGrid(artifactsDir), log);
   const text = readFileSync(output, "utf8");
   return { result, text, rows: parse(text, { columns: true }) as Record<string, string>[] };
 }
