@@ -16,7 +16,8 @@ DEV_MODULES := node_modules/.make-dev
 BIN := node_modules/.bin
 PIPELINE_SOURCES := $(shell find lib formats tiles pipeline/inputs pipeline/indices pipeline/grid pipeline/provinces pipeline/publish pipeline/build.ts pipeline/build pipeline/build-settings.ts -name '*.ts' 2>/dev/null)
 # The inputs the drought build reads; a change in any of them (or in the code) triggers a rebuild.
-DROUGHT_INPUTS := $(shell find $(DATA_DIR)/climate/ghcnd-thailand $(DATA_DIR)/boundaries/geoboundaries-tha-adm1 \
+DROUGHT_INPUTS := $(shell find $(DATA_DIR)/climate/ghcnd-thailand $(DATA_DIR)/climate/cpc-seasia-1deg $(DATA_DIR)/climate/ghcnm-v4-tavg $(DATA_DIR)/boundaries/geoboundaries-tha-adm1 \
+	$(DATA_DIR)/boundaries/geoboundaries-vnm-adm1 $(DATA_DIR)/boundaries/geoboundaries-mys-adm1 $(DATA_DIR)/boundaries/admin1-name-variants \
 	$(DATA_DIR)/boundaries/province_name_variants.csv $(DATA_DIR)/boundaries/opengisdata-thailand -type f 2>/dev/null)
 PUBLISHED := $(ARTIFACTS_DIR)/current/manifest.json
 # The server and the pipeline run compiled JavaScript (npm run build → dist/): no TypeScript loader at start-up.

@@ -23,7 +23,7 @@ export const EXPORT_FILE_NAMES: readonly string[] = Object.values(EXPORT_FILES);
 
 /** Columns before the index columns (one per index of the grid, e.g. spei1 … mcdi), then `valid` and geometry. */
 export const CELL_COLUMNS = ["cell_id", "grid_id", "country", "lat", "lng", "month"] as const;
-export const PROVINCE_COLUMNS = ["province_code", "province", "province_th", "month"] as const;
+export const PROVINCE_COLUMNS = ["province_code", "country", "province", "province_th", "month"] as const;
 
 const GEOPARQUET_VERSION = "1.1.0";
 
@@ -104,7 +104,7 @@ export function writeCellExport(grid: DroughtGrid, gridBbox: [number, number, nu
   const geometry: Uint8Array[] = new Array(n);
   const values = grid.indexNames.map(() => new Array<number | null>(n));
   const squares = Array.from({ length: grid.nCells }, (_, c) => cellSquareWkb(grid.cellLat(c), grid.cellLng(c), grid.resolutionDeg));
-  const ids = Array.from({ length: grid.nCells }, (_, c) => gridIdOf(grid.resolutionDeg, grid.cellId(c)));
+  const ids = Array.from({ length: grid.nCells }, (_, c) => gridIdOf(grid.resolutionDeg, grid.cellId(c), grid.countries));
   // The CSV leaves the geometry out: a cell is the square lat/lng ± resolution/2 (format document). Its text is
   // built a month at a time from each cell's constant fields, written once.
   const format = csvNumbers();
@@ -155,7 +155,9 @@ export function writeCellExport(grid: DroughtGrid, gridBbox: [number, number, nu
 
 export interface ProvinceRow {
   code: string;
+  country: string;
   nameEn: string;
+  /** "" outside Thailand. */
   nameTh: string;
 }
 
@@ -163,6 +165,7 @@ export interface ProvinceRow {
 export function writeProvinceExport(summaries: ProvinceSummariesReader, provinces: readonly ProvinceRow[]): CellExport {
   const n = summaries.nProvinces * summaries.nMonths;
   const code: string[] = new Array(n);
+  const country: string[] = new Array(n);
   const name: string[] = new Array(n);
   const nameTh: string[] = new Array(n);
   const month: string[] = new Array(n);
@@ -177,16 +180,18 @@ export function writeProvinceExport(summaries: ProvinceSummariesReader, province
     for (let p = 0; p < summaries.nProvinces; p++, r++) {
       const rec = summaries.record(p, m);
       code[r] = provinces[p].code;
+      country[r] = provinces[p].country;
       name[r] = provinces[p].nameEn;
       nameTh[r] = provinces[p].nameTh;
       month[r] = monthText;
       cellsUsed[r] = summaries.cellsUsed(p, m);
-      csv.push(`${code[r]},${quoted[p][0]},${quoted[p][1]},${monthText}${putValues(values, r, rec, format)},${cellsUsed[r]}`);
+      csv.push(`${code[r]},${country[r]},${quoted[p][0]},${quoted[p][1]},${monthText}${putValues(values, r, rec, format)},${cellsUsed[r]}`);
     }
   }
   const parquet = parquetWriteBuffer({
     columnData: [
       { name: "province_code", data: code, type: "STRING", nullable: false },
+      { name: "country", data: country, type: "STRING", nullable: false },
       { name: "province", data: name, type: "STRING", nullable: false },
       { name: "province_th", data: nameTh, type: "STRING", nullable: false },
       { name: "month", data: month, type: "STRING", nullable: false },

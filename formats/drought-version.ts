@@ -17,7 +17,7 @@ import { CoverageMask } from "./coverage-mask.ts";
 import { isCovered as isCoveredArea } from "../lib/drought/locate-cell.ts";
 import { latestByCell } from "../lib/drought/cell-latest.ts";
 import { formatMonth, parseMonth, type MonthIndex } from "../lib/months.ts";
-import { looseName, normalizeName } from "../lib/province-names.ts";
+import { ProvinceLookup } from "../lib/province-lookup.ts";
 import { gridSourceOf, publishedDroughtSources, type GridSourceName } from "../lib/drought/grid-sources.ts";
 
 export interface DroughtArtifacts {
@@ -27,10 +27,8 @@ export interface DroughtArtifacts {
   provinceIndex: ProvinceIndexReader;
   coverage: CoverageMask;
   provinces: ProvinceMeta[];
-  /** Normalised spelling → province number (position in provinces.json and the summaries). */
-  provinceByName: Map<string, number>;
-  /** Loose spelling (lib/province-names.ts looseName) → the provinces it may mean (more than one: ambiguous). */
-  provinceByLooseName: Map<string, number[]>;
+  /** A province number (position in provinces.json and the summaries) by country and spelling. */
+  provinceNames: ProvinceLookup;
   /**
    * The month served when a request names none: the build's latest valid month (a share of all cells has every
    * index). A point answers it where its cell has every index then, else its cell's own (cellDefaultOffset).
@@ -93,22 +91,7 @@ export function openDroughtArtifacts(dir: string, manifest: Manifest): DroughtAr
   if (summaries.nProvinces !== provinces.length) {
     throw new Error(`province-summaries has ${summaries.nProvinces} provinces, provinces.json ${provinces.length}`);
   }
-  const provinceByName = new Map<string, number>();
-  const provinceByLooseName = new Map<string, number[]>();
-  provinces.forEach((p, i) => {
-    for (const name of [p.nameEn, p.slug, ...p.aliases]) {
-      const loose = looseName(name);
-      const list = provinceByLooseName.get(loose) ?? [];
-      if (!list.includes(i)) list.push(i);
-      provinceByLooseName.set(loose, list);
-    }
-    for (const name of [p.code, p.code.slice(3), p.nameEn, p.nameTh, p.slug, ...p.aliases]) {
-      const key = normalizeName(name);
-      const prev = provinceByName.get(key);
-      if (prev !== undefined && prev !== i) throw new Error(`alias "${name}" names two provinces`);
-      provinceByName.set(key, i);
-    }
-  });
+  const provinceNames = new ProvinceLookup(provinces);
   const latest = manifest.latestValidMonth ? parseMonth(manifest.latestValidMonth) : undefined;
   if (latest === undefined) throw new Error("manifest has no latest valid month");
   if (!manifest.baseline) throw new Error("manifest has no baseline");
@@ -122,8 +105,7 @@ export function openDroughtArtifacts(dir: string, manifest: Manifest): DroughtAr
     provinceIndex,
     coverage,
     provinces,
-    provinceByName,
-    provinceByLooseName,
+    provinceNames,
     defaultMonth: latest,
     cellDefaultOffset: defaultOfCells.offset,
     cellDefaultSpei1: defaultOfCells.spei1,

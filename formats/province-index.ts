@@ -105,6 +105,8 @@ export class ProvinceIndexReader {
 /** One entry of provinces.json; its position in the array is the province index of the binary artifacts. */
 export interface ProvinceMeta {
   code: string;
+  /** ISO 3166-1 alpha-3 of the unit's country (absent from versions built before the drought region: Thailand). */
+  country: string;
   nameEn: string;
   nameTh: string;
   slug: string;
@@ -134,6 +136,9 @@ export function readProvincesJson(text: string, source = "provinces.json"): Prov
     if (!Array.isArray(p.aliases) || !Array.isArray(p.bbox) || p.bbox.length !== 4 || typeof p.areaKm2 !== "number") {
       throw new Error(`${source}: province ${i} (${String(p.code)}) lacks aliases, bbox or areaKm2`);
     }
+    if (p.country !== undefined && (typeof p.country !== "string" || !/^[A-Z]{3}$/.test(p.country))) {
+      throw new Error(`${source}: province ${i} (${String(p.code)}) has country ${JSON.stringify(p.country)}, not an ISO 3166-1 alpha-3 code`);
+    }
   });
-  return doc.provinces as ProvinceMeta[];
+  return (doc.provinces as ProvinceMeta[]).map((p) => (p.country ? p : { ...p, country: "THA" }));
 }

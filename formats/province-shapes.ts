@@ -15,7 +15,7 @@ const position = z.tuple([z.number().min(-180).max(180), z.number().min(-90).max
 const ring = z.array(position).min(4);
 const shapesFile = z.object({
   toleranceDeg: z.number().positive(),
-  provinces: z.array(z.object({ code: z.string().regex(/^TH-\d\d$/), geometry: z.object({ type: z.literal("MultiPolygon"), coordinates: z.array(z.array(ring).min(1)).min(1) }) })),
+  provinces: z.array(z.object({ code: z.string().regex(/^[A-Z]{2}-[0-9A-Z]{1,3}(-[A-Z]+)?$/), geometry: z.object({ type: z.literal("MultiPolygon"), coordinates: z.array(z.array(ring).min(1)).min(1) }) })),
 });
 export type ProvinceShapes = z.infer<typeof shapesFile>;
 

@@ -26,6 +26,11 @@ export interface BuildSettings {
    * precipitation with GHCN-Monthly temperature, only when named).
    */
   gridSource: "auto" | GridSourceName;
+  /**
+   * The drought region's countries (DROUGHT_COUNTRIES, default THA,VNM,MYS; pipeline/provinces/region.ts). The station
+   * grid covers Thailand alone whatever this says: its GHCN-Daily stations are Thai.
+   */
+  countries: string[];
   /** The grid path: "stations" (GHCN-Daily, interpolated) or "netcdf" (native cells of gridded inputs). */
   source: "stations" | "netcdf";
   netcdf?: NetcdfSource;
@@ -70,6 +75,7 @@ export function buildSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Buil
   if (!(GRID_SOURCE_VALUES as readonly string[]).includes(gridSource)) throw new Error(`GRID_SOURCE must be one of ${GRID_SOURCE_VALUES.join(", ")}, got "${gridSource}"`);
   const s: BuildSettings = {
     gridSource: gridSource as BuildSettings["gridSource"],
+    countries: (env.DROUGHT_COUNTRIES || "THA,VNM,MYS").split(",").map((c) => c.trim().toUpperCase()).filter((c) => c !== ""),
     // Resolved for the presets by gridCandidates (pipeline/grid/grid-source.ts).
     source: gridSource === "netcdf" ? "netcdf" : "stations",
     netcdf: gridSource === "netcdf" ? netcdfSourceFromEnv(env) : undefined,

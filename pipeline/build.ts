@@ -10,8 +10,7 @@ import { CONFIDENCE_FILE, ConfidenceGrid } from "../formats/confidence-grid.ts";
 import { gridFromStations } from "./grid/from-stations.ts";
 import { gridFromNetcdf } from "./grid/from-netcdf.ts";
 import { gridFromCpc } from "./grid/from-cpc.ts";
-import { loadProvinces, provincesPath } from "./provinces/boundaries.ts";
-import { buildAliases, loadAliasSources } from "./provinces/aliases.ts";
+import { loadRegion, sourceCountries } from "./provinces/region.ts";
 import { summarizeProvinces } from "./provinces/summaries.ts";
 import { codeFingerprint } from "./publish/code-fingerprint.ts";
 import { createStaging, currentVersion, discardStaging, makeVersionId, publishStaging, pruneVersions } from "./publish/publish.ts";
@@ -111,8 +110,9 @@ async function buildFromSource(opts: BuildOptions, skipped: { gridSource: string
     }
   }
 
-  const provinces = stage("provinces", () => loadProvinces(provincesPath(dataDir)));
-  const aliases = buildAliases(loadAliasSources(provinces, dataDir));
+  const countries = sourceCountries(settings.source, settings.countries);
+  if (countries.length < settings.countries.length) log.info({ countries, asked: settings.countries }, "the station grid covers Thailand alone (its GHCN-Daily stations are Thai)");
+  const { provinces, aliases } = stage("provinces", () => loadRegion(dataDir, countries));
   const stationTemperature = settings.netcdf?.temperatureStations;
   const source =
     settings.source === "netcdf" && stationTemperature !== undefined

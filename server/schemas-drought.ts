@@ -45,14 +45,19 @@ export const historyQuery = z
   })
   .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, { message: "from must not be after to", path: ["from"] });
 
+const countryCode = z
+  .string()
+  .regex(/^[A-Za-z]{3}$/, "must be an ISO 3166-1 alpha-3 code")
+  .transform((s) => s.toUpperCase());
+
 export const provinceQuery = z.object({
-  name: z.string().trim().min(1).max(100).describe("Province name in English"),
-  country: z
+  name: z
     .string()
-    .regex(/^[A-Za-z]{3}$/, "must be an ISO 3166-1 alpha-3 code")
-    .transform((s) => s.toUpperCase())
-    .default("THA")
-    .describe("ISO 3166-1 alpha-3; default THA"),
+    .trim()
+    .min(1)
+    .max(100)
+    .describe("Province (Vietnam), state or federal territory (Malaysia) name: English, Thai, Vietnamese with or without diacritics (\"Hà Nội\", \"Ha Noi\", \"Hanoi\"), Malay (\"Pulau Pinang\"), or the ISO 3166-2 code"),
+  country: countryCode.default("THA").describe("ISO 3166-1 alpha-3 of the province's country: THA (default), VNM or MYS — the drought region; another code is a 404 naming the covered countries"),
   month: month.optional().describe("Month, YYYY-MM; default the grid's latest valid month (the build's national rule: the latest month in which VALID_CELL_SHARE, 90 % by default, of land cells have every index)"),
   format,
 });
@@ -91,8 +96,21 @@ export const droughtHistoryData = z.object({
   details: timeDetails,
 });
 
+const provinceCode = z.string().describe("ISO 3166-2 code (Côn Đảo, which shares Bà Rịa - Vũng Tàu's, is VN-43-CONDAO)");
+
+/** What Vietnam's 2025-07-01 merger of 63 provinces into 34 made of the province (Vietnamese provinces only). */
+const reform2025 = z
+  .object({
+    effective: z.literal("2025-07-01"),
+    unit: z.string().describe("the province it belongs to since the reform"),
+    formerProvinces: z.array(z.string()).describe("the pre-2025 provinces merged into that unit"),
+    note: z.string(),
+  })
+  .describe("Vietnamese provinces only: the answer is the pre-2025 province of the boundary file (the grid's summaries are of the 63 units); this says which unit it now belongs to and what else that unit covers");
+
 export const provinceHistoryData = z.object({
   province: z.string(),
+  code: provinceCode,
   country: z.string(),
   period: z.object({ from: month, to: month, months: z.int(), climatologyBaseline: z.string() }),
   series: z.array(historyMonth.extend({ cellsUsed: z.int().describe("land cells with a value that month") })),
@@ -123,6 +141,7 @@ export const droughtGridData = z.object({
 
 export const provinceDroughtData = z.object({
   province: z.string(),
+  code: provinceCode,
   country: z.string(),
   month,
   score: z.number().min(0).max(100),
@@ -130,6 +149,7 @@ export const provinceDroughtData = z.object({
   indices: z.object({ spei1: indexValue, spei3: indexValue, spei6: indexValue }),
   severity: z.object({ spei1: dLevel.nullable() }),
   ...confidenceFields,
+  reform2025: reform2025.optional(),
   details: timeDetails,
 });
 
@@ -152,6 +172,7 @@ export const exportsData = z.object({
 });
 
 export const choroplethQuery = z.object({
+  country: countryCode.optional().describe("ISO 3166-1 alpha-3 (THA, VNM or MYS): that country's provinces only; default every province of the drought region"),
   month: month.optional().describe("Month, YYYY-MM; default the grid's latest valid month (the build's national rule: the latest month in which VALID_CELL_SHARE, 90 % by default, of land cells have every index)"),
 });
 
@@ -159,16 +180,18 @@ export const provinceChoropleth = z.object({
   type: z.literal("FeatureCollection"),
   month,
   climatologyBaseline: z.string(),
+  countries: z.array(z.string()).describe("the countries whose provinces are the features"),
   details: timeDetails,
   features: z.array(
     z.object({
       type: z.literal("Feature"),
-      id: z.string().describe("ISO 3166-2 code, e.g. TH-10"),
+      id: z.string().describe("ISO 3166-2 code, e.g. TH-10, VN-HN, MY-14"),
       geometry: z.object({ type: z.literal("MultiPolygon"), coordinates: z.array(z.array(z.array(z.tuple([z.number(), z.number()])))) }),
       properties: z.object({
         code: z.string(),
+        country: z.string(),
         province: z.string(),
-        provinceTh: z.string(),
+        provinceTh: z.string().optional().describe("Thai provinces only"),
         region: z.string(),
         month,
         valid: z.boolean(),

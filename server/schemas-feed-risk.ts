@@ -92,7 +92,7 @@ export const floodClimateGrid = z
       term: z.number().describe("wetness / wetRef: reported, not scored (the levels use footprints only, so they mean the same everywhere)"),
     }),
   ])
-  .describe("SPI wet extremes of the nearest drought-grid cell (Thailand), reported beside the flood answer and not scored (docs/methods/feed-risks.md)");
+  .describe("SPI wet extremes of the nearest drought-grid cell (Thailand, Vietnam, Malaysia), reported beside the flood answer and not scored (docs/methods/feed-risks.md)");
 
 export const floodDetails = z
   .object({

@@ -15,7 +15,10 @@ import { buildSnapshots, SNAPSHOT_BUILDERS } from "../pipeline/snapshots/build-s
 
 declare module "vitest" {
   export interface ProvidedContext {
+    /** The default build (the regional grid) with its tiles, exports and feed snapshots. */
     artifactsDir: string;
+    /** The GHCN-Daily station grid of Thailand (GRID_SOURCE=stations), without tiles and exports. */
+    stationArtifactsDir: string;
   }
 }
 
@@ -45,6 +48,9 @@ export default async function setup(project: TestProject): Promise<() => void> {
   beside.catch(() => undefined); // awaited below; not unhandled while the drought build runs
   // Fewer tile months and zooms than a production build: the suite needs the tiles, not all of them.
   await buildDrought({ dataDir: dataDir(), artifactsDir, settings: buildSettingsFromEnv({ TILE_MONTHS: "2", TILE_MAX_ZOOM: "8" }) });
+  // The station grid, for the tests of what only it has (stations, leave-one-out confidence); ~10 s.
+  const stationArtifactsDir = resolve(PROJECT_ROOT, "test-output", "station-artifacts");
+  await buildDrought({ dataDir: dataDir(), artifactsDir: stationArtifactsDir, settings: buildSettingsFromEnv({ GRID_SOURCE: "stations" }), defer: true });
   await beside;
   // The feed snapshots, once for the run (unchanged inputs and code: nothing rebuilt; here only flood); the end-to-end
   // servers and the feed tests take private copies (test/e2e/real-server.ts privateArtifacts, privateSnapshots)
@@ -52,5 +58,6 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const built = await buildSnapshots({ dataDir: dataDir(), artifactsDir, droughtArtifactsDir: artifactsDir, env: {} });
   for (const [name, b] of Object.entries(built)) if (b.status !== "published" && b.status !== "unchanged") throw new Error(`${name} snapshot: ${JSON.stringify(b)}`);
   project.provide("artifactsDir", artifactsDir);
+  project.provide("stationArtifactsDir", stationArtifactsDir);
   return () => rmSync(runTmp, { recursive: true, force: true });
 }

@@ -62,7 +62,7 @@ export function provincesGeoJson(provinces: readonly Province[], mv: MonthValues
   };
 }
 
-type CellGrid = Pick<DroughtGrid, "nCells" | "cellLats" | "cellLngs" | "cellIds" | "resolutionDeg">;
+type CellGrid = Pick<DroughtGrid, "nCells" | "cellLats" | "cellLngs" | "cellIds" | "resolutionDeg" | "countries">;
 
 /** Douglas–Peucker tolerance of the coast that vector cells are cut to (~110 m; a z10 pixel is ~150 m). */
 export const CELL_COAST_TOLERANCE_DEG = 0.001;
@@ -146,7 +146,7 @@ export function cellsGeoJson(grid: CellGrid, mv: MonthValues, landOf?: readonly 
     const lng = grid.cellLngs[c];
     const geometry: Polygon | MultiPolygon = landOf ? { type: "MultiPolygon", coordinates: landOf[c] } : { type: "Polygon", coordinates: square(lng, lat, h) };
     if (landOf && landOf[c].length === 0) continue;
-    features.push({ type: "Feature", id: c, geometry, properties: { cell: c, gridId: gridIdOf(grid.resolutionDeg, grid.cellIds[c]), lat, lng, ...valueProps(c, mv) } });
+    features.push({ type: "Feature", id: c, geometry, properties: { cell: c, gridId: gridIdOf(grid.resolutionDeg, grid.cellIds[c], grid.countries), lat, lng, ...valueProps(c, mv) } });
   }
   return { type: "FeatureCollection", features };
 }
@@ -215,6 +215,6 @@ export function provincesFromRings(rings: ProvinceRings, meta: readonly Province
       else holes.push([r, c[0]]);
     }
     for (const [r, outer] of holes) polygons.get(outer)?.push(ringCoords(r));
-    return { code: m.code, nameEn: m.nameEn, nameTh: m.nameTh, slug: m.slug, region: m.region, polygons: [...polygons.values()] };
+    return { code: m.code, country: m.country, nameEn: m.nameEn, nameTh: m.nameTh, slug: m.slug, region: m.region, polygons: [...polygons.values()] };
   });
 }

@@ -165,7 +165,7 @@ export class PointScorer {
     const key = offset * 4 - code;
     let tail = this.missTails.get(key);
     if (tail === undefined) {
-      tail = `,${this.monthText(offset)},false,,,,,${csvField(locateReason(code))}`;
+      tail = `,${this.monthText(offset)},false,,,,,${csvField(locateReason(code, this.grid.countries))}`;
       this.missTails.set(key, tail);
     }
     return tail;

@@ -223,7 +223,7 @@ type WetComponent =
     };
 
 /**
- * The drought grid's wet extremes at a point (Thailand), or why there are none: reported beside the flood answer, not
+ * The drought grid's wet extremes at a point (the drought region), or why there are none: reported beside the flood answer, not
  * scored, so that the levels mean the same where the grid does not reach.
  */
 function wetComponent(s: FeedSnapshot, q: AssessQuery): WetComponent {
@@ -231,7 +231,7 @@ function wetComponent(s: FeedSnapshot, q: AssessQuery): WetComponent {
   if (!g) return { used: false, note: s.climateNote ?? "this snapshot has no drought-grid table" };
   const hit = mayBeNear(g.cells, q.lat, q.lng, g.maxDistanceKm) ? nearest(g.cells, q.lat, q.lng) : undefined;
   if (!hit || hit.distanceKm > g.maxDistanceKm) {
-    return { used: false, note: `no drought-grid cell with SPI-3 data within ${g.maxDistanceKm} km (grid ${g.version}, Thailand)` };
+    return { used: false, note: `no drought-grid cell with SPI-3 data within ${g.maxDistanceKm} km (grid ${g.version}: Thailand, Vietnam and Malaysia)` };
   }
   const c = hit.item;
   return {

@@ -5,10 +5,17 @@ import Flatbush from "flatbush";
 /** Polygon rings as GeoJSON positions [lng, lat]; a Polygon becomes a MultiPolygon with one part. */
 export type MultiPolygonCoords = number[][][][];
 
-/** A Thai province with its boundary (pipeline/provinces/boundaries.ts loads them; tiles draw them). */
+/**
+ * A first-level unit of the drought region with its boundary: a Thai province (pipeline/provinces/boundaries.ts), a
+ * Vietnamese province or a Malaysian state (pipeline/provinces/region.ts); tiles draw them.
+ */
 export interface Province {
-  code: string; // "TH-10"
+  code: string; // "TH-10", "VN-HN", "MY-14"
+  /** ISO 3166-1 alpha-3 of the unit's country. */
+  country: string;
+  /** English name; for Vietnam and Malaysia the boundary file's name ("Hà Nội", "Penang"). */
   nameEn: string;
+  /** Thai name; "" outside Thailand. */
   nameTh: string;
   slug: string;
   region: string;

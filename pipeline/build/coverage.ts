@@ -5,15 +5,25 @@ import type { Calibration } from "../grid/confidence.ts";
 import type { LandCells } from "../grid/land-cells.ts";
 
 /**
- * Squares whose sub-samples all fall in a province are inside; other land squares, and empty squares next to
- * land (a coastal sliver the sub-samples missed), are mixed and get the polygon test in the server.
+ * Squares whose sub-samples all fall in provinces of one country are inside; other land squares (a coast, or a
+ * border between two of the region's countries), and empty squares next to land (a coastal sliver the sub-samples
+ * missed), are mixed and get the polygon test in the server. An inside square's own cell is therefore of the point's
+ * country, and a mixed square's polygon test names it: the point's country costs no test of its own.
  */
-export function coverageMask(cells: LandCells): CoverageMaskData {
+export function coverageMask(cells: LandCells, provinceCountry: readonly string[]): CoverageMaskData {
   const { nCols, nRows } = cells;
   const fraction = new Float64Array(cells.lat.length);
   for (let e = 0; e < cells.weightCell.length; e++) fraction[cells.weightCell[e]] += cells.weightFraction[e];
+  const oneCountry = new Uint8Array(cells.lat.length).fill(1);
+  const first = new Array<string | undefined>(cells.lat.length);
+  for (let e = 0; e < cells.weightCell.length; e++) {
+    const c = cells.weightCell[e];
+    const country = provinceCountry[cells.weightProvince[e]];
+    if (first[c] === undefined) first[c] = country;
+    else if (first[c] !== country) oneCountry[c] = 0;
+  }
   const state = new Uint8Array(nCols * nRows);
-  for (let c = 0; c < cells.lat.length; c++) state[cells.row[c] * nCols + cells.col[c]] = fraction[c] >= 1 - 1e-6 ? INSIDE : MIXED;
+  for (let c = 0; c < cells.lat.length; c++) state[cells.row[c] * nCols + cells.col[c]] = fraction[c] >= 1 - 1e-6 && oneCountry[c] ? INSIDE : MIXED;
   const land = state.slice();
   for (let r = 0; r < nRows; r++) {
     for (let q = 0; q < nCols; q++) {
@@ -28,6 +38,21 @@ export function coverageMask(cells: LandCells): CoverageMaskData {
     }
   }
   return { west: cells.west, south: cells.south, resolutionDeg: cells.resolutionDeg, nCols, nRows, state };
+}
+
+/** Each land cell's country: the one with the largest share of its area (formats/drought-grid.ts countries and cellCountry). */
+export function cellCountries(cells: Pick<LandCells, "lat" | "weightCell" | "weightProvince" | "weightFraction">, provinces: readonly { country: string }[]): { countries: string[]; cellCountry: Uint8Array } {
+  const countries = [...new Set(provinces.map((p) => p.country))];
+  const share = new Float64Array(cells.lat.length * countries.length);
+  const countryNo = provinces.map((p) => countries.indexOf(p.country));
+  for (let e = 0; e < cells.weightCell.length; e++) share[cells.weightCell[e] * countries.length + countryNo[cells.weightProvince[e]]] += cells.weightFraction[e];
+  const cellCountry = new Uint8Array(cells.lat.length);
+  for (let c = 0; c < cells.lat.length; c++) {
+    let best = 0;
+    for (let k = 1; k < countries.length; k++) if (share[c * countries.length + k] > share[c * countries.length + best]) best = k;
+    cellCountry[c] = best;
+  }
+  return { countries, cellCountry };
 }
 
 /** Per province and month, the mean confidence of the cells that touch it and have an estimate (NaN: none). */

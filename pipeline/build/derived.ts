@@ -14,7 +14,7 @@ import { readAligned } from "../../formats/version-files.ts";
 import { buildTiles, type TileBuildReport } from "../../tiles/build-tiles.ts";
 import { writeExports, type ExportsReport } from "../publish/exports.ts";
 import { createStaging, discardStaging, makeVersionId, publishStaging, pruneVersions, type ManifestBody } from "../publish/publish.ts";
-import { loadProvinces, provincesPath } from "../provinces/boundaries.ts";
+import { loadRegion } from "../provinces/region.ts";
 import type { BuildSettings } from "../build-settings.ts";
 import type { BuildOptions, BuildResult } from "../build.ts";
 import { ARTIFACT_FILES } from "./layout.ts";
@@ -87,13 +87,15 @@ export async function completeDeferred(opts: BuildOptions, m: Manifest, gridSour
   const staging = createStaging(artifactsDir, version);
   try {
     for (const name of Object.keys(m.artifacts)) if (name !== m.report) linkOrCopy(join(from, name), join(staging.dir, name));
-    const provinces = stage("provinces", () => loadProvinces(provincesPath(opts.dataDir)));
+    const provinceMeta = readProvincesJson(readFileSync(join(staging.dir, ARTIFACT_FILES.provinces), "utf8"));
+    const { provinces } = stage("provinces", () => loadRegion(opts.dataDir, [...new Set(provinceMeta.map((p) => p.country))]));
+    if (provinces.map((p) => p.code).join() !== provinceMeta.map((p) => p.code).join()) throw new Error(`the boundary files' units differ from ${m.version}'s provinces.json: rebuild without defer`);
     const derived = await buildDerived({
       dir: staging.dir,
       gridBytes: readAligned(join(staging.dir, ARTIFACT_FILES.grid)),
       summaryBytes: readAligned(join(staging.dir, ARTIFACT_FILES.provinceSummaries)),
       provinces,
-      provinceMeta: readProvincesJson(readFileSync(join(staging.dir, ARTIFACT_FILES.provinces), "utf8")),
+      provinceMeta,
       confidence: CONFIDENCE_FILE in m.artifacts ? new ConfidenceGrid(readAligned(join(staging.dir, CONFIDENCE_FILE))) : undefined,
       settings,
       latestValid: m.latestValidMonth ? (parseMonth(m.latestValidMonth) ?? null) : null,

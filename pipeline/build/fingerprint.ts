@@ -6,6 +6,8 @@ import { sha256File, type FileChecksum } from "../../formats/manifest.ts";
 import { GHCND_SUBDIR } from "../inputs/ghcnd/stations.ts";
 import { provincesPath } from "../provinces/boundaries.ts";
 import { OPENGIS_FILE, VARIANTS_FILE } from "../provinces/aliases.ts";
+import { regionInputFiles, sourceCountries } from "../provinces/region.ts";
+import { cpcExtensionFiles } from "../grid/cpc-extension.ts";
 import { filesUnder } from "../publish/code-fingerprint.ts";
 import type { BuildSettings } from "../build-settings.ts";
 
@@ -14,12 +16,16 @@ export async function checksumInputs(dataDir: string, settings: BuildSettings): 
   const nc = settings.netcdf;
   const sourceFiles =
     settings.source === "netcdf"
-      ? [nc?.precipitation, nc?.temperature, nc?.temperatureStations?.dat, nc?.temperatureStations?.inv, ...Object.values(nc?.speibase ?? {})].filter((f): f is string => !!f).map((f) => resolve(dataDir, f))
+      ? [
+          ...[nc?.precipitation, nc?.temperature, nc?.temperatureStations?.dat, nc?.temperatureStations?.inv, ...Object.values(nc?.speibase ?? {})].filter((f): f is string => !!f).map((f) => resolve(dataDir, f)),
+          ...cpcExtensionFiles(nc?.precipitationExtension && resolve(dataDir, nc.precipitationExtension)),
+        ]
       : filesUnder(join(dataDir, GHCND_SUBDIR));
   // The alias lists are optional (aliases.ts): a missing one is not an input.
   const files = [
     ...sourceFiles,
     provincesPath(dataDir),
+    ...regionInputFiles(dataDir, sourceCountries(settings.source, settings.countries)),
     ...[VARIANTS_FILE, OPENGIS_FILE].map((f) => join(dataDir, f)).filter((f) => existsSync(f)),
   ];
   const out: Record<string, FileChecksum> = {};

@@ -15,7 +15,7 @@ import { provinceMetadata } from "../provinces/metadata.ts";
 import type { ProvinceAliases } from "../../lib/province-names.ts";
 import { cellsUsedPerRecord, type ProvinceSummaries } from "../provinces/summaries.ts";
 import type { BuildSettings } from "../build-settings.ts";
-import { coverageMask, provinceMeanConfidence } from "./coverage.ts";
+import { cellCountries, coverageMask, provinceMeanConfidence } from "./coverage.ts";
 import { ARTIFACT_FILES, GRID_INDICES, PROVINCE_INDICES } from "./layout.ts";
 import { trimMonths } from "./month-axis.ts";
 
@@ -51,8 +51,7 @@ export function writeCoreArtifacts(x: CoreArtifactsInput): { gridBytes: Uint8Arr
     cellIds: Uint32Array.from({ length: nCells }, (_, c) => cells.row[c] * cells.nCols + cells.col[c]),
     cellLats: cells.lat,
     cellLngs: cells.lng,
-    countries: ["THA"],
-    cellCountry: new Uint8Array(nCells),
+    ...cellCountries(cells, provinces),
     values,
   });
   writeFileSync(join(dir, ARTIFACT_FILES.grid), gridBytes);
@@ -65,7 +64,7 @@ export function writeCoreArtifacts(x: CoreArtifactsInput): { gridBytes: Uint8Arr
     cellsUsed: cellsUsedPerRecord(summaries),
   });
   writeFileSync(join(dir, ARTIFACT_FILES.provinceSummaries), summaryBytes);
-  writeFileSync(join(dir, ARTIFACT_FILES.coverage), writeCoverageMask(coverageMask(cells)));
+  writeFileSync(join(dir, ARTIFACT_FILES.coverage), writeCoverageMask(coverageMask(cells, provinces.map((p) => p.country))));
   if (confidence) {
     const bins = trimMonths(confidence.cellBins, nCells, x.sourceMonths, x.firstValid, nMonths);
     writeFileSync(

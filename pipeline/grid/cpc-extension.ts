@@ -4,7 +4,7 @@
 // ones out rather than a gap). The extension is masked to the cells that have a value in some month of the mirror's
 // series (CPC's own coverage: the sea is empty), so no cell joins the grid for the recent years alone.
 import { existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { formatMonth } from "../../lib/months.ts";
 import { readMonthlyClimateGrid, type BBox, type MonthlyGrid } from "../inputs/netcdf/index.ts";
 import { sameAxis } from "./from-netcdf.ts";
@@ -19,14 +19,19 @@ export interface CpcSeries {
   stopped?: string;
 }
 
+/** The extension's yearly files in `extensionDir`, in year order (what the build reads and fingerprints). */
+export function cpcExtensionFiles(extensionDir: string | undefined): string[] {
+  return extensionDir && existsSync(extensionDir) ? readdirSync(extensionDir).filter((f) => YEAR_FILE.test(f)).sort().map((f) => join(extensionDir, f)) : [];
+}
+
 export async function readCpcSeries(base: string, extensionDir: string | undefined, bbox: BBox): Promise<CpcSeries> {
   const grid = await readMonthlyClimateGrid(base, { kind: "precipitation", bbox });
-  const files = extensionDir && existsSync(extensionDir) ? readdirSync(extensionDir).filter((f) => YEAR_FILE.test(f)).sort() : [];
+  const files = cpcExtensionFiles(extensionDir);
   const parts = [grid];
   const appended: string[] = [];
   let stopped: string | undefined;
   for (const f of files) {
-    const part = await readMonthlyClimateGrid(join(extensionDir!, f), { kind: "precipitation", bbox });
+    const part = await readMonthlyClimateGrid(f, { kind: "precipitation", bbox });
     if (!sameAxis(part.lats, grid.lats, 1e-6) || !sameAxis(part.lngs, grid.lngs, 1e-6)) throw new Error(`${f}: not on the cells of ${base}`);
     const next = parts.at(-1)!.months.at(-1)! + 1;
     if (part.months[0] !== next) {
@@ -34,7 +39,7 @@ export async function readCpcSeries(base: string, extensionDir: string | undefin
       break;
     }
     parts.push(part);
-    appended.push(f);
+    appended.push(basename(f));
   }
   if (parts.length === 1) return { grid, appended, stopped };
   const nBase = grid.months.length;

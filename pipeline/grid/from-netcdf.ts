@@ -6,7 +6,8 @@ import { formatMonth, type MonthIndex } from "../../lib/months.ts";
 import { computeStationIndices, type StationIndices } from "../indices/station.ts";
 import { readMonthlyClimateGrid, readSpeibase, type BBox, type MonthlyGrid } from "../inputs/netcdf/index.ts";
 import { provincesBox, type Province } from "../provinces/boundaries.ts";
-import { buildLandCells, type LandCells } from "./land-cells.ts";
+import { IDW_DEFAULTS } from "./interpolate.ts";
+import { attachNearestCells, buildLandCells, type LandCells, type NearestCellProvince } from "./land-cells.ts";
 
 /** Index series that computeStationIndices yields and a grid layer may hold. */
 const COMPUTABLE = ["spei1", "spei3", "spei6", "spei12", "spei24", "spi1", "spi3", "spi6", "spi12", "mcdi"] as const;
@@ -48,10 +49,14 @@ export interface GridFromNetcdfReport {
   /** How each layer was filled. */
   layers: Record<string, "computed" | "ingested" | "missing">;
   landCells: number;
-  /** Land cells where every input is missing in every month (sea or masked in the source): values NaN. */
+  /** Land cells where every input is missing in every month (sea or masked in the source): left out of the grid. */
   cellsWithoutData: number;
+  /** The cells of the grid: landCells − cellsWithoutData (all of them when none has data). */
+  cellsServed: number;
   /** Provinces that no native cell of the file overlaps (the file does not cover them). */
   provincesWithoutCells: string[];
+  /** Provinces touched by no cell with data, summarised from the nearest one (land-cells.ts attachNearestCells). */
+  provincesFromNearestCell: NearestCellProvince[];
   petMethod?: "thornthwaite";
   samplesPerCellSide: number;
 }
@@ -147,6 +152,11 @@ export function commonMonths(sources: readonly Source[]): { firstMonth: MonthInd
     throw new Error(`no month in common: ${sources.map((s) => `${label(s)} has ${describeMonths(s.grid)}`).join(", ")}`);
   }
   return { firstMonth: first, nMonths: last - first + 1 };
+}
+
+/** ±Infinity replaced by ±limit (other values, NaN included, as they are). */
+export function clampInfinite(values: ArrayLike<number>, limit: number): Float64Array {
+  return Float64Array.from(values, (v) => (v === Infinity ? limit : v === -Infinity ? -limit : v));
 }
 
 /** Keeps the land cells for which keep(c) is true, renumbering the province weights. */
@@ -327,7 +337,8 @@ export async function gridFromNetcdf(input: GridFromNetcdfInput): Promise<GridFr
 
   const grid = sources[0].grid;
   const native = nativeLandCells(provinces, grid, input.samples);
-  const { cells, latIndex, lngIndex } = native;
+  const { latIndex, lngIndex } = native;
+  let cells = native.cells;
   const nCells = cells.lat.length;
   if (nCells === 0) {
     throw new Error(`${sources.map(label).join(", ")}: no native cell over Thailand's provinces (${describeGrid(grid)})`);
@@ -352,13 +363,20 @@ export async function gridFromNetcdf(input: GridFromNetcdfInput): Promise<GridFr
       // Sea in the source's precipitation: no values to fit (a temperature alone gives no index). The cell stays
       // (it is land by the provinces) with NaN.
       if (anyValue(p)) {
-        hasData[c] = 1;
+        // A cell has data when some index could be computed: CPC's sea cells off Côn Đảo carry one stray month.
+        hasData[c] = computed.length === 0 ? 1 : 0;
         if (computed.length > 0) {
           const out: StationIndices = computeStationIndices({
             firstMonth, lat: cells.lat[c], prcp: Float64Array.from(p), tmean: Float64Array.from(t),
             refStart: input.refStart, refEnd: input.refEnd,
           });
-          for (const k of computed) layers[k].set(out[indexNames[k] as Computable], c * nMonths);
+          // ±Inf (beyond the fitted distribution, as R SPEI gives it) is served as ±3.5, the station grid's clamp
+          // (interpolate.ts): a summary or a tile over such a cell would otherwise be infinite or empty.
+          for (const k of computed) {
+            const v = clampInfinite(out[indexNames[k] as Computable], IDW_DEFAULTS.clampZ);
+            if (anyValue(v)) hasData[c] = 1;
+            layers[k].set(v, c * nMonths);
+          }
         }
       }
     }
@@ -369,13 +387,29 @@ export async function gridFromNetcdf(input: GridFromNetcdfInput): Promise<GridFr
     }
   }
 
+  // Cells the source has no value in (its sea) leave the grid, so that a point there answers from the nearest cell
+  // with data, and a province only they touched takes the nearest such cell (attachNearestCells).
+  const cellsWithoutData = nCells - hasData.reduce((a, b) => a + b, 0);
+  let served = layers;
+  if (cellsWithoutData > 0 && cellsWithoutData < nCells) {
+    const sub = subsetLandCells(cells, (c) => hasData[c] === 1);
+    cells = sub.cells;
+    served = layers.map((l) => {
+      const out = new Float32Array(sub.kept.length * nMonths);
+      sub.kept.forEach((c, i) => out.set(l.subarray(c * nMonths, (c + 1) * nMonths), i * nMonths));
+      return out;
+    });
+  }
+  const nearest = attachNearestCells(cells, provinces);
+  cells = nearest.cells;
+
   const lats = grid.lats;
   const lngs = grid.lngs;
   return {
     cells,
     firstMonth,
     nMonths,
-    layers,
+    layers: served,
     report: {
       source: "netcdf",
       resolutionDeg: cells.resolutionDeg,
@@ -393,8 +427,10 @@ export async function gridFromNetcdf(input: GridFromNetcdfInput): Promise<GridFr
       monthRange: { first: formatMonth(firstMonth), last: formatMonth(firstMonth + nMonths - 1) },
       layers: how,
       landCells: nCells,
-      cellsWithoutData: nCells - hasData.reduce((a, b) => a + b, 0),
+      cellsWithoutData,
+      cellsServed: cells.lat.length,
       provincesWithoutCells: native.provincesWithoutCells,
+      provincesFromNearestCell: nearest.attached,
       ...(prcp ? { petMethod: "thornthwaite" as const } : {}),
       samplesPerCellSide: native.samples,
     },

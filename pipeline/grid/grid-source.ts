@@ -1,11 +1,10 @@
 // Which inputs the drought grid is built from. GRID_SOURCE=auto (the default) prefers reanalysis, as the interface
 // says drought is computed from it: ERA5-Land when a CDS download is in the inputs tree, else the keyless NOAA PSL
-// pair (PREC/L precipitation + GHCN-CAMS temperature) when both are, else the GHCN-Daily station grid — the offline
-// default, since the data mirror holds no gridded record long enough for a baseline. The build tries the candidates
-// in order and publishes the first that builds (docs/methods/reanalysis.md, "Choosing the grid source").
-// GRID_SOURCE=cpc builds from the mirror's CPC gauge precipitation (1° cells, 1979–2023) with GHCN-Monthly station
-// temperature (pipeline/grid/from-cpc.ts); it is chosen only by name until its skill over Thailand is measured against
-// the station grid's (docs/methods/gridding.md, "The regional grid").
+// pair (PREC/L precipitation + GHCN-CAMS temperature) when both are, else the regional grid of CPC gauge
+// precipitation (1° cells, 1979 to the last yearly file) with GHCN-Monthly station temperature
+// (pipeline/grid/from-cpc.ts) — the offline default, over Thailand, Vietnam and Malaysia — else the GHCN-Daily
+// station grid (Thailand alone, to 2019). The build tries the candidates in order and publishes the first that
+// builds (docs/methods/reanalysis.md, "Choosing the grid source"; docs/methods/gridding.md, "Thailand: which grid").
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseMonth } from "../../lib/months.ts";
@@ -52,7 +51,7 @@ function presetPresent(dataDir: string, name: Preset): boolean {
 
 /**
  * The settings to try, in order. A named source is the only candidate; auto lists the gridded presets whose files
- * are in `dataDir` (the inputs tree after a refresh), then the stations. The mirror's GHCN-CAMS extract alone does
+ * are in `dataDir` (the inputs tree after a refresh, which links the mirror's CPC and GHCN-Monthly files), then the stations. The mirror's GHCN-CAMS extract alone does
  * not qualify the keyless pair: PREC/L is only ever a download.
  */
 export function gridCandidates(settings: BuildSettings, dataDir: string): BuildSettings[] {
@@ -67,7 +66,7 @@ export function gridCandidates(settings: BuildSettings, dataDir: string): BuildS
     return [presetSettings(settings, g)];
   }
   const out: BuildSettings[] = [];
-  for (const name of ["era5", "keyless"] as const) if (presetPresent(dataDir, name)) out.push(presetSettings(settings, name));
+  for (const name of ["era5", "keyless", "cpc"] as const) if (presetPresent(dataDir, name)) out.push(presetSettings(settings, name));
   out.push({ ...settings, gridSource: "stations", source: "stations", netcdf: undefined });
   return out;
 }

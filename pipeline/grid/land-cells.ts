@@ -1,7 +1,8 @@
 // Land cells of the regular lat/lng grid over Thailand and, for each cell, the fraction of its area in each province.
 // Fractions come from sub-sampling each cell on an n×n lattice of points and locating every point in a province.
 import { flattenRings, ProvinceLocator } from "../../lib/geo/province-rings.ts";
-import type { MultiPolygonCoords } from "../provinces/boundaries.ts";
+import { provincesBox, type MultiPolygonCoords, type Province } from "../provinces/boundaries.ts";
+import { haversineKm } from "../../lib/geo/sphere.ts";
 
 /** Mean Earth radius (IUGG), km — the same sphere as turf's area. */
 import { EARTH_RADIUS_KM } from "../../lib/geo/sphere.ts";
@@ -135,4 +136,47 @@ export function buildLandCells(
     weightFraction: Float32Array.from(wFrac),
     nProvinces: nP,
   };
+}
+
+/** A province no land cell with data touches, answered by the nearest cell that has data. */
+export interface NearestCellProvince {
+  code: string;
+  cellLat: number;
+  cellLng: number;
+  distanceKm: number;
+}
+
+/**
+ * Weight entries for provinces that no cell touches (a small island off a coarse grid, such as Côn Đảo off CPC's
+ * 1° land cells): each gets the cell nearest to its bounding box's centre, with a weight too small (1e-6) to move
+ * the cell's other provinces' summaries or its coverage share, so that its summary is that cell's values.
+ */
+export function attachNearestCells(cells: LandCells, provinces: readonly Province[]): { cells: LandCells; attached: NearestCellProvince[] } {
+  const seen = new Uint8Array(provinces.length);
+  for (let e = 0; e < cells.weightProvince.length; e++) seen[cells.weightProvince[e]] = 1;
+  const attached: NearestCellProvince[] = [];
+  const wCell = Array.from(cells.weightCell);
+  const wProv = Array.from(cells.weightProvince);
+  const wFrac = Array.from(cells.weightFraction);
+  provinces.forEach((p, i) => {
+    if (seen[i] || cells.lat.length === 0) return;
+    const b = provincesBox([p]);
+    const lat = (b.south + b.north) / 2;
+    const lng = (b.west + b.east) / 2;
+    let best = 0;
+    let bestKm = Infinity;
+    for (let c = 0; c < cells.lat.length; c++) {
+      const d = haversineKm(lat, lng, cells.lat[c], cells.lng[c]);
+      if (d < bestKm) {
+        bestKm = d;
+        best = c;
+      }
+    }
+    wCell.push(best);
+    wProv.push(i);
+    wFrac.push(1e-6);
+    attached.push({ code: p.code, cellLat: cells.lat[best], cellLng: cells.lng[best], distanceKm: Math.round(bestKm * 10) / 10 });
+  });
+  if (attached.length === 0) return { cells, attached };
+  return { cells: { ...cells, weightCell: Uint32Array.from(wCell), weightProvince: Uint8Array.from(wProv), weightFraction: Float32Array.from(wFrac) }, attached };
 }

@@ -61,6 +61,7 @@ export function parseProvinces(json: unknown, source: string): Province[] {
     if (byCode.has(code)) throw new Error(`${where}: duplicate province code "${code}"`);
     byCode.set(code, {
       code,
+      country: "THA",
       nameEn: (props.nameEn as string).trim(),
       nameTh: (props.nameTh as string).trim(),
       slug: (props.slug as string).trim(),
@@ -75,7 +76,7 @@ export function parseProvinces(json: unknown, source: string): Province[] {
   return PROVINCE_CODES.map((c) => byCode.get(c)!);
 }
 
-function readGeometry(geometry: { type?: unknown; coordinates?: unknown } | undefined, where: string): MultiPolygonCoords {
+export function readGeometry(geometry: { type?: unknown; coordinates?: unknown } | undefined, where: string): MultiPolygonCoords {
   if (!geometry) throw new Error(`${where}: missing geometry`);
   let polygons: MultiPolygonCoords;
   if (geometry.type === "Polygon") polygons = [geometry.coordinates as number[][][]];

@@ -11,6 +11,7 @@ export function provinceMetadata(provinces: readonly Province[], aliases: readon
     const [w, s, e, n] = turf.bbox(geom);
     return {
       code: p.code,
+      country: p.country,
       nameEn: p.nameEn,
       nameTh: p.nameTh,
       slug: p.slug,

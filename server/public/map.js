@@ -27,7 +27,7 @@ function startMap() {
   const map = new maplibregl.Map({
     container: "map",
     style: style(),
-    ...(h.center ? { center: h.center, zoom: h.zoom } : { bounds: [[97.3, 5.6], [105.7, 20.5]], fitBoundsOptions: { padding: 10 } }),
+    ...(h.center ? { center: h.center, zoom: h.zoom } : { bounds: [[97.3, 0.8], [119.3, 23.4]], fitBoundsOptions: { padding: 10 } }),
     attributionControl: { compact: true },
     // The key travels as a header on our own tile and TileJSON requests only.
     transformRequest: (url) => (url.startsWith(`${origin}/tiles/`) ? { url, headers: { "X-API-Key": apiKey() } } : { url }),

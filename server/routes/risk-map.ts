@@ -167,7 +167,7 @@ export function riskMapHandlers(deps: RiskMapDeps) {
 
     choropleth(req: Request, res: Response) {
       const q = parseOrThrow(choroplethQuery, req.query, "query");
-      sendJson(req, res, 200, { ...requireHistory(deps.history).choropleth(q.month), ...deps.freshness("drought") }, "application/geo+json");
+      sendJson(req, res, 200, { ...requireHistory(deps.history).choropleth(q.month, q.country), ...deps.freshness("drought") }, "application/geo+json");
     },
 
     provinceHistory(req: Request, res: Response) {

@@ -27,7 +27,7 @@ export function scoreOf(spei1: number) {
   return { valid: true, score, level: riskLevel(score), severity: droughtLevel(spei1) };
 }
 
-/** Grid ids name the grid and the cell: "TH025-<row*nCols+col>" (lib/drought/grid-id.ts). */
+/** Grid ids name the grid and the cell: "SEA100-<row*nCols+col>", "TH025-…" for a Thai grid (lib/drought/grid-id.ts). */
 export function gridId(a: DroughtArtifacts, cell: number): string {
-  return gridIdOf(a.grid.resolutionDeg, a.grid.cellId(cell));
+  return gridIdOf(a.grid.resolutionDeg, a.grid.cellId(cell), a.grid.countries);
 }

@@ -2,10 +2,10 @@
 import { NotFoundError } from "../errors.ts";
 import { confidenceLabel, droughtLevel, droughtScore, riskLevel } from "../../lib/drought-scale.ts";
 import { formatMonth, parseMonth, type MonthIndex } from "../../lib/months.ts";
-import { locateCell, locateReason, NO_CELL_NEAR_REASON, noMonthReason, noValueReason, OUTSIDE_AREA_REASON } from "../../lib/drought/locate-cell.ts";
+import { coverageAt, locateCell, locateReason, NO_CELL_NEAR_REASON, NOT_COVERED, noMonthReason, noValueReason, OUTSIDE_AREA } from "../../lib/drought/locate-cell.ts";
 import { ANSWER_INDICES, DEFAULT_RULES, noValueInRecordReason, type MonthReason } from "../../lib/drought/cell-latest.ts";
 import { DEFAULT_HISTORY_INDICES } from "../schemas-drought.ts";
-import { isCovered, type DroughtArtifacts } from "../../formats/drought-version.ts";
+import type { DroughtArtifacts } from "../../formats/drought-version.ts";
 import { confidenceOf, gridId, noConfidenceReason, round, scoreOf } from "./drought-fields.ts";
 import { monthRange, type DroughtTimes } from "./drought-time.ts";
 import type { BatchItem, DroughtGridData, DroughtHistoryData } from "./types.ts";
@@ -21,11 +21,18 @@ export interface CellHit {
   offset: number;
   spei1: number;
   monthReason: MonthReason;
+  /** The point's country: its province's where the polygons were asked, else its cell's (coverageAt). */
+  country: string;
+}
+
+/** The point's country from coverageAt's answer: the province's, or, inside a one-country square, its cell's. */
+function pointCountry(a: DroughtArtifacts, covered: number, cell: number): string {
+  return covered >= 0 ? a.provinces[covered].country : a.grid.cellCountry(cell);
 }
 
 /**
- * The grid cell for a coordinate, or the reason there is none. A point is covered when it lies inside one of
- * Thailand's 77 province polygons (sea and other countries are not), a grid cell lies near it (the grid's
+ * The grid cell for a coordinate, or the reason there is none. A point is covered when it lies inside one of the
+ * drought region's province polygons (sea and other countries are not), a grid cell lies near it (the grid's
  * constant-time coverage test: a grid that leaves part of the area without cells answers there with no data
  * rather than with a far cell's values), and its nearest land cell has SPEI-1 for the month. Without a month, the
  * month is the cell's default month (the grid's latest valid month where the cell has every index then, else the
@@ -36,7 +43,8 @@ export function locate(a: DroughtArtifacts, lat: number, lng: number, month: Mon
   if (month !== undefined && offset < 0) {
     return noMonthReason(formatMonth(month), formatMonth(a.grid.firstMonth), formatMonth(a.grid.lastMonth));
   }
-  if (!isCovered(a, lat, lng)) return OUTSIDE_AREA_REASON;
+  const covered = coverageAt(a, lat, lng);
+  if (covered === NOT_COVERED) return locateReason(OUTSIDE_AREA, a.grid.countries);
   if (!a.grid.covers(lat, lng)) return NO_CELL_NEAR_REASON;
   const { cell, distanceKm } = a.grid.nearestCell(lat, lng);
   if (month === undefined) {
@@ -47,7 +55,7 @@ export function locate(a: DroughtArtifacts, lat: number, lng: number, month: Mon
   const spei1 = month === undefined ? a.cellDefaultSpei1[cell] : a.grid.value(cell, offset, a.spei1Index);
   if (Number.isNaN(spei1)) return noValueReason(formatMonth(a.grid.firstMonth + offset));
   const monthReason: MonthReason = month === undefined ? DEFAULT_RULES[a.cellDefaultRule[cell]] : "requested";
-  return { a, cell, distanceKm, month: a.grid.firstMonth + offset, offset, spei1, monthReason };
+  return { a, cell, distanceKm, month: a.grid.firstMonth + offset, offset, spei1, monthReason, country: pointCountry(a, covered, cell) };
 }
 
 /** The cell for a coordinate and an optional YYYY-MM, or a 404 with the reason there is none. */
@@ -67,7 +75,7 @@ export function cellIndices(hit: CellHit) {
 }
 
 /** Where a point's answer comes from: the point asked for and its grid cell. */
-function cellLocation(a: DroughtArtifacts, cell: number, lat: number, lng: number, distanceKm: number) {
+function cellLocation(a: DroughtArtifacts, cell: number, lat: number, lng: number, distanceKm: number, country: string) {
   return {
     requestedLat: lat,
     requestedLng: lng,
@@ -75,7 +83,7 @@ function cellLocation(a: DroughtArtifacts, cell: number, lat: number, lng: numbe
     gridLat: a.grid.cellLat(cell),
     gridLng: a.grid.cellLng(cell),
     distanceKm: round(distanceKm, 2) as number,
-    country: a.grid.cellCountry(cell),
+    country,
   };
 }
 
@@ -84,7 +92,7 @@ export function pointAnswer(hit: CellHit, lat: number, lng: number, times: Droug
   const { a, cell } = hit;
   const score = droughtScore(hit.spei1);
   return {
-    location: cellLocation(a, cell, lat, lng, hit.distanceKm),
+    location: cellLocation(a, cell, lat, lng, hit.distanceKm, hit.country),
     period: { month: formatMonth(hit.month), monthReason: hit.monthReason, climatologyBaseline: a.baselineLabel },
     drought: {
       score,
@@ -99,8 +107,9 @@ export function pointAnswer(hit: CellHit, lat: number, lng: number, times: Droug
 
 /** GET /api/risk-map/drought/history: the monthly record of a point's cell, the indices asked for, rounded. */
 export function pointHistory(a: DroughtArtifacts, q: { lat: number; lng: number; from?: string; to?: string; indices?: readonly string[] }, times: DroughtTimes): DroughtHistoryData {
-  const cell = locateCell(a, q.lat, q.lng);
-  if (cell < 0) throw new NotFoundError(locateReason(cell), { lat: q.lat, lng: q.lng });
+  const covered = coverageAt(a, q.lat, q.lng);
+  const cell = locateCell(a, q.lat, q.lng, covered);
+  if (cell < 0) throw new NotFoundError(locateReason(cell, a.grid.countries), { lat: q.lat, lng: q.lng });
   const { distanceKm } = a.grid.nearestCell(q.lat, q.lng);
   const [lo, hi] = monthRange(a.grid.firstMonth, a.grid.lastMonth, q.from, q.to);
   const names = q.indices ?? DEFAULT_HISTORY_INDICES;
@@ -113,7 +122,7 @@ export function pointHistory(a: DroughtArtifacts, q: { lat: number; lng: number;
     series.push({ month: formatMonth(m), ...scoreOf(rec[a.spei1Index]), indices });
   }
   return {
-    location: cellLocation(a, cell, q.lat, q.lng, distanceKm),
+    location: cellLocation(a, cell, q.lat, q.lng, distanceKm, pointCountry(a, covered, cell)),
     period: { from: formatMonth(lo), to: formatMonth(hi), months: hi - lo + 1, climatologyBaseline: a.baselineLabel },
     series,
     details: times.of(a, lo, hi),

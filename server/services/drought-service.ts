@@ -58,8 +58,8 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
     return provinceHistoryAnswer(this.artifacts(), q, this.times);
   }
 
-  choropleth(month?: string): ProvinceChoropleth {
-    return choroplethAnswer(this.artifacts(), month, this.times);
+  choropleth(month?: string, country?: string): ProvinceChoropleth {
+    return choroplethAnswer(this.artifacts(), month, this.times, country);
   }
 
   drought(lat: number, lng: number, month?: string): DroughtGridData {

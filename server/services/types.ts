@@ -47,7 +47,7 @@ export interface DroughtHistory {
   history(q: { lat: number; lng: number; from?: string; to?: string; indices?: readonly string[] }): DroughtHistoryData;
   provinceHistory(q: { name: string; country: string; from?: string; to?: string }): ProvinceHistoryData;
   /** Every province's summary of a month with its simplified outline (the choropleth route). */
-  choropleth(month?: string): ProvinceChoropleth;
+  choropleth(month?: string, country?: string): ProvinceChoropleth;
 }
 
 export interface DroughtService {

@@ -74,7 +74,7 @@ describe("bulk scorer", () => {
     expect(byId["bad-month"]).toMatchObject({ found: "false", reason: 'month must be YYYY-MM, got "2019-13"' });
     expect(byId["bad-lng"].reason).toBe('lng must be a number from -180 to 180, got "abc"');
     expect(byId["bad-lat"].reason).toBe('lat must be a number from -90 to 90, got "95"');
-    expect(byId.gulf.reason).toBe("location is outside the covered area (Thailand's land area)");
+    expect(byId.gulf.reason).toBe("location is outside the covered area (the land of Thailand, Vietnam and Malaysia)");
     expect(result).toMatchObject({ rows: 7, found: 2, invalid: 3, notFound: 2 });
   });
 

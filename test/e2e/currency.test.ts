@@ -40,9 +40,11 @@ describe("the currency table", () => {
 
   it("on 2026-11-28: the data mirror's answers are of their periods, not of the present", () => {
     expect(fixed.filter((r) => r.violation)).toEqual([]);
-    // Drought: the grid's default month, 2018-10, as its days; monthly, 2950 days old.
-    expect(row(fixed, "/drought", "drought", "Chiang Mai")).toMatchObject({ status: 200, period: { from: "2018-10-01", to: "2018-10-31" }, asOf: "2018-10-31", cadence: "monthly", current: false, ageDays: 2950 });
-    expect(row(fixed, "/drought/province", "drought", "Bangkok")).toMatchObject({ asOf: "2018-10-31", current: false });
+    // Drought: the regional grid's default month, 2023-12 (the mirror's CPC series ends there), as its days; monthly,
+    // 1063 days old.
+    expect(row(fixed, "/drought", "drought", "Chiang Mai")).toMatchObject({ status: 200, period: { from: "2023-12-01", to: "2023-12-31" }, asOf: "2023-12-31", cadence: "monthly", current: false, ageDays: 1063 });
+    expect(row(fixed, "/drought/province", "drought", "Bangkok")).toMatchObject({ asOf: "2023-12-31", current: false });
+    expect(row(fixed, "/drought", "drought", "Hanoi")).toMatchObject({ status: 200, asOf: "2023-12-31", current: false });
     // Flood: the record to the newest GDACS event; storm: the West Pacific record to 2025-09-11.
     expect(row(fixed, "/score", "flood", "Bangkok")).toMatchObject({ period: { from: "1985-01-01", to: "2026-05-24" }, cadence: "daily", current: false, ageDays: 188 });
     expect(row(fixed, "/score", "storm", "Manila")).toMatchObject({ asOf: "2025-09-11", current: false });

@@ -12,6 +12,7 @@ import { confidenceLabel, droughtLevel, droughtScore, riskLevel } from "../../li
 import { CONFIDENCE_FILE, ConfidenceGrid } from "../../formats/confidence-grid.ts";
 import { formatMonth, parseMonth } from "../../lib/months.ts";
 import { privateArtifacts, startRealServer, type RealServer } from "./real-server.ts";
+import { bruteNearestCell } from "./brute-nearest.ts";
 import { UNKNOWN_FRESHNESS } from "../../server/services/source-status-service.ts";
 import { ANSWER_INDICES, DEFAULT_RULES, GRID_DEFAULT_MONTH_RULE } from "../../lib/drought/cell-latest.ts";
 import { expectTimeToday, timeOn, todayUtc } from "./answer-time.ts";
@@ -22,21 +23,7 @@ let latest: string;
 let version: string;
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
 
-function bruteNearest(lat: number, lng: number): number {
-  let best = -1;
-  let bestD = Infinity;
-  const rad = Math.PI / 180;
-  for (let c = 0; c < grid.nCells; c++) {
-    const dLat = (grid.cellLat(c) - lat) * rad;
-    const dLng = (grid.cellLng(c) - lng) * rad;
-    const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat * rad) * Math.cos(grid.cellLat(c) * rad) * Math.sin(dLng / 2) ** 2;
-    if (a < bestD) {
-      bestD = a;
-      best = c;
-    }
-  }
-  return best;
-}
+const bruteNearest = (lat: number, lng: number) => bruteNearestCell(grid, lat, lng);
 
 /** The latest month with SPEI-1 at a cell, by a plain scan of its record (the default month of a point before). */
 function cellLatestSpei1(c: number): string {
@@ -76,7 +63,9 @@ const post = (path: string, body: unknown) =>
   fetch(server.base + path, { method: "POST", headers: { "x-api-key": server.key, "content-type": "application/json" }, body: JSON.stringify(body) });
 
 beforeAll(async () => {
-  const art = privateArtifacts(inject("artifactsDir"));
+  // The station grid of Thailand (GRID_SOURCE=stations): its cells, confidence and default-month cases; the regional
+  // default grid is served in test/e2e/drought-region.test.ts.
+  const art = privateArtifacts(inject("stationArtifactsDir"));
   version = art.version;
   const dir = join(art.dir, "current");
   grid = openDroughtGrid(new Uint8Array(readFileSync(join(dir, "drought-grid.bin"))));
@@ -166,6 +155,7 @@ describe("GET /api/risk-map/drought/province", () => {
     const conf = new ConfidenceGrid(new Uint8Array(readFileSync(join(dir, CONFIDENCE_FILE))));
     const expected = {
       province: "Buri Ram",
+      code: "TH-31",
       country: "THA",
       month: latest,
       score: droughtScore(rec[0]),
@@ -206,7 +196,7 @@ describe("GET /api/risk-map/drought/province", () => {
     expect(body.error.details.closeMatches[0]).toBe("Chiang Mai");
     const lao = await get("/api/risk-map/drought/province?name=Vientiane&country=LAO");
     expect(lao.status).toBe(404);
-    expect((await lao.json()).error.message).toMatch(/only Thailand/);
+    expect((await lao.json()).error).toMatchObject({ message: "no province data for country LAO: the drought region covers THA", details: { country: "LAO", coveredCountries: ["THA"] } });
   });
 });
 
@@ -416,7 +406,7 @@ describe("one default month for every drought answer", () => {
 describe("with the service clock fixed (CLOCK_TODAY=2018-12-15)", () => {
   let clocked: RealServer;
   beforeAll(async () => {
-    clocked = await startRealServer(privateArtifacts(inject("artifactsDir")).dir, { CLOCK_TODAY: "2018-12-15" });
+    clocked = await startRealServer(privateArtifacts(inject("stationArtifactsDir")).dir, { CLOCK_TODAY: "2018-12-15" });
   }, 60_000);
   afterAll(async () => {
     expect(await clocked.stop()).toBe(0);

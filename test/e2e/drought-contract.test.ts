@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { readManifest } from "../../formats/manifest.ts";
 import { dataDir } from "../../lib/config.ts";
 import { findProvince } from "../../server/services/drought-province.ts";
+import { ProvinceLookup } from "../../lib/province-lookup.ts";
 import { normalizeName } from "../../lib/province-names.ts";
 import { NotFoundError } from "../../server/errors.ts";
 import { privateArtifacts, startRealServer, type RealServer } from "./real-server.ts";
@@ -108,14 +109,15 @@ describe("drought contract", () => {
   }, 120_000);
 
   it("a name two provinces share loosely is a 404 naming both; an unknown one lists close matches", () => {
-    const a = {
-      provinces: [{ code: "TH-X1", nameEn: "Ban Phan", nameTh: "", slug: "", region: "", aliases: ["Ban Phan"], bbox: [0, 0, 0, 0] as [number, number, number, number], areaKm2: 1 }, { code: "TH-X2", nameEn: "Ban Pan", nameTh: "", slug: "", region: "", aliases: ["Ban Pan"], bbox: [0, 0, 0, 0] as [number, number, number, number], areaKm2: 1 }],
-      provinceByName: new Map([["banphan", 0], ["banpan", 1]]),
-      provinceByLooseName: new Map([["banpan", [0, 1]]]),
-    };
+    const provinces = [
+      { code: "TH-X1", country: "THA", nameEn: "Ban Phan", nameTh: "", slug: "", region: "", aliases: ["Ban Phan"], bbox: [0, 0, 0, 0] as [number, number, number, number], areaKm2: 1 },
+      { code: "TH-X2", country: "THA", nameEn: "Ban Pan", nameTh: "", slug: "", region: "", aliases: ["Ban Pan"], bbox: [0, 0, 0, 0] as [number, number, number, number], areaKm2: 1 },
+    ];
+    const a = { provinces, provinceNames: new ProvinceLookup(provinces) };
     expect(findProvince(a, "Ban Phan")).toBe(0);
     expect(() => findProvince(a, "Baan Phaan")).toThrow(NotFoundError);
     expect(() => findProvince(a, "Baan Phaan")).toThrow('ambiguous province name "Baan Phaan": it may mean Ban Phan or Ban Pan');
-    expect(() => findProvince(a, "Nowhere")).toThrow(/unknown province "Nowhere"/);
+    expect(() => findProvince(a, "Nowhere")).toThrow(/unknown province "Nowhere" in THA/);
+    expect(() => findProvince(a, "Ban Phan", "LAO")).toThrow("no province data for country LAO: the drought region covers THA");
   });
 });

@@ -28,23 +28,25 @@ describe("GET /api/risk-map/drought/history", () => {
     expect(d.series[0].month).toBe(d.period.from);
     expect(d.series.at(-1).month).toBe(d.period.to);
     expect(Object.keys(d.series[0].indices)).toEqual(["spei1", "spei3", "spei6", "spei12", "spi1", "mcdi"]);
-    for (const month of ["1990-05", "2010-08", "2018-10"]) {
+    for (const month of ["1990-05", "2010-08", "2023-12"]) {
       const one = (await json(`/api/risk-map/drought?lat=18.79&lng=98.98&month=${month}`)).body.data;
       const h = d.series.find((m: { month: string }) => m.month === month);
       expect(h).toEqual({ month, valid: true, score: one.drought.score, level: one.drought.level, severity: one.drought.severity.spei1, indices: one.drought.indices });
       expect(d.location.gridId).toBe(one.location.gridId);
     }
-    const invalid = d.series.find((m: { valid: boolean }) => !m.valid);
-    expect(invalid).toMatchObject({ score: null, level: null, severity: null, indices: { spei1: null } });
+    // A month is valid exactly when it has SPEI-1; an invalid one has no score, level or severity.
+    for (const m of d.series) {
+      expect(m.valid, m.month).toBe(m.indices.spei1 !== null);
+      if (!m.valid) expect(m).toMatchObject({ score: null, level: null, severity: null });
+    }
   });
 
   it("takes a range and a subset of indices; refuses bad ones", async () => {
     const { body } = await json("/api/risk-map/drought/history?lat=13.75&lng=100.5&from=2017-01&to=2017-12&indices=spei1,spei24");
     expect(body.data.period).toMatchObject({ from: "2017-01", to: "2017-12", months: 12 });
     expect(Object.keys(body.data.series[0].indices)).toEqual(["spei1", "spei24"]);
-    const clamped = (await json("/api/risk-map/drought/history?lat=13.75&lng=100.5&from=1800-01&to=1950-03")).body.data;
-    expect(clamped.period.from).toBe(clamped.series[0].month);
-    expect(clamped.period.to).toBe("1950-03");
+    const clamped = (await json("/api/risk-map/drought/history?lat=13.75&lng=100.5&from=1800-01&to=1980-03")).body.data;
+    expect([clamped.period.from, clamped.series[0].month, clamped.period.to]).toEqual(["1979-01", "1979-01", "1980-03"]);
     const outside = await json("/api/risk-map/drought/history?lat=13.75&lng=100.5&from=2030-01");
     expect([outside.status, outside.body.error.code]).toEqual([404, "NOT_FOUND"]);
     expect(outside.body.error.details.coverage).toMatchObject({ from: expect.stringMatching(/^\d{4}-\d\d$/), to: expect.stringMatching(/^\d{4}-\d\d$/) });
@@ -53,7 +55,7 @@ describe("GET /api/risk-map/drought/history", () => {
       expect([r.status, r.body.error.code], q).toEqual([400, "VALIDATION_ERROR"]);
     }
     const sea = await json("/api/risk-map/drought/history?lat=10&lng=100");
-    expect([sea.status, sea.body.error.message]).toEqual([404, "location is outside the covered area (Thailand's land area)"]);
+    expect([sea.status, sea.body.error.message]).toEqual([404, "location is outside the covered area (the land of Thailand, Vietnam and Malaysia)"]);
   });
 });
 
@@ -97,7 +99,7 @@ describe("CSV answers", () => {
     expect(batch.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     const b = parse(await batch.text(), { columns: true }) as Record<string, string>[];
     expect(b.map((r) => [r.id, r.found])).toEqual([["bkk, hq", "true"], ["sea", "false"]]);
-    expect(b[1].reason).toBe("location is outside the covered area (Thailand's land area)");
+    expect(b[1].reason).toBe("location is outside the covered area (the land of Thailand, Vietnam and Malaysia)");
     const bad = await get("/api/risk-map/drought?lat=95&lng=100&format=csv");
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("VALIDATION_ERROR");
@@ -105,21 +107,29 @@ describe("CSV answers", () => {
 });
 
 describe("GET /api/risk-map/drought/provinces (choropleth)", () => {
-  it("gives the 77 provinces of a month with their outlines and the province answers' values", async () => {
+  it("gives the region's 157 provinces of a month with their outlines and the province answers' values; one country's on request", async () => {
     const r = await get("/api/risk-map/drought/provinces?month=2018-08");
     expect(r.headers.get("content-type")).toBe("application/geo+json; charset=utf-8");
-    const fc = (await r.json()) as { type: string; month: string; features: { id: string; geometry: { type: string; coordinates: number[][][][] }; properties: Record<string, unknown> }[] };
-    expect([fc.type, fc.month, fc.features.length]).toEqual(["FeatureCollection", "2018-08", 77]);
-    expect(new Set(fc.features.map((f) => f.id)).size).toBe(77);
-    for (const f of fc.features.filter((_, i) => i % 19 === 0)) {
-      const one = (await json(`/api/risk-map/drought/province?name=${f.id}&month=2018-08`)).body.data;
-      expect(f.properties).toMatchObject({ code: f.id, province: one.province, month: "2018-08", score: one.score, level: one.level, severity: one.severity.spei1, spei1: one.indices.spei1, spei3: one.indices.spei3, spei6: one.indices.spei6 });
+    type Fc = { type: string; month: string; countries: string[]; features: { id: string; geometry: { type: string; coordinates: number[][][][] }; properties: Record<string, unknown> }[] };
+    const fc = (await r.json()) as Fc;
+    expect([fc.type, fc.month, fc.features.length, fc.countries]).toEqual(["FeatureCollection", "2018-08", 157, ["THA", "VNM", "MYS"]]);
+    expect(new Set(fc.features.map((f) => f.id)).size).toBe(157);
+    for (const f of fc.features.filter((_, i) => i % 13 === 0)) {
+      const country = f.properties.country as string;
+      const one = (await json(`/api/risk-map/drought/province?name=${f.id}&country=${country}&month=2018-08`)).body.data;
+      expect(f.properties).toMatchObject({ code: f.id, country: one.country, province: one.province, month: "2018-08", score: one.score, level: one.level, severity: one.severity.spei1, spei1: one.indices.spei1, spei3: one.indices.spei3, spei6: one.indices.spei6 });
+      expect("provinceTh" in f.properties, f.id).toBe(country === "THA");
       expect(f.geometry.type).toBe("MultiPolygon");
       const ring = f.geometry.coordinates[0][0];
       expect(ring.length).toBeGreaterThanOrEqual(4);
       expect(ring[0]).toEqual(ring.at(-1));
-      for (const [x, y] of ring) expect(x > 97 && x < 106 && y > 5 && y < 21).toBe(true);
+      for (const [x, y] of ring) expect(x > 97 && x < 120 && y > 0 && y < 24).toBe(true);
     }
+    const vnm = (await (await get("/api/risk-map/drought/provinces?month=2018-08&country=vnm")).json()) as Fc;
+    expect([vnm.countries, vnm.features.length, vnm.features.every((f) => f.properties.country === "VNM")]).toEqual([["VNM"], 64, true]);
+    expect(vnm.features.map((f) => f.properties)).toEqual(fc.features.filter((f) => f.properties.country === "VNM").map((f) => f.properties));
+    const lao = await json("/api/risk-map/drought/provinces?country=LAO");
+    expect([lao.status, lao.body.error.details.coveredCountries]).toEqual([404, ["THA", "VNM", "MYS"]]);
     // Bangkok's outline holds Bangkok (a point well inside it).
     const bkk = fc.features.find((f) => f.id === "TH-10")!;
     const xs = bkk.geometry.coordinates.flat(2).map((p) => p[0]);
@@ -131,20 +141,19 @@ describe("GET /api/risk-map/drought/provinces (choropleth)", () => {
 });
 
 describe("confidence in the answers", () => {
-  it("drought, score, batch and province carry a confidence in 0..1 with its label", async () => {
-    const d = (await json("/api/risk-map/drought?lat=18.79&lng=98.98")).body.data.drought;
-    expect(d.confidence).toBeGreaterThanOrEqual(0);
-    expect(d.confidence).toBeLessThanOrEqual(1);
-    expect(d.confidenceLabel).toBe(d.confidence >= 0.6 ? "high" : d.confidence >= 0.3 ? "medium" : "low");
+  // The regional grid has no leave-one-out calibration (only the station grid's interpolation has one: its
+  // confidence is checked on the station build in test/e2e/drought-api.test.ts and test/grid/confidence.test.ts).
+  it("drought, score, batch and province of the regional grid carry a null confidence with its reason", async () => {
+    const none = { confidence: null, confidenceLabel: null, confidenceReason: "this grid has no confidence (only the station grid is calibrated)" };
+    const d = (await json("/api/risk-map/drought?lat=21.03&lng=105.85")).body.data.drought;
+    expect(d).toMatchObject(none);
     const post = (path: string, body: unknown) =>
       fetch(server.base + path, { method: "POST", headers: { "X-API-Key": server.key, "Content-Type": "application/json" }, body: JSON.stringify(body) }).then((r) => r.json());
-    const score = await post("/api/risk-map/score", { lat: 18.79, lng: 98.98, riskType: "drought" });
-    expect(score.data.details.currentConditions.confidence).toBe(d.confidence);
-    const batch = await post("/api/risk-map/batch", { riskType: "drought", locations: [{ lat: 18.79, lng: 98.98 }, { lat: 10, lng: 100 }] });
-    expect(batch.data.results[0]).toMatchObject({ confidence: d.confidence, confidenceLabel: d.confidenceLabel });
+    const score = await post("/api/risk-map/score", { lat: 21.03, lng: 105.85, riskType: "drought" });
+    expect(score.data.details.currentConditions).toMatchObject(none);
+    const batch = await post("/api/risk-map/batch", { riskType: "drought", locations: [{ lat: 21.03, lng: 105.85 }, { lat: 10, lng: 100 }] });
+    expect(batch.data.results[0]).toMatchObject(none);
     expect(batch.data.results[1].confidence).toBeUndefined();
-    const p = (await json("/api/risk-map/drought/province?name=Chiang%20Mai")).body.data;
-    expect(p.confidence).toBeGreaterThan(0);
-    expect(p.confidenceLabel).toMatch(/^(high|medium|low)$/);
+    expect((await json("/api/risk-map/drought/province?name=Hanoi&country=VNM")).body.data).toMatchObject(none);
   });
 });

@@ -57,7 +57,7 @@ describe("make serve's first run: the grid first, its tiles and exports after", 
     expect(d.status).toBe(200);
     expect(d.headers.get("x-data-version")).toBe(core.version);
     const body = await d.json();
-    expect(body.data.location.gridId).toMatch(/^TH025-\d+$/);
+    expect(body.data.location.gridId).toMatch(/^SEA100-\d+$/);
     expect(typeof body.data.drought.indices.spei1).toBe("number");
 
     const index = (await (await get("/tiles/index.json")).json()).data;

@@ -36,7 +36,9 @@ async function publishStatus(dir: string, files: Record<string, string>) {
 let server: RealServer;
 let artifacts: string;
 beforeAll(async () => {
-  artifacts = privateArtifacts(inject("artifactsDir")).dir;
+  // The station grid, built from ghcnd: its answers follow ghcnd's age (the regional grid's follow cpc_precip's and
+  // ghcnm's, by the same rule: lib/drought/grid-sources.ts).
+  artifacts = privateArtifacts(inject("stationArtifactsDir")).dir;
   await publishStatus(artifacts, { [SOURCE_STATUS_FILE]: writeSourceStatus(statusFile("2019-07-09")) });
   server = await startRealServer(artifacts);
 }, 60_000);

@@ -87,7 +87,7 @@ function specs(): Spec[] {
     { op: "riskScore", name: "bangkokFlood", summary: "Flood at Bangkok", method: "POST", path: "/api/risk-map/score", body: { ...BANGKOK, riskType: "flood" }, main: true },
     { op: "riskScore", name: "bangkokDroughtFeature", summary: "Drought at Bangkok as a GeoJSON Feature", method: "POST", path: "/api/risk-map/score?format=geojson", body: { ...BANGKOK, riskType: "drought" } },
     { op: "riskScore", name: "unknownRiskType", summary: "A riskType the service does not know", method: "POST", path: "/api/risk-map/score", body: { ...BANGKOK, riskType: "volcano" } },
-    { op: "riskScore", name: "droughtInParis", summary: "Drought outside Thailand's grid", method: "POST", path: "/api/risk-map/score", body: { ...PARIS, riskType: "drought" } },
+    { op: "riskScore", name: "droughtInParis", summary: "Drought outside the drought region (Thailand, Vietnam, Malaysia)", method: "POST", path: "/api/risk-map/score", body: { ...PARIS, riskType: "drought" } },
     { op: "riskScore", name: "bangkokStorm", summary: "Storm at Bangkok: the West Pacific record, not current; no data for the 30 days to today", method: "POST", path: "/api/risk-map/score", body: { ...BANGKOK, riskType: "storm" } },
     { op: "riskScore", name: "bangkokHeatwaveNotCurrent", summary: "Heatwave at Bangkok: the nearest daily station's latest full year (2017) is not current", method: "POST", path: "/api/risk-map/score", body: { ...BANGKOK, riskType: "heatwave" } },
     { op: "riskScore", name: "hobartWildfireShortRecord", summary: "Wildfire at Hobart: the only fire record there spans two months of 2019, too short for a level", method: "POST", path: "/api/risk-map/score", body: { lat: -42.88, lng: 147.33, riskType: "wildfire" } },
@@ -96,13 +96,17 @@ function specs(): Spec[] {
     { op: "droughtAtPoint", name: "bangkokCsv", summary: "Bangkok as CSV", path: `/api/risk-map/drought?${Q(13.75, 100.5)}&format=csv` },
     { op: "droughtAtPoint", name: "notANumber", summary: "lat=abc", path: "/api/risk-map/drought?lat=abc&lng=100.5" },
     { op: "droughtAtPoint", name: "paris", summary: "Paris, outside the grid", path: `/api/risk-map/drought?${Q(48.85, 2.35)}` },
+    { op: "droughtAtPoint", name: "hanoi", summary: "Hanoi, Vietnam (country VNM)", path: `/api/risk-map/drought?${Q(21.03, 105.85)}` },
+    { op: "droughtAtPoint", name: "kualaLumpur", summary: "Kuala Lumpur, Malaysia (country MYS)", path: `/api/risk-map/drought?${Q(3.14, 101.69)}` },
 
-    { op: "droughtHistoryAtPoint", name: "bangkok2019", summary: "Bangkok, April to June 2019", path: `/api/risk-map/drought/history?${Q(13.75, 100.5)}&from=2019-04&to=2019-06`, main: true },
-    { op: "droughtHistoryAtPoint", name: "bangkok2019Csv", summary: "The same as CSV", path: `/api/risk-map/drought/history?${Q(13.75, 100.5)}&from=2019-04&to=2019-06&format=csv` },
+    { op: "droughtHistoryAtPoint", name: "bangkok2023", summary: "Bangkok, October to December 2023", path: `/api/risk-map/drought/history?${Q(13.75, 100.5)}&from=2023-10&to=2023-12`, main: true },
+    { op: "droughtHistoryAtPoint", name: "bangkok2023Csv", summary: "The same as CSV", path: `/api/risk-map/drought/history?${Q(13.75, 100.5)}&from=2023-10&to=2023-12&format=csv` },
     { op: "droughtHistoryAtPoint", name: "fromAfterTo", summary: "from after to", path: `/api/risk-map/drought/history?${Q(13.75, 100.5)}&from=2019-06&to=2019-04` },
     { op: "droughtHistoryAtPoint", name: "afterTheRecord", summary: "A range after the record", path: `/api/risk-map/drought/history?${Q(13.75, 100.5)}&from=2030-01` },
 
-    { op: "droughtChoropleth", name: "october2018", summary: "The provinces in 2018-10 (two of the 77 features shown)", path: "/api/risk-map/drought/provinces?month=2018-10", main: true },
+    { op: "droughtChoropleth", name: "december2023", summary: "The region's provinces in 2023-12 (two of the 157 features shown)", path: "/api/risk-map/drought/provinces?month=2023-12", main: true },
+    { op: "droughtChoropleth", name: "malaysia", summary: "Malaysia's states and federal territories only (two of the 16 shown)", path: "/api/risk-map/drought/provinces?country=MYS" },
+    { op: "droughtChoropleth", name: "laos", summary: "A country outside the drought region", path: "/api/risk-map/drought/provinces?country=LAO" },
     { op: "droughtChoropleth", name: "month13", summary: "A month that is not one", path: "/api/risk-map/drought/provinces?month=2018-13" },
     { op: "droughtChoropleth", name: "before1950", summary: "A month before the summaries", path: "/api/risk-map/drought/provinces?month=1900-01" },
 
@@ -119,8 +123,8 @@ function specs(): Spec[] {
     { op: "profileAtPoint", name: "paris", summary: "Paris: drought, wildfire, heatwave, COVID-19 and malaria carry their endpoints' errors", path: `/api/risk-map/profile?${Q(48.85, 2.35)}` },
     { op: "profileAtPoint", name: "latTooBig", summary: "lat=91", path: "/api/risk-map/profile?lat=91&lng=100.5" },
 
-    { op: "droughtHistoryByProvince", name: "chiangMai", summary: "Chiang Mai, May and June 2019", path: "/api/risk-map/drought/province/history?name=Chiang%20Mai&from=2019-05&to=2019-06", main: true },
-    { op: "droughtHistoryByProvince", name: "chiangMaiCsv", summary: "The same as CSV", path: "/api/risk-map/drought/province/history?name=Chiang%20Mai&from=2019-05&to=2019-06&format=csv" },
+    { op: "droughtHistoryByProvince", name: "chiangMai", summary: "Chiang Mai, October and November 2023", path: "/api/risk-map/drought/province/history?name=Chiang%20Mai&from=2023-10&to=2023-11", main: true },
+    { op: "droughtHistoryByProvince", name: "chiangMaiCsv", summary: "The same as CSV", path: "/api/risk-map/drought/province/history?name=Chiang%20Mai&from=2023-10&to=2023-11&format=csv" },
     { op: "droughtHistoryByProvince", name: "twoLetterCountry", summary: "country=TH (alpha-3 expected)", path: "/api/risk-map/drought/province/history?name=Chiang%20Mai&country=TH" },
     { op: "droughtHistoryByProvince", name: "atlantis", summary: "A province that does not exist", path: "/api/risk-map/drought/province/history?name=Atlantis" },
 
@@ -128,10 +132,14 @@ function specs(): Spec[] {
     { op: "droughtByProvince", name: "bangkokCsv", summary: "The same as CSV", path: "/api/risk-map/drought/province?name=Bangkok&format=csv" },
     { op: "droughtByProvince", name: "month13", summary: "A month that is not one", path: "/api/risk-map/drought/province?name=Bangkok&month=2019-13" },
     { op: "droughtByProvince", name: "atlantis", summary: "A province that does not exist", path: "/api/risk-map/drought/province?name=Atlantis" },
+    { op: "droughtByProvince", name: "hanoi", summary: "Hà Nội asked without diacritics", path: "/api/risk-map/drought/province?name=Ha%20Noi&country=VNM" },
+    { op: "droughtByProvince", name: "yenBai", summary: "Yên Bái, part of Lào Cai since the 2025 reform", path: "/api/risk-map/drought/province?name=Yen%20Bai&country=VNM" },
+    { op: "droughtByProvince", name: "penang", summary: "Penang by its Malay name", path: "/api/risk-map/drought/province?name=Pulau%20Pinang&country=MYS" },
+    { op: "droughtByProvince", name: "laos", summary: "A country outside the drought region", path: "/api/risk-map/drought/province?name=Vientiane&country=LAO" },
 
-    { op: "droughtBatch", name: "bangkokAndParis", summary: "Bangkok (found) and Paris (outside the grid)", method: "POST", path: "/api/risk-map/batch", body: { riskType: "drought", locations: [{ id: "bkk", ...BANGKOK }, { id: "paris", ...PARIS }] }, main: true },
-    { op: "droughtBatch", name: "geojson", summary: "The same as a FeatureCollection", method: "POST", path: "/api/risk-map/batch", body: { riskType: "drought", format: "geojson", locations: [{ id: "bkk", ...BANGKOK }, { id: "paris", ...PARIS }] } },
-    { op: "droughtBatch", name: "csv", summary: "The same as CSV", method: "POST", path: "/api/risk-map/batch", body: { riskType: "drought", format: "csv", locations: [{ id: "bkk", ...BANGKOK }, { id: "paris", ...PARIS }] } },
+    { op: "droughtBatch", name: "bangkokAndParis", summary: "Bangkok and Hanoi (found) and Paris (outside the region)", method: "POST", path: "/api/risk-map/batch", body: { riskType: "drought", locations: [{ id: "bkk", ...BANGKOK }, { id: "hanoi", lat: 21.03, lng: 105.85 }, { id: "paris", ...PARIS }] }, main: true },
+    { op: "droughtBatch", name: "geojson", summary: "The same as a FeatureCollection", method: "POST", path: "/api/risk-map/batch", body: { riskType: "drought", format: "geojson", locations: [{ id: "bkk", ...BANGKOK }, { id: "hanoi", lat: 21.03, lng: 105.85 }, { id: "paris", ...PARIS }] } },
+    { op: "droughtBatch", name: "csv", summary: "The same as CSV", method: "POST", path: "/api/risk-map/batch", body: { riskType: "drought", format: "csv", locations: [{ id: "bkk", ...BANGKOK }, { id: "hanoi", lat: 21.03, lng: 105.85 }, { id: "paris", ...PARIS }] } },
     { op: "droughtBatch", name: "noLocations", summary: "An empty list", method: "POST", path: "/api/risk-map/batch", body: { riskType: "drought", locations: [] } },
 
     { op: "droughtExports", name: "list", summary: "The served version's exports (two of four shown)", path: "/api/risk-map/drought/exports", main: true },

@@ -138,16 +138,16 @@ describe("GET /api/risk-map/profile", () => {
     // port calls; the dengue series of the Bangkok province.
     expect(p.nearestPort).toMatchObject({ port: { code: "THBKK", name: "Bangkok" }, distanceKm: 0, congestionIndex: null, disruptionRisk: "low" });
     expect(p.outbreaks.dengue).toMatchObject({ province: { code: "TH-10", name: "Bangkok" }, asOf: "2022-12-31" });
-    // The grid's default month is 2018-10 on the data mirror (docs/methods/currency.md "One default drought month").
-    expect(p.risks.drought).toMatchObject({ riskType: "drought", period: { from: "2018-10-01", to: "2018-10-31" }, asOf: "2018-10-31", currency: { current: false, cadence: "monthly" } });
+    // The grid's default month is 2023-12 on the data mirror (docs/methods/currency.md "One default drought month").
+    expect(p.risks.drought).toMatchObject({ riskType: "drought", period: { from: "2023-12-01", to: "2023-12-31" }, asOf: "2023-12-31", currency: { current: false, cadence: "monthly" } });
     expect(p.risks.flood).toMatchObject({ period: { from: "1985-01-01", to: "2026-05-24" }, asOf: "2026-05-24", currency: { current: false, cadence: "daily" } });
   });
 
-  it("Paris: parts without data carry their endpoint's error (drought outside Thailand, no wildfire file, no COVID-19 or malaria series)", async () => {
+  it("Paris: parts without data carry their endpoint's error (drought outside the region, no wildfire file, no COVID-19 or malaria series)", async () => {
     const p = await profile(48.85, 2.35);
     expect(await checkAgainstOwnEndpoints(p, 48.85, 2.35)).toEqual(["drought", "wildfire", "heatwave", "covid", "malaria"]);
     expect(p.risks.drought).toEqual({
-      error: { code: "NOT_FOUND", message: "location is outside the covered area (Thailand's land area)", details: { lat: 48.85, lng: 2.35 } },
+      error: { code: "NOT_FOUND", message: "location is outside the covered area (the land of Thailand, Vietnam and Malaysia)", details: { lat: 48.85, lng: 2.35 } },
       request: { method: "POST", path: "/api/risk-map/score", body: { lat: 48.85, lng: 2.35, riskType: "drought" } },
     });
     expect((p.outbreaks.malaria as Json).error.message).toMatch(/^No Malaria data for France \(FRA\): /);

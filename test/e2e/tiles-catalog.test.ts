@@ -35,7 +35,7 @@ describe("tiles catalog and TileJSON", () => {
 
   it("bounds, centre and attribution come from the archive", async () => {
     const dir = join(server.artifactsDir, "current");
-    for (const [name, zoom, credit] of [["countries", 4, /Natural Earth/], ["provinces", 5, /geoBoundaries/], ["cells", 5, /GHCN-Daily/]] as const) {
+    for (const [name, zoom, credit] of [["countries", 4, /Natural Earth/], ["provinces", 5, /geoBoundaries/], ["cells", 5, /NOAA CPC gauge-based precipitation .* GHCN-Monthly/]] as const) {
       const h = readPmtilesHeader(join(dir, `tiles-${name}.pmtiles`));
       const tj = (await (await get(`/tiles/${name}.json`)).json()) as { bounds: number[]; center: number[]; attribution: string };
       expect(tj.bounds).toEqual([h.minLon, h.minLat, h.maxLon, h.maxLat]);
@@ -51,10 +51,10 @@ describe("tiles catalog and TileJSON", () => {
 });
 
 describe("one identifier of a grid cell", () => {
-  it("the cells tiles, the point answer and the cells export name Bangkok's cell alike (TH025-<cell id>)", async () => {
+  it("the cells tiles, the point answer and the cells export name Bangkok's cell alike (SEA100-<cell id>)", async () => {
     const answer = (await (await get("/api/risk-map/drought?lat=13.75&lng=100.5")).json()) as { data: { location: { gridId: string; gridLat: number; gridLng: number } } };
     const { gridId, gridLat, gridLng } = answer.data.location;
-    expect(gridId).toMatch(/^TH025-\d+$/);
+    expect(gridId).toMatch(/^SEA100-\d+$/);
     // The z8 tile holding the cell's centre (Web Mercator tile numbers).
     const z = 8;
     const x = Math.floor(((gridLng + 180) / 360) * 2 ** z);
@@ -67,7 +67,7 @@ describe("one identifier of a grid cell", () => {
     const cell = props.find((p) => p.lat === gridLat && p.lng === gridLng);
     expect(cell?.gridId).toBe(gridId);
     // Every feature of the tile carries an identifier of the same form.
-    for (const p of props) expect(p.gridId).toMatch(/^TH025-\d+$/);
+    for (const p of props) expect(p.gridId).toMatch(/^SEA100-\d+$/);
     const exported = parse(gunzipSync(await (await get("/api/risk-map/drought/exports/drought-cells.csv.gz")).arrayBuffer().then((b) => Buffer.from(b))), { columns: true }) as { grid_id: string; lat: string; lng: string }[];
     expect(exported.find((r) => Number(r.lat) === gridLat && Number(r.lng) === gridLng)?.grid_id).toBe(gridId);
   });

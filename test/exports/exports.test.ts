@@ -2,7 +2,7 @@
 // running server: the values are the grid's and the summaries' own, the geometry is each cell's square, the files
 // are served with their checksum as ETag, conditional GET and ranges.
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
@@ -24,7 +24,8 @@ const grid = openDroughtGridFile(join(dir, "drought-grid.bin"));
 const summaries = new ProvinceSummariesReader(new Uint8Array(readFileSync(join(dir, "province-summaries.bin"))));
 const provinces = readProvincesJson(readFileSync(join(dir, "provinces.json"), "utf8"));
 const manifest = readManifest(dir);
-const confidence = new ConfidenceGrid(new Uint8Array(readFileSync(join(dir, CONFIDENCE_FILE))));
+// The regional grid has no confidence: the column is null (the station grid's is checked in the station build).
+const confidence = existsSync(join(dir, CONFIDENCE_FILE)) ? new ConfidenceGrid(new Uint8Array(readFileSync(join(dir, CONFIDENCE_FILE)))) : undefined;
 
 async function duck(sql: string): Promise<unknown[][]> {
   const db = await DuckDBInstance.create(":memory:");
@@ -53,7 +54,7 @@ describe("GeoParquet export read by DuckDB", () => {
   it("gives each cell its stored values and its square", async () => {
     const picks = [0, Math.floor(grid.nCells / 2), grid.nCells - 1];
     const rows = await duck(
-      `select cell_id, grid_id, lat, lng, ${grid.indexNames.join(", ")}, valid, geometry::varchar, confidence from '${cellsFile}' ` +
+      `select cell_id, grid_id, lat, lng, ${grid.indexNames.join(", ")}, valid, geometry::varchar, confidence, country from '${cellsFile}' ` +
         `where month = '${formatMonth(month)}' and cell_id in (${picks.map((c) => grid.cellId(c)).join(",")}) order by cell_id`,
     );
     expect(rows).toHaveLength(3);
@@ -61,11 +62,12 @@ describe("GeoParquet export read by DuckDB", () => {
       const c = picks.find((p) => grid.cellId(p) === row[0])!;
       const h = grid.resolutionDeg / 2;
       const [lat, lng] = [grid.cellLat(c), grid.cellLng(c)];
-      expect(row.slice(1, 4)).toEqual([`TH025-${grid.cellId(c)}`, lat, lng]);
+      expect(row.slice(1, 4)).toEqual([`SEA100-${grid.cellId(c)}`, lat, lng]);
+      expect(row[7 + grid.nIndices]).toBe(grid.cellCountry(c));
       const rec = grid.record(c, m);
       grid.indexNames.forEach((_, k) => expect(row[4 + k]).toBe(Number.isFinite(rec[k]) ? rec[k] : null));
       expect(row[4 + grid.nIndices]).toBe(Number.isFinite(rec[0]));
-      expect(row[6 + grid.nIndices]).toBe(Math.fround(confidence.cell(c, m) ?? NaN) || null);
+      expect(row[6 + grid.nIndices]).toBe(confidence ? Math.fround(confidence.cell(c, m) ?? NaN) || null : null);
       expect(row[5 + grid.nIndices]).toBe(`POLYGON ((${lng - h} ${lat - h}, ${lng + h} ${lat - h}, ${lng + h} ${lat + h}, ${lng - h} ${lat + h}, ${lng - h} ${lat - h}))`);
     }
   });
@@ -79,7 +81,7 @@ describe("GeoParquet export read by DuckDB", () => {
   });
 
   it("province export: the summaries' means and cell counts", async () => {
-    const rows = await duck(`select province_code, province, ${summaries.indexNames.join(", ")}, cells_used from '${provincesFile}' where month = '${formatMonth(month)}' order by province_code`);
+    const rows = await duck(`select province_code, province, ${summaries.indexNames.join(", ")}, cells_used, country, province_th from '${provincesFile}' where month = '${formatMonth(month)}' order by province_code`);
     expect(rows).toHaveLength(summaries.nProvinces);
     const byCode = new Map(rows.map((r) => [r[0], r]));
     provinces.forEach((p, i) => {
@@ -88,7 +90,10 @@ describe("GeoParquet export read by DuckDB", () => {
       const rec = summaries.record(i, summaries.monthOffset(month));
       summaries.indexNames.forEach((_, k) => expect(row[2 + k]).toBe(Number.isFinite(rec[k]) ? rec[k] : null));
       expect(row[2 + summaries.nIndices]).toBe(summaries.cellsUsed(i, summaries.monthOffset(month)));
+      expect(row.slice(3 + summaries.nIndices)).toEqual([p.country, p.nameTh]);
     });
+    const [[vnm, mys]] = await duck(`select count(distinct province_code) filter (where country = 'VNM'), count(distinct province_code) filter (where country = 'MYS') from '${provincesFile}'`);
+    expect([vnm, mys]).toEqual([64, 16]);
   });
 });
 
@@ -181,7 +186,7 @@ describe("export routes", () => {
     c.closeSync();
     const rows = parse(readFileSync(join(work, "scored10m.csv")), { columns: true }) as Record<string, string>[];
     // Chiang Mai's square holds the cell the API names; Paris is in no square.
-    const api = (await (await get("/api/risk-map/drought?lat=18.79&lng=98.98&month=2018-10")).json()) as { data: { location: { gridId: string }; drought: { indices: { spei1: number } } } };
+    const api = (await (await get("/api/risk-map/drought?lat=18.79&lng=98.98&month=2023-12")).json()) as { data: { location: { gridId: string }; drought: { indices: { spei1: number } } } };
     expect(rows.map((x) => x.id)).toEqual(["cnx", "paris"]);
     expect(rows[0].grid_id).toBe(api.data.location.gridId);
     expect(Number(rows[0].spei1)).toBeCloseTo(api.data.drought.indices.spei1, 3);

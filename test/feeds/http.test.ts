@@ -137,8 +137,8 @@ describe("score endpoint for feed risk types", () => {
     const body = (await (await score({ ...BANGKOK, riskType: "flood" })).json()) as { data: { riskScore: number; details: { flood: { climateGrid: Grid; frequencyScore: number; recent: { floor: number } } } } };
     const g = body.data.details.flood.climateGrid;
     expect(g.used).toBe(true);
-    expect(g.gridMonth).toBe("2019-07");
-    expect(g.cell).toMatchObject({ lat: 13.875, lng: 100.375 });
+    expect(g.gridMonth).toBe("2023-12");
+    expect(g.cell).toMatchObject({ lat: 13.5, lng: 100.5 });
     expect(g.veryWetMonths.record).toBeGreaterThan(0);
     const f = body.data.details.flood;
     expect(body.data.riskScore).toBe(Math.max(f.frequencyScore, f.recent.floor));
@@ -159,7 +159,7 @@ describe("score endpoint for feed risk types", () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as { data: { summary: string; details: { coverage: { country: string }; flood: { climateGrid: { used: boolean; note: string } } } } };
     expect(body.data.details.flood.climateGrid.used).toBe(false);
-    expect(body.data.details.flood.climateGrid.note).toMatch(/^no drought-grid cell with SPI-3 data within 27\.8 km/);
+    expect(body.data.details.flood.climateGrid.note).toBe(`no drought-grid cell with SPI-3 data within 111.3 km (grid ${body.data.details.flood.climateGrid.note.match(/grid (\S+):/)![1]}: Thailand, Vietnam and Malaysia)`);
     expect(body.data.details.coverage.country).toBe("BGD");
   });
 

@@ -35,8 +35,8 @@ describe("calibrate", () => {
   });
 });
 
-describe("confidence on the real build", () => {
-  const dir = join(inject("artifactsDir"), "current");
+describe("confidence on the real station-grid build", () => {
+  const dir = join(inject("stationArtifactsDir"), "current");
   it("the report's bins: more confidence, less leave-one-out error, over the whole range", () => {
     const report = JSON.parse(readFileSync(join(dir, "build-report.json"), "utf8")) as { confidence: { samples: number; maeClimatology: number; bins: { mae: number; confidence: number; samples: number }[] } };
     const { bins, samples } = report.confidence;

@@ -88,7 +88,7 @@ describe("drought service on a grid that leaves part of the covered area without
         reason: "no drought grid cell near the location",
       });
       expect(() => service.drought(CHIANG_MAI[0], CHIANG_MAI[1])).toThrow(NotFoundError);
-      expect(service.batchItem(undefined, 48.85, 2.35)).toMatchObject({ found: false, reason: "location is outside the covered area (Thailand's land area)" });
+      expect(service.batchItem(undefined, 48.85, 2.35)).toMatchObject({ found: false, reason: "location is outside the covered area (the land of Thailand)" });
     } finally {
       store.stop();
     }

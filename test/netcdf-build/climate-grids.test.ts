@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatMonth, monthIndex } from "../../lib/months.ts";
 import { GRID_INDICES } from "../../pipeline/build.ts";
-import { gridFromNetcdf, type GridFromNetcdfResult } from "../../pipeline/grid/from-netcdf.ts";
+import { clampInfinite, gridFromNetcdf, type GridFromNetcdfResult } from "../../pipeline/grid/from-netcdf.ts";
 import { computeStationIndices, type StationIndices } from "../../pipeline/indices/station.ts";
 import { readMonthlyClimateGrid, seriesOffset, type MonthlyGrid } from "../../pipeline/inputs/netcdf/index.ts";
 import { loadProvinces } from "../../pipeline/provinces/boundaries.ts";
@@ -51,8 +51,10 @@ describe("gridFromNetcdf from precipitation and temperature grids", () => {
   it("keeps the native 1° cells that overlap a Thai province, centres exactly as in the file", () => {
     const { cells } = result;
     // 79 cells' boxes intersect a province polygon (turf.booleanIntersects, checked once); the 40 × 40 sub-sampling
-    // misses two whose land is a few islets (6N 99E, 7N 98E).
-    expect(cells.lat.length).toBe(77);
+    // misses two whose land is a few islets (6N 99E, 7N 98E): 77 land cells, and the one without source values
+    // (13N 100E, below) leaves the grid.
+    expect(result.report.landCells).toBe(77);
+    expect(cells.lat.length).toBe(76);
     expect(cells.resolutionDeg).toBe(1);
     expect(cells.samples).toBe(40);
     expect(cells.west).toBe(96.5);
@@ -80,7 +82,7 @@ describe("gridFromNetcdf from precipitation and temperature grids", () => {
     expect(result.nMonths).toBe(474);
     expect(result.report.monthRange).toEqual({ first: "1980-01", last: "2019-06" });
     expect(result.layers).toHaveLength(GRID_INDICES.length);
-    for (const layer of result.layers) expect(layer.length).toBe(77 * 474);
+    for (const layer of result.layers) expect(layer.length).toBe(76 * 474);
   });
 
   it("gives every layer of a cell exactly what computeStationIndices gives for that cell's series read on their own", async () => {
@@ -101,7 +103,8 @@ describe("gridFromNetcdf from precipitation and temperature grids", () => {
       });
       GRID_INDICES.forEach((name, k) => {
         const got = result.layers[k].subarray(c * 474, (c + 1) * 474);
-        expect(got, `${name} at ${lat},${lng}`).toEqual(Float32Array.from(expected[name as keyof StationIndices] as Float64Array));
+        // ±Inf (beyond the fitted distribution) served as ±3.5, the station grid's clamp.
+        expect(got, `${name} at ${lat},${lng}`).toEqual(Float32Array.from(clampInfinite(expected[name as keyof StationIndices] as Float64Array, 3.5)));
       });
     }
     // SPEI-3 at 14N 100E: the first two months have no 3-month sum; the rest are finite values of a fitted index.
@@ -110,11 +113,20 @@ describe("gridFromNetcdf from precipitation and temperature grids", () => {
     expect(spei3.subarray(2).every((v) => Number.isFinite(v) && Math.abs(v) < 4)).toBe(true);
   });
 
-  it("keeps a land cell without source values, NaN in every layer, and counts it", () => {
-    const c = cellAt(result, 13, 100);
-    expect(c).toBeGreaterThanOrEqual(0);
-    for (const layer of result.layers) expect(layer.subarray(c * 474, (c + 1) * 474).every(Number.isNaN)).toBe(true);
-    expect(result.report.cellsWithoutData).toBe(1);
+  it("leaves a land cell without source values out of the grid and counts it; a province only it touched takes the nearest cell", () => {
+    expect(cellAt(result, 13, 100)).toBe(-1);
+    // Samut Songkhram (TH-75) lies wholly in 13N 100E's box: its summary is the nearest cell's (14N 100E).
+    expect(result.report).toMatchObject({
+      landCells: 77,
+      cellsWithoutData: 1,
+      cellsServed: 76,
+      provincesWithoutCells: [],
+      provincesFromNearestCell: [{ code: "TH-75", cellLat: 14, cellLng: 100, distanceKm: 69.6 }],
+    });
+    const tp = provinces.findIndex((p) => p.code === "TH-75");
+    const entries = [...result.cells.weightProvince.keys()].filter((e) => result.cells.weightProvince[e] === tp);
+    expect(entries.map((e) => [result.cells.lat[result.cells.weightCell[e]], result.cells.lng[result.cells.weightCell[e]], result.cells.weightFraction[e]])).toEqual([[14, 100, Math.fround(1e-6)]]);
+    for (const layer of result.layers) expect(layer.length).toBe(76 * 474);
   });
 
   it("reports the files, units, layers and PET method", () => {
@@ -156,9 +168,10 @@ describe("gridFromNetcdf from precipitation and temperature grids", () => {
     });
     // Provinces span 97.34–105.64E; with the 5° margin, centres 93..110E are read.
     expect(g.report.nativeGrid).toEqual({ south: 5, north: 21, west: 93, east: 110, nLat: 17, nLng: 18 });
-    expect(Array.from(g.cells.lat)).toEqual(Array.from(result.cells.lat));
-    expect(Array.from(g.cells.lng)).toEqual(Array.from(result.cells.lng));
-    expect(Array.from(g.cells.weightFraction)).toEqual(Array.from(result.cells.weightFraction));
+    // The same 77 land cells; here 13N 100E has values (the regional file's gap is not in this one), so it stays.
+    const centres = (r: { cells: { lat: Float64Array; lng: Float64Array } }) => Array.from(r.cells.lat, (lat, c) => `${lat},${r.cells.lng[c]}`);
+    expect(centres(g).filter((k) => k !== "13,100")).toEqual(centres(result));
+    expect(g.cells.lat.length).toBe(77);
     expect(g.layers).toHaveLength(1);
     expect(g.layers[0].length).toBe(77 * 24);
   });

@@ -25,7 +25,7 @@ const baseline = (s: BuildSettings) => `${formatMonth(s.baselineStart)}..${forma
 describe("gridCandidates", () => {
   const auto = buildSettingsFromEnv({});
 
-  it("auto is the default; with no gridded input (the data mirror) the stations are the only candidate", () => {
+  it("auto is the default; with no gridded input the stations are the only candidate", () => {
     expect(auto.gridSource).toBe("auto");
     // The mirror's GHCN-CAMS extract alone does not make the keyless pair.
     const c = gridCandidates(auto, dirWith(GHCN_CAMS_DATA_DIR_FILE, "climate/era5-land-sample/meanprecip_month_viet_2020.nc"));
@@ -44,9 +44,11 @@ describe("gridCandidates", () => {
     expect(names(gridCandidates(auto, dirWith(PRECL_DATA_DIR_FILE, GHCN_CAMS_DATA_DIR_FILE)))).toEqual(["keyless", "stations"]);
   });
 
-  it("cpc (CPC precipitation + GHCN-Monthly stations) only when named, even with its files present; named without them is an error naming them", () => {
+  it("cpc (CPC precipitation + GHCN-Monthly stations) comes after the reanalyses and before the stations; named without its files is an error naming them", () => {
     const files = dirWith(CPC_DATA_DIR_FILE, GHCNM_DATA_DIR_FILES.dat, GHCNM_DATA_DIR_FILES.inv);
-    expect(names(gridCandidates(auto, files))).toEqual(["stations"]);
+    expect(names(gridCandidates(auto, files))).toEqual(["cpc", "stations"]);
+    const all = dirWith(ERA5_DATA_DIR_FILE, PRECL_DATA_DIR_FILE, GHCN_CAMS_DATA_DIR_FILE, CPC_DATA_DIR_FILE, GHCNM_DATA_DIR_FILES.dat, GHCNM_DATA_DIR_FILES.inv);
+    expect(names(gridCandidates(auto, all))).toEqual(["era5", "keyless", "cpc", "stations"]);
     const [cpc] = gridCandidates(buildSettingsFromEnv({ GRID_SOURCE: "cpc" }), files);
     expect(resolvedGridSource(cpc)).toBe("cpc");
     expect(cpc).toMatchObject({ source: "netcdf", netcdf: { precipitation: CPC_DATA_DIR_FILE, temperatureStations: GHCNM_DATA_DIR_FILES } });
@@ -54,6 +56,8 @@ describe("gridCandidates", () => {
     expect(() => gridCandidates(buildSettingsFromEnv({ GRID_SOURCE: "cpc" }), dirWith(CPC_DATA_DIR_FILE))).toThrow(
       `needs ${CPC_DATA_DIR_FILE} and ${GHCNM_DATA_DIR_FILES.dat} and ${GHCNM_DATA_DIR_FILES.inv} under`,
     );
+    // Without the GHCN-Monthly files, CPC alone is no candidate.
+    expect(names(gridCandidates(auto, dirWith(CPC_DATA_DIR_FILE)))).toEqual(["stations"]);
   });
 
   it("BASELINE_* set by hand win over the reanalysis baseline", () => {

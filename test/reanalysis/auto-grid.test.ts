@@ -114,8 +114,8 @@ describe("GRID_SOURCE=auto after a refresh of the keyless sources", () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.data.period).toEqual({ month: "2022-12", monthReason: "the grid's latest month with every index", climatologyBaseline: "1991-2020" });
-    // The cells are the files' own 1° cells (grid id TH100-…).
-    expect(body.data.location.gridId).toMatch(/^TH100-/);
+    // The cells are the files' own 1° cells over the region (grid id SEA100-…).
+    expect(body.data.location.gridId).toMatch(/^SEA100-/);
     const score = await fetch(`${server.base}/api/risk-map/score`, {
       method: "POST",
       headers: { "x-api-key": server.key, "content-type": "application/json" },

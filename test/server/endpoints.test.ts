@@ -172,7 +172,7 @@ describe("GET /api/risk-map/drought/province", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
       success: true,
-      data: { province: "Bangkok", country: "THA", month: "2024-06", score: 20, level: "low", indices: { spei1: 0.1, spei3: 0.2, spei6: 0.3 }, severity: { spei1: null }, details: DETAILS, ...UNKNOWN_FRESHNESS },
+      data: { province: "Bangkok", code: "TH-10", country: "THA", month: "2024-06", score: 20, level: "low", indices: { spei1: 0.1, spei3: 0.2, spei6: 0.3 }, severity: { spei1: null }, details: DETAILS, ...UNKNOWN_FRESHNESS },
     });
     expect(s.service.calls.at(-1)).toBe("province Bangkok THA undefined");
   });

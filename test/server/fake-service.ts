@@ -68,6 +68,7 @@ export class FakeDroughtService implements DroughtService {
     if (name.toLowerCase() !== "bangkok" || country !== "THA") throw new NotFoundError(`Unknown province ${name} (${country})`);
     return {
       province: "Bangkok",
+      code: "TH-10",
       country: "THA",
       month: month ?? "2024-06",
       score: 20,

@@ -35,11 +35,12 @@ export function otherValue(c: number, m: number, i: number): number {
 }
 
 export const PROVINCES: Province[] = [
-  { code: "TH-10", nameEn: "Alpha", nameTh: "อัลฟา", slug: "alpha", region: "Central", polygons: [[[[100, 13], [101, 13], [101, 14], [100, 14], [100, 13]]]] },
-  { code: "TH-11", nameEn: "Beta", nameTh: "เบตา", slug: "beta", region: "Central", polygons: [[[[101, 13], [101.5, 13], [101.5, 14], [101, 14], [101, 13]]]] },
+  { code: "TH-10", country: "THA", nameEn: "Alpha", nameTh: "อัลฟา", slug: "alpha", region: "Central", polygons: [[[[100, 13], [101, 13], [101, 14], [100, 14], [100, 13]]]] },
+  { code: "TH-11", country: "THA", nameEn: "Beta", nameTh: "เบตา", slug: "beta", region: "Central", polygons: [[[[101, 13], [101.5, 13], [101.5, 14], [101, 14], [101, 13]]]] },
 ];
 export const PROVINCE_META: ProvinceMeta[] = PROVINCES.map((p) => ({
   code: p.code,
+  country: p.country,
   nameEn: p.nameEn,
   nameTh: p.nameTh,
   slug: p.slug,

@@ -108,8 +108,8 @@ describe("the map answers anywhere (Chromium)", () => {
     expect(Math.abs(at.lat - HANOI[1]) + Math.abs(at.lng - HANOI[0])).toBeLessThan(0.05);
     expect(h.requests.slice(from).filter((u) => u.includes("/api/risk-map/profile?"))).toEqual([`${h.base}/api/risk-map/profile?lat=${at.lat}&lng=${at.lng}`]);
     const p = await api(h, `/api/risk-map/profile?lat=${at.lat}&lng=${at.lng}`);
-    // Hanoi: outside the drought grid (its endpoint's 404 is shown), flood and storm answered, a port within 50 km.
-    expect(p.risks.drought.error.code).toBe("NOT_FOUND");
+    // Hanoi: in the drought region (Vietnam), flood and storm answered, a port within 50 km.
+    expect(p.risks.drought.riskLevel).toBeDefined();
     expect(p.risks.flood.riskLevel).toBeDefined();
     expect(p.nearestPort).not.toBeNull();
     await expectProfileShown(p);
@@ -374,9 +374,12 @@ describe("the map answers anywhere (Chromium)", () => {
     expect(panel.y).toBeGreaterThanOrEqual(0);
     expect(panel.y + panel.height).toBeLessThanOrEqual((await box("#controls")).y + 1);
     expect(await page.isVisible('#profile tr[data-part="flood"]')).toBe(true);
-    // The map stays drawn above the sheet: inland Thailand beside the tapped place is land or drought raster, not the
-    // sea-blue of the empty map.
-    expect(colourDistance(await pixelAtPoint(page, { x: 165, y: 250 }, "map-390px.png"), "#dfe9f3")).toBeGreaterThan(20);
+    // The map stays drawn above the sheet: inland Thailand around the tapped place shows land or drought raster, not
+    // only the sea-blue of the empty map (a 1° cell near normal is a pale grey close to it: the most distinct of three
+    // points, the tapped place's west and the strip's two sides, decides).
+    const distances = [];
+    for (const x of [40, 165, 350]) distances.push(colourDistance(await pixelAtPoint(page, { x, y: x === 165 ? 250 : 150 }, "map-390px.png"), "#dfe9f3"));
+    expect(Math.max(...distances)).toBeGreaterThan(20);
     await page.click("#panel-close");
     expect(await page.isVisible("#panel")).toBe(false);
     await page.setViewportSize({ width: 1200, height: 800 });

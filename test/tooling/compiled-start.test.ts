@@ -37,7 +37,7 @@ describe("compiled production start", () => {
       }
       const d = await fetch(base + "/api/risk-map/drought?lat=13.75&lng=100.5", { headers: { "X-API-Key": key } });
       expect(d.status).toBe(200);
-      expect(((await d.json()) as { data: { location: { gridId: string } } }).data.location.gridId).toMatch(/^TH025-\d+$/);
+      expect(((await d.json()) as { data: { location: { gridId: string } } }).data.location.gridId).toMatch(/^SEA100-\d+$/);
       const page = await fetch(base + "/");
       expect([page.status, (await page.text()).includes("<html")]).toEqual([200, true]);
     } finally {

@@ -22,13 +22,16 @@ export async function addProvinceLabels(map) {
 
 /**
  * Country names (HTML markers) from the countries tiles in view: each at the centre of the box of its largest piece
- * among the loaded tiles, redone when the map rests. Thailand's name gives way to its provinces' from zoom 6.
+ * among the loaded tiles, redone when the map rests. The drought region's countries' names give way to their
+ * provinces' from zoom 6.
  */
+const REGION_COUNTRIES = new Set(["Thailand", "Vietnam", "Malaysia"]);
+
 export function updateCountryLabels(map) {
   const best = new Map();
   for (const f of map.querySourceFeatures("countries", { sourceLayer: "countries" })) {
     const name = f.properties.name;
-    if (!name || (name === "Thailand" && map.getZoom() >= 6)) continue;
+    if (!name || (REGION_COUNTRIES.has(name) && map.getZoom() >= 6)) continue;
     const piece = largestBox(f.geometry);
     if (piece && piece.size > (best.get(name)?.size ?? 0)) best.set(name, piece);
   }
