@@ -140,6 +140,25 @@ function splitPinches(ring: number[][]): number[][][] {
   return [ring];
 }
 
+/**
+ * polyclip-ts's union of the polygons; where it gives up on a degenerate input ("Unable to complete output ring",
+ * met on Sabah's coast in tile 4/13/7 of a z10 archive), each polygon's own union, and a polygon that fails alone as
+ * it is: a tile with a ring GEOS may call invalid is drawn, a tile that throws is a failed build or a 500.
+ */
+function robustUnion(polygons: [number, number][][][]): [number, number][][][] {
+  try {
+    return polygons.length === 1 ? union(polygons[0]) : union(polygons[0], ...polygons.slice(1));
+  } catch {
+    return polygons.flatMap((p) => {
+      try {
+        return union(p);
+      } catch {
+        return [p];
+      }
+    });
+  }
+}
+
 function cleanOnce(rings: number[][][]): number[][][] {
   // geojson-vt gives the rings in order, each exterior followed by its holes, exteriors positive.
   const polygons: [number, number][][][] = [];
@@ -150,7 +169,7 @@ function cleanOnce(rings: number[][][]): number[][][] {
     else polygons[polygons.length - 1].push(ring);
   }
   if (polygons.length === 0) return [];
-  const merged = polygons.length === 1 ? union(polygons[0]) : union(polygons[0], ...polygons.slice(1));
+  const merged = robustUnion(polygons);
   const out: number[][][] = [];
   for (const poly of merged) {
     poly.forEach((ring, k) => {

@@ -12,6 +12,9 @@ import { PMTiles } from "pmtiles";
 import { describe, expect, inject, it, onTestFinished } from "vitest";
 import { LocalFileSource } from "../../tiles/pmtiles-source.ts";
 import { validPolygonRings } from "../../tiles/mvt-rings.ts";
+import { encodeVectorTile, provincesFromRings, provincesGeoJson, vectorIndex } from "../../tiles/vector.ts";
+import { ProvinceIndexReader, readProvincesJson } from "../../formats/province-index.ts";
+import { readFileSync } from "node:fs";
 
 const area2 = (r: number[][]) => r.reduce((a, p, i) => a + (r[(i + r.length - 1) % r.length][0] * p[1] - p[0] * r[(i + r.length - 1) % r.length][1]), 0);
 
@@ -60,6 +63,19 @@ describe("valid MVT polygons", () => {
     expect(polygonProblems(cleaned)).toEqual([]);
     expect(cleaned.length).toBe(2);
     expect(cleaned.every((r) => area2(r) > 0)).toBe(true);
+  });
+
+  it("a tile where polyclip-ts gives up (Sabah in 4/13/7 of a z10 index, as production builds it) still encodes", () => {
+    // Before: "Unable to complete output ring" from the union: the whole build fell back to the station grid, and the
+    // server's tile route would have answered 500.
+    const dir = join(inject("artifactsDir"), "current");
+    const index = new ProvinceIndexReader(new Uint8Array(readFileSync(join(dir, "province-index.bin"))));
+    const meta = readProvincesJson(readFileSync(join(dir, "provinces.json"), "utf8"));
+    const fc = provincesGeoJson(provincesFromRings(index.rings, meta), { indices: [], months: [], value: () => NaN });
+    const bytes = encodeVectorTile(vectorIndex(fc, 10), "provinces", 4, 13, 7);
+    const layer = new VectorTile(new PbfReader(bytes!)).layers.provinces;
+    const names = Array.from({ length: layer.length }, (_, i) => layer.feature(i).properties.nameEn);
+    expect(names).toContain("Sabah");
   });
 
   it("every province tile, z2 to the archive's max zoom", async () => {
