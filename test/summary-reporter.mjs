@@ -7,6 +7,19 @@ import { dirname, relative } from "node:path";
 
 const firstLine = (text) => String(text ?? "").split("\n")[0].trim();
 
+/**
+ * The line of a failed test's error that says what failed: the assertion ("expected null to be 78"), which comes
+ * last when the test gave expect() a message of many lines (a server's log, say); else the first line.
+ */
+export function errorLine(message) {
+  const lines = String(message ?? "").split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  const at = lines.findLastIndex((l) => /\bexpected\b/.test(l));
+  if (at < 0) return lines[0] ?? "";
+  // On the first line the test's own short message ("Buri Ram: expected …") says which case; further down, the part
+  // before "expected" is the end of a long message, not the assertion.
+  return at === 0 ? lines[0] : lines[at].slice(lines[at].search(/\bexpected\b/));
+}
+
 export default class SummaryReporter {
   onInit(vitest) {
     this.root = vitest.config.root;
@@ -28,7 +41,7 @@ export default class SummaryReporter {
           summary.failed++;
           failedHere++;
           // With its error's first line, cut short: CI keeps only the tail of the output, and this is in it.
-          const error = firstLine(t.result().errors?.[0]?.message);
+          const error = errorLine(t.result().errors?.[0]?.message);
           summary.failedTests.push(`${rel(m.moduleId)} > ${t.fullName}${error ? ` — ${error.length > 400 ? `${error.slice(0, 400)}…` : error}` : ""}`);
         } else summary.skipped++;
       }
