@@ -364,7 +364,11 @@ describe("the map answers anywhere (Chromium)", () => {
     expect(ports.y + ports.height).toBeLessThanOrEqual(844);
     await page.check("#layer-ports");
     expect(await page.isVisible("#legend-ports")).toBe(true);
-    await page.screenshot({ path: "test-output/map-390px-drawer.png" });
+    // The strip of map above the open drawer stays drawn (it was blank while the drawer itself scrolled).
+    await waitForMapIdle(page);
+    const strip = [];
+    for (const x of [40, 165, 350]) strip.push(colourDistance(await pixelAtPoint(page, { x, y: 120 }, "map-390px-drawer.png"), "#dfe9f3"));
+    expect(Math.max(...strip)).toBeGreaterThan(20);
     await page.click("#drawer-toggle");
     // A tap on the map: the profile as a sheet above the bar, within the screen.
     await waitForMapIdle(page);
