@@ -36,3 +36,9 @@ export const VIETNAM_2025_UNCHANGED: readonly string[] = [
 ];
 
 export const VIETNAM_2025_EFFECTIVE = "2025-07-01";
+
+/**
+ * Units of the boundary file that are part of a province rather than provinces: Côn Đảo, a district of Bà Rịa - Vũng
+ * Tàu drawn as a unit of its own, went with it into TP. Hồ Chí Minh.
+ */
+export const VIETNAM_2025_PART_OF: Readonly<Record<string, string>> = { "Côn Đảo": "Bà Rịa - Vũng Tàu" };

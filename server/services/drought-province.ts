@@ -2,7 +2,7 @@
 import { NotFoundError } from "../errors.ts";
 import { droughtLevel, droughtScore, riskLevel } from "../../lib/drought-scale.ts";
 import { formatMonth, type MonthIndex } from "../../lib/months.ts";
-import { VIETNAM_2025_EFFECTIVE, VIETNAM_2025_MERGERS } from "../../lib/admin1/vietnam-2025.ts";
+import { VIETNAM_2025_EFFECTIVE, VIETNAM_2025_MERGERS, VIETNAM_2025_PART_OF } from "../../lib/admin1/vietnam-2025.ts";
 import type { DroughtArtifacts } from "../../formats/drought-version.ts";
 import { confidenceOf, round, scoreOf } from "./drought-fields.ts";
 import { monthRange, requestedMonth, type DroughtTimes } from "./drought-time.ts";
@@ -33,6 +33,12 @@ export function findProvince(a: Pick<DroughtArtifacts, "provinceNames" | "provin
 /** For a Vietnamese province, what the 2025 reform made of it (lib/admin1/vietnam-2025.ts); undefined elsewhere. */
 function reformOf(meta: { country: string; nameEn: string }): ProvinceDroughtData["reform2025"] {
   if (meta.country !== "VNM") return undefined;
+  const province = VIETNAM_2025_PART_OF[meta.nameEn];
+  if (province !== undefined) {
+    const [unit, olds] = Object.entries(VIETNAM_2025_MERGERS).find(([, o]) => o.includes(province))!;
+    const note = `${meta.nameEn} was part of ${province}, which is part of ${unit} since ${VIETNAM_2025_EFFECTIVE}; this answer is ${meta.nameEn}'s own area, as the boundary file draws it`;
+    return { effective: VIETNAM_2025_EFFECTIVE, unit, formerProvinces: [...olds], note };
+  }
   const into = Object.entries(VIETNAM_2025_MERGERS).find(([, olds]) => olds.includes(meta.nameEn));
   if (into) {
     const [unit, olds] = into;

@@ -148,6 +148,13 @@ describe("provinces of three countries", () => {
     expect(yenBai.reform2025).toMatchObject({ unit: "Lào Cai", note: "since 2025-07-01 Yên Bái is part of Lào Cai; this answer is the pre-2025 Yên Bái of the boundary file" });
     expect((await json("/api/risk-map/drought/province?name=Hanoi&country=VNM")).body.data.reform2025).toMatchObject({ unit: "Hà Nội", formerProvinces: ["Hà Nội"] });
     expect((await json("/api/risk-map/drought/province?name=Penang&country=MYS")).body.data.reform2025).toBeUndefined();
+    // Côn Đảo, a district of Bà Rịa - Vũng Tàu the boundary file draws apart, went with it into TP. Hồ Chí Minh.
+    expect((await json("/api/risk-map/drought/province?name=Con%20Dao&country=VNM")).body.data.reform2025).toEqual({
+      effective: "2025-07-01",
+      unit: "TP. Hồ Chí Minh",
+      formerProvinces: ["TP. Hồ Chí Minh", "Bình Dương", "Bà Rịa - Vũng Tàu"],
+      note: "Côn Đảo was part of Bà Rịa - Vũng Tàu, which is part of TP. Hồ Chí Minh since 2025-07-01; this answer is Côn Đảo's own area, as the boundary file draws it",
+    });
   });
 
   it("404s: an unknown name lists the country's provinces, a country outside the region the covered ones, a month the range", async () => {
