@@ -23,10 +23,15 @@ export class ProvinceLookup {
   readonly countries: string[];
   private readonly exact = new Map<string, number>();
   private readonly loose = new Map<string, number[]>();
+  /** Country → its provinces' indices, in the artifacts' order. */
+  private readonly byCountry = new Map<string, number[]>();
 
   constructor(private readonly provinces: readonly NamedProvince[]) {
     this.countries = [...new Set(provinces.map((p) => p.country))];
     provinces.forEach((p, i) => {
+      const own = this.byCountry.get(p.country) ?? [];
+      own.push(i);
+      this.byCountry.set(p.country, own);
       for (const name of [p.code, p.code.slice(3), p.nameEn, p.nameTh, p.slug, ...p.aliases]) {
         if (name === "") continue;
         const key = `${p.country} ${exactKey(p.country, name)}`;
@@ -53,14 +58,11 @@ export class ProvinceLookup {
       if (loose.length === 1) return { province: loose[0] };
       if (loose.length > 1) return { ambiguous: loose };
     }
-    const own = this.provinces.filter((p) => p.country === country);
-    return { unknown: closeMatches(own, name, 3).map((m) => m.nameEn) };
+    return { unknown: closeMatches(this.of(country).map((i) => this.provinces[i]), name, 3).map((m) => m.nameEn) };
   }
 
-  /** The provinces of a country, by index. */
-  of(country: string): number[] {
-    const out: number[] = [];
-    this.provinces.forEach((p, i) => p.country === country && out.push(i));
-    return out;
+  /** The provinces of a country, by index (none for a country outside the version). */
+  of(country: string): readonly number[] {
+    return this.byCountry.get(country) ?? [];
   }
 }

@@ -9,11 +9,19 @@ import type { ProvinceIndexReader } from "../../formats/province-index.ts";
 
 const COUNTRY_NAMES: Readonly<Record<string, string>> = { THA: "Thailand", VNM: "Vietnam", MYS: "Malaysia" };
 
+/** Per grid's country table, its reason: a batch of points at sea makes it once, not once a point. */
+const outsideReasons = new WeakMap<readonly string[], string>();
+
 /** Why a point outside the grid's countries has no answer: "… (the land of Thailand, Vietnam and Malaysia)". */
 export function outsideAreaReason(countries: readonly string[]): string {
-  const names = countries.map((c) => COUNTRY_NAMES[c] ?? c);
-  const list = names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
-  return `location is outside the covered area (the land of ${list})`;
+  let reason = outsideReasons.get(countries);
+  if (reason === undefined) {
+    const names = countries.map((c) => COUNTRY_NAMES[c] ?? c);
+    const list = names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+    reason = `location is outside the covered area (the land of ${list})`;
+    outsideReasons.set(countries, reason);
+  }
+  return reason;
 }
 export const NO_CELL_NEAR_REASON = "no drought grid cell near the location";
 

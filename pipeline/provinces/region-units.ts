@@ -124,11 +124,10 @@ export function unitNameTable(units: readonly RegionUnit[], variants: readonly {
 }
 
 /** The region's units and their names from the data directory's files. */
-export function loadUnitNames(dataDir: string): { units: RegionUnit[]; table: UnitNameTable } {
+export function loadUnitNames(dataDir: string): { units: RegionUnit[]; table: UnitNameTable; collections: Record<RegionUnit["country"], unknown> } {
   const read = (f: string) => readFileSync(join(dataDir, f), "utf8");
-  const units = [
-    ...unitsOf(JSON.parse(read(VNM_BOUNDARIES_FILE)), "VNM", VNM_BOUNDARIES_FILE),
-    ...unitsOf(JSON.parse(read(MYS_BOUNDARIES_FILE)), "MYS", MYS_BOUNDARIES_FILE),
-  ];
-  return { units, table: unitNameTable(units, readVariantPairs(read(VNM_VARIANTS_FILE)), readEpixNames(read(VNM_EPIX_FILE))) };
+  // The parsed boundary files come back too: the province build takes the units' polygons from them.
+  const collections = { VNM: JSON.parse(read(VNM_BOUNDARIES_FILE)) as unknown, MYS: JSON.parse(read(MYS_BOUNDARIES_FILE)) as unknown };
+  const units = [...unitsOf(collections.VNM, "VNM", VNM_BOUNDARIES_FILE), ...unitsOf(collections.MYS, "MYS", MYS_BOUNDARIES_FILE)];
+  return { units, table: unitNameTable(units, readVariantPairs(read(VNM_VARIANTS_FILE)), readEpixNames(read(VNM_EPIX_FILE))), collections };
 }

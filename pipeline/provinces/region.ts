@@ -2,13 +2,12 @@
 // Vietnam's 63 provinces and Côn Đảo and Malaysia's 16 states and federal territories (geoBoundaries ADM1, names from
 // region-units.ts). The order is the province index of every artifact: Thailand's first, as before the region, so a
 // Thai province keeps its index. docs/methods/gridding.md, "The drought region".
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { unitKey } from "../../lib/admin1/unit-names.ts";
 import type { ProvinceAliases } from "../../lib/province-names.ts";
 import { buildAliases, loadAliasSources } from "./aliases.ts";
 import { loadProvinces, provincesPath, readGeometry, type Province } from "./boundaries.ts";
-import { loadUnitNames, MYS_BOUNDARIES_FILE, unitsOf, VNM_BOUNDARIES_FILE, VNM_EPIX_FILE, VNM_VARIANTS_FILE, type RegionUnit } from "./region-units.ts";
+import { loadUnitNames, MYS_BOUNDARIES_FILE, VNM_BOUNDARIES_FILE, VNM_EPIX_FILE, VNM_VARIANTS_FILE, type RegionUnit } from "./region-units.ts";
 
 /** The countries the drought region can hold, in artifact order. */
 export const REGION_COUNTRIES = ["THA", "VNM", "MYS"] as const;
@@ -22,17 +21,16 @@ export interface RegionProvinces {
   aliases: ProvinceAliases[];
 }
 
-/** A unit's polygons from its geoBoundaries feature (the feature order is unitsOf's). */
-function unitProvinces(json: unknown, country: "VNM" | "MYS", source: string, names: Map<string, string[]>): { provinces: Province[]; aliases: ProvinceAliases[] } {
-  const units: RegionUnit[] = unitsOf(json, country, source);
+/** The units of one country with their polygons, from its parsed geoBoundaries file (units in the file's feature order). */
+function unitProvinces(json: unknown, units: readonly RegionUnit[], source: string, names: Map<string, string[]>): { provinces: Province[]; aliases: ProvinceAliases[] } {
   const features = (json as { features: { geometry?: { type?: unknown; coordinates?: unknown } }[] }).features;
   const provinces = units.map((u, i) => ({
     code: u.code,
-    country,
+    country: u.country,
     nameEn: u.name,
     nameTh: "",
     slug: unitKey(u.name),
-    region: COUNTRY_NAMES[country],
+    region: COUNTRY_NAMES[u.country],
     polygons: readGeometry(features[i].geometry, `${source}: feature ${i} (${u.name})`),
   }));
   provinces.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
@@ -61,11 +59,11 @@ export function loadRegion(dataDir: string, countries: readonly string[]): Regio
   const out: RegionProvinces = { provinces: thai, aliases: buildAliases(loadAliasSources(thai, dataDir)) };
   const others = countries.filter((c) => c !== "THA");
   if (others.length === 0) return out;
-  const { table } = loadUnitNames(dataDir);
-  for (const country of REGION_COUNTRIES) {
-    if (country === "THA" || !others.includes(country)) continue;
+  const { units, table, collections } = loadUnitNames(dataDir);
+  for (const country of ["VNM", "MYS"] as const) {
+    if (!others.includes(country)) continue;
     const file = country === "VNM" ? VNM_BOUNDARIES_FILE : MYS_BOUNDARIES_FILE;
-    const u = unitProvinces(JSON.parse(readFileSync(join(dataDir, file), "utf8")), country, file, table.aliases);
+    const u = unitProvinces(collections[country], units.filter((x) => x.country === country), file, table.aliases);
     out.provinces.push(...u.provinces);
     out.aliases.push(...u.aliases);
   }
