@@ -11,7 +11,7 @@ import { PbfReader } from "pbf";
 import { PMTiles } from "pmtiles";
 import { describe, expect, inject, it, onTestFinished } from "vitest";
 import { LocalFileSource } from "../../tiles/pmtiles-source.ts";
-import { validPolygonRings } from "../../tiles/mvt-rings.ts";
+import { alreadyValid, validPolygonRings } from "../../tiles/mvt-rings.ts";
 import { encodeVectorTile, provincesFromRings, provincesGeoJson, vectorIndex } from "../../tiles/vector.ts";
 import { ProvinceIndexReader, readProvincesJson } from "../../formats/province-index.ts";
 import { readFileSync } from "node:fs";
@@ -63,6 +63,36 @@ describe("valid MVT polygons", () => {
     expect(polygonProblems(cleaned)).toEqual([]);
     expect(cleaned.length).toBe(2);
     expect(cleaned.every((r) => area2(r) > 0)).toBe(true);
+  });
+
+  it("rings valid as they are skip the union; a contact, a fold back or a misplaced ring sends them to it", () => {
+    const square = (x: number, y: number, s: number, hole = false) => {
+      const r = [[x, y], [x + s, y], [x + s, y + s], [x, y + s], [x, y]];
+      return hole ? r.reverse() : r;
+    };
+    // An exterior (positive in MVT's y-down terms) with a hole, and a second polygon apart.
+    const ok = [square(0, 0, 10), square(2, 2, 3, true), square(20, 0, 5)];
+    expect(ok.map(area2).map(Math.sign)).toEqual([1, -1, 1]);
+    expect(alreadyValid(ok)).toBe(true);
+    expect(validPolygonRings(ok)).toBe(ok);
+    // Rings of under four positions are left out first, as the union leaves them out.
+    expect(validPolygonRings([...ok, [[1, 1], [2, 2], [1, 1]]])).toEqual(ok);
+    const notValid = {
+      "hole touching its exterior": [square(0, 0, 10), square(0, 2, 3, true)],
+      "hole outside its exterior": [square(0, 0, 10), square(12, 2, 3, true)],
+      "hole inside another hole": [square(0, 0, 10), square(1, 1, 6, true), square(2, 2, 2, true)],
+      "polygons overlapping": [square(0, 0, 10), square(5, 5, 10)],
+      "polygon inside another": [square(0, 0, 10), square(2, 2, 2)],
+      "polygons sharing an edge": [square(0, 0, 10), square(10, 0, 10)],
+      "ring crossing itself": [[[0, 0], [4, 4], [4, 0], [0, 4], [0, 0]]],
+      "ring folding back on itself": [[[0, 0], [4, 0], [4, 4], [4, 2], [4, 6], [0, 4], [0, 0]]],
+      "ring without area": [[[0, 0], [0, 4], [0, 8], [0, 0]]],
+      "first ring a hole": [square(0, 0, 10, true)],
+    };
+    for (const [what, rings] of Object.entries(notValid)) {
+      expect(alreadyValid(rings), what).toBe(false);
+      expect(polygonProblems(validPolygonRings(rings)), what).toEqual([]);
+    }
   });
 
   it("a tile where polyclip-ts gives up (Sabah in 4/13/7 of a z10 index, as production builds it) still encodes", () => {
