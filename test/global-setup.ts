@@ -12,6 +12,7 @@ import { dataDir, PROJECT_ROOT } from "../lib/config.ts";
 import { buildDrought } from "../pipeline/build.ts";
 import { buildSettingsFromEnv } from "../pipeline/build-settings.ts";
 import { buildSnapshots, SNAPSHOT_BUILDERS } from "../pipeline/snapshots/build-snapshots.ts";
+import { SUITE_TILE_SETTINGS } from "./suite-tiles.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -46,8 +47,8 @@ export default async function setup(project: TestProject): Promise<() => void> {
   // builds after it, below.
   const beside = besideDrought(artifactsDir, SNAPSHOT_BUILDERS.map((b) => b.name).filter((name) => name !== "flood"));
   beside.catch(() => undefined); // awaited below; not unhandled while the drought build runs
-  // Fewer tile months and zooms than a production build: the suite needs the tiles, not all of them.
-  await buildDrought({ dataDir: dataDir(), artifactsDir, settings: buildSettingsFromEnv({ TILE_MONTHS: "2", TILE_MAX_ZOOM: "8" }) });
+  // Fewer tile months and zooms than a production build (test/suite-tiles.ts).
+  await buildDrought({ dataDir: dataDir(), artifactsDir, settings: buildSettingsFromEnv({ ...SUITE_TILE_SETTINGS }) });
   // The station grid, for the tests of what only it has (stations, leave-one-out confidence); ~10 s.
   const stationArtifactsDir = resolve(PROJECT_ROOT, "test-output", "station-artifacts");
   await buildDrought({ dataDir: dataDir(), artifactsDir: stationArtifactsDir, settings: buildSettingsFromEnv({ GRID_SOURCE: "stations" }), defer: true });

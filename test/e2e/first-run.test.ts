@@ -15,9 +15,10 @@ import { EXPORT_FILE_NAMES } from "../../formats/drought-export.ts";
 import { validateVersion } from "../../formats/version-files.ts";
 import { eventually } from "../server/processes.ts";
 import { startRealServer, type RealServer } from "./real-server.ts";
+import { SUITE_TILE_SETTINGS } from "../suite-tiles.ts";
 
 // The settings of the suite's own build (test/global-setup.ts), so that the completion can be compared with it.
-const SETTINGS = buildSettingsFromEnv({ TILE_MONTHS: "2", TILE_MAX_ZOOM: "8" });
+const SETTINGS = buildSettingsFromEnv({ ...SUITE_TILE_SETTINGS });
 const TILE = "/tiles/drought-spei1/6/50/29.png";
 const DERIVED = (name: string) => name.startsWith("tiles-") || EXPORT_FILE_NAMES.includes(name);
 

@@ -92,7 +92,7 @@ describe("GDAL reads every vector tile and GEOS finds every geometry valid", () 
       const r = gdalCheck(dir);
       expect(r.gdal).toMatch(/^\d+\.\d+/);
       expect(r.tiles).toBe(written);
-      expect(r.tiles).toBeGreaterThan(80);
+      expect(r.tiles).toBeGreaterThan(50);
       expect(r.polygons).toBe(r.features);
       expect(r.invalid).toEqual([]);
     }, 120_000);

@@ -13,6 +13,7 @@ import { generateKey, hashKey, writeKeyFile } from "../../server/auth/key-store.
 import { ALL_SNAPSHOTS, privateArtifacts } from "../e2e/real-server.ts";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { SUITE_TILE_SETTINGS } from "../suite-tiles.ts";
 
 describe("compiled production start", () => {
   it("npm run build emits dist/ and node dist/server/main.js answers", async () => {
@@ -68,8 +69,7 @@ describe("the nightly as cron runs it (docs/deploy.md §2.2, the cron line verba
     onTestFinished(() => new Promise<void>((r) => origin.close(() => r())));
     const env = [
       `ARTIFACTS_DIR=${privateArtifacts(inject("artifactsDir"), ALL_SNAPSHOTS).dir}`,
-      "TILE_MONTHS=2",
-      "TILE_MAX_ZOOM=8",
+      ...Object.entries(SUITE_TILE_SETTINGS).map(([k, v]) => `${k}=${v}`),
       "REFRESH_SOURCES=ghcnm,gistemp",
       "SOURCE_URL_GHCNM=http://127.0.0.1:9/ghcnm.tavg.latest.qcf.tar.gz",
       `SOURCE_URL_GISTEMP=http://127.0.0.1:${(origin.address() as AddressInfo).port}/GLB.Ts+dSST.csv`,
