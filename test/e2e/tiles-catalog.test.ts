@@ -9,6 +9,7 @@ import { PbfReader } from "pbf";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { readPmtilesHeader } from "../../formats/pmtiles-header.ts";
 import { privateArtifacts, startRealServer, type RealServer } from "./real-server.ts";
+import { SUITE_TILE_SETTINGS } from "../suite-tiles.ts";
 
 let server: RealServer;
 beforeAll(async () => {
@@ -55,8 +56,8 @@ describe("one identifier of a grid cell", () => {
     const answer = (await (await get("/api/risk-map/drought?lat=13.75&lng=100.5")).json()) as { data: { location: { gridId: string; gridLat: number; gridLng: number } } };
     const { gridId, gridLat, gridLng } = answer.data.location;
     expect(gridId).toMatch(/^SEA100-\d+$/);
-    // The z8 tile holding the cell's centre (Web Mercator tile numbers).
-    const z = 8;
+    // The tile of the suite build's top zoom holding the cell's centre (Web Mercator tile numbers).
+    const z = Number(SUITE_TILE_SETTINGS.TILE_MAX_ZOOM);
     const x = Math.floor(((gridLng + 180) / 360) * 2 ** z);
     const rad = (gridLat * Math.PI) / 180;
     const y = Math.floor(((1 - Math.log(Math.tan(rad) + 1 / Math.cos(rad)) / Math.PI) / 2) * 2 ** z);
