@@ -8,14 +8,19 @@ const VERSION = 1;
 const HEADER = 32;
 /** A cell-month without an estimate. */
 export const NO_BIN = 255;
+/** A cell-month whose support lies below the range the calibration saw: no confidence can be said for it. */
+export const BELOW_CALIBRATION = 254;
+
+/** Why a cell-month has no confidence. */
+export type ConfidenceGap = "no-support" | "below-calibration";
 
 export interface ConfidenceGridData {
   nCells: number;
   nMonths: number;
   firstMonth: number;
-  /** Confidence of each calibration bin, 0..1 (at most 254 bins). */
+  /** Confidence of each calibration bin, 0..1 (at most 253 bins). */
   binConfidence: Float64Array;
-  /** [cell * nMonths + month]: bin number or NO_BIN. */
+  /** [cell * nMonths + month]: bin number, NO_BIN or BELOW_CALIBRATION. */
   cellBins: Uint8Array;
   nProvinces: number;
   /** [province * nMonths + month]: mean confidence of the province's cells, NaN when none has one. */
@@ -31,7 +36,7 @@ function layout(nCells: number, nMonths: number, nBins: number, nProvinces: numb
 
 export function writeConfidenceGrid(d: ConfidenceGridData): Uint8Array {
   const nBins = d.binConfidence.length;
-  if (nBins < 1 || nBins >= NO_BIN) throw new Error(`confidence grid: ${nBins} bins`);
+  if (nBins < 1 || nBins >= BELOW_CALIBRATION) throw new Error(`confidence grid: ${nBins} bins`);
   if (d.cellBins.length !== d.nCells * d.nMonths) throw new Error("confidence grid: cellBins length");
   if (d.provinceConfidence.length !== d.nProvinces * d.nMonths) throw new Error("confidence grid: provinceConfidence length");
   const L = layout(d.nCells, d.nMonths, nBins, d.nProvinces);
@@ -68,7 +73,7 @@ export class ConfidenceGrid {
     this.firstMonth = dv.getInt32(20, true);
     const nBins = dv.getUint32(24, true);
     this.nProvinces = dv.getUint32(28, true);
-    if (nBins < 1 || nBins >= NO_BIN) throw new Error(`${source}: ${nBins} bins`);
+    if (nBins < 1 || nBins >= BELOW_CALIBRATION) throw new Error(`${source}: ${nBins} bins`);
     const L = layout(this.nCells, this.nMonths, nBins, this.nProvinces);
     if (bytes.length !== L.total) throw new Error(`${source}: size ${bytes.length} bytes, expected ${L.total}`);
     this.binConfidence = new Float64Array(nBins);
@@ -78,7 +83,7 @@ export class ConfidenceGrid {
       this.binConfidence[i] = c;
     }
     this.cellBins = bytes.subarray(L.cells, L.cells + this.nCells * this.nMonths);
-    for (const b of this.cellBins) if (b !== NO_BIN && b >= nBins) throw new Error(`${source}: cell bin ${b} of ${nBins}`);
+    for (const b of this.cellBins) if (b !== NO_BIN && b !== BELOW_CALIBRATION && b >= nBins) throw new Error(`${source}: cell bin ${b} of ${nBins}`);
     const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
     this.provinceConfidence = new Float32Array(aligned.buffer, aligned.byteOffset + L.provinces, this.nProvinces * this.nMonths);
     for (const c of this.provinceConfidence) if (!(Number.isNaN(c) || (c >= 0 && c <= 1))) throw new Error(`${source}: province confidence ${c} outside 0..1`);
@@ -88,7 +93,14 @@ export class ConfidenceGrid {
   cell(cell: number, monthOffset: number): number | null {
     if (!(cell >= 0 && cell < this.nCells && monthOffset >= 0 && monthOffset < this.nMonths)) return null;
     const b = this.cellBins[cell * this.nMonths + monthOffset];
-    return b === NO_BIN ? null : this.binConfidence[b];
+    return b >= BELOW_CALIBRATION ? null : this.binConfidence[b];
+  }
+
+  /** Why a cell-month has no confidence (null where it has one or is outside the grid). */
+  cellGap(cell: number, monthOffset: number): ConfidenceGap | null {
+    if (!(cell >= 0 && cell < this.nCells && monthOffset >= 0 && monthOffset < this.nMonths)) return null;
+    const b = this.cellBins[cell * this.nMonths + monthOffset];
+    return b === NO_BIN ? "no-support" : b === BELOW_CALIBRATION ? "below-calibration" : null;
   }
 
   /** Mean confidence of a province's cells in a month, or null. */

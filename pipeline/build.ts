@@ -10,6 +10,7 @@ import { CONFIDENCE_FILE, ConfidenceGrid } from "../formats/confidence-grid.ts";
 import { gridFromStations } from "./grid/from-stations.ts";
 import { gridFromNetcdf } from "./grid/from-netcdf.ts";
 import { gridFromCpc } from "./grid/from-cpc.ts";
+import { GHCND_SUBDIR, readGhcndStations, STATION_INDEX_FILE, type StationMonthly } from "./inputs/ghcnd/stations.ts";
 import { loadRegion, sourceCountries } from "./provinces/region.ts";
 import { summarizeProvinces } from "./provinces/summaries.ts";
 import { codeFingerprint } from "./publish/code-fingerprint.ts";
@@ -56,6 +57,16 @@ export interface BuildResult {
   deferred?: string[];
   /** The version whose deferred tiles and exports this build added (a new version with the same data). */
   completed?: string;
+}
+
+/**
+ * The GHCN-Daily stations that calibrate the regional grid's confidence (pipeline/grid/cpc-confidence.ts), or none
+ * when the data directory has none (the grid is then served without confidence, saying why).
+ */
+async function calibrationStations(dataDir: string, settings: BuildSettings): Promise<StationMonthly[]> {
+  const dir = join(dataDir, GHCND_SUBDIR);
+  if (!existsSync(join(dir, STATION_INDEX_FILE))) return [];
+  return readGhcndStations({ dir, policy: settings.dryDayPolicy, concurrency: settings.concurrency });
 }
 
 function stationQcOf(report: object): Record<string, unknown> {
@@ -125,6 +136,8 @@ async function buildFromSource(opts: BuildOptions, skipped: { gridSource: string
           refStart: settings.baselineStart,
           refEnd: settings.baselineEnd,
           indexNames: GRID_INDICES,
+          calibrationStations: await calibrationStations(dataDir, settings),
+          clampZ: settings.idwClampZ,
         })
       : settings.source === "netcdf"
       ? await gridFromNetcdf({
@@ -223,7 +236,10 @@ async function buildFromSource(opts: BuildOptions, skipped: { gridSource: string
       ...(deferred ? { deferred } : {}),
       confidence: confidence
         ? {
-            method: "support of each SPEI-1 estimate (stations used, nearest distance, their spread) calibrated against leave-one-out errors; docs/methods/confidence.md",
+            method:
+              gridSource === "cpc"
+                ? "support of each cell-month (GHCN-Monthly stations reporting within 250 km, nearest distance) calibrated against the cells' SPEI-1 error at the Thai GHCN-Daily stations inside them; docs/methods/confidence.md"
+                : "support of each SPEI-1 estimate (stations used, nearest distance, their spread) calibrated against leave-one-out errors; docs/methods/confidence.md",
             samples: confidence.calibration.samples,
             maeClimatology: confidence.calibration.maeClimatology,
             bins: confidence.calibration.bins,

@@ -1,5 +1,5 @@
 // Where the grid answers (pure): the coverage mask of grid squares, and per province its land cells, mean confidence and summaries.
-import { NO_BIN } from "../../formats/confidence-grid.ts";
+import { BELOW_CALIBRATION, NO_BIN } from "../../formats/confidence-grid.ts";
 import { INSIDE, MIXED, type CoverageMaskData } from "../../formats/coverage-mask.ts";
 import type { Calibration } from "../grid/confidence.ts";
 import type { LandCells } from "../grid/land-cells.ts";
@@ -64,7 +64,7 @@ export function provinceMeanConfidence(bins: Uint8Array, calibration: Calibratio
     const p = cells.weightProvince[e];
     for (let m = 0; m < nMonths; m++) {
       const b = bins[c * nMonths + m];
-      if (b === NO_BIN) continue;
+      if (b === NO_BIN || b === BELOW_CALIBRATION) continue;
       sum[p * nMonths + m] += calibration.bins[b].confidence;
       count[p * nMonths + m]++;
     }

@@ -19,6 +19,8 @@ export async function checksumInputs(dataDir: string, settings: BuildSettings): 
       ? [
           ...[nc?.precipitation, nc?.temperature, nc?.temperatureStations?.dat, nc?.temperatureStations?.inv, ...Object.values(nc?.speibase ?? {})].filter((f): f is string => !!f).map((f) => resolve(dataDir, f)),
           ...cpcExtensionFiles(nc?.precipitationExtension && resolve(dataDir, nc.precipitationExtension)),
+          // The regional grid's confidence is calibrated at the GHCN-Daily stations (pipeline/grid/cpc-confidence.ts).
+          ...(nc?.temperatureStations && existsSync(join(dataDir, GHCND_SUBDIR)) ? filesUnder(join(dataDir, GHCND_SUBDIR)) : []),
         ]
       : filesUnder(join(dataDir, GHCND_SUBDIR));
   // The alias lists are optional (aliases.ts): a missing one is not an input.

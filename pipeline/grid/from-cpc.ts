@@ -3,7 +3,13 @@
 // for PET from GHCN-Monthly stations put on the same cells (station-temperature.ts), then the indices per cell as for
 // any gridded pair (from-netcdf.ts). docs/methods/gridding.md, "The regional grid (CPC + GHCN-Monthly)".
 import { log } from "../../lib/log.ts";
-import { formatMonth, type MonthIndex } from "../../lib/months.ts";
+import { formatMonth, parseMonth, type MonthIndex } from "../../lib/months.ts";
+import type { StationMonthly } from "../inputs/ghcnd/stations.ts";
+import { computeStationIndices } from "../indices/index.ts";
+import type { Calibration } from "./confidence.ts";
+import { BELOW_CALIBRATION } from "../../formats/confidence-grid.ts";
+import { IDW_DEFAULTS } from "./interpolate.ts";
+import { calibrateAtStations, REPORTING_RADIUS_KM, reportingSupport, supportBins, type CalibrationPair } from "./cpc-confidence.ts";
 import type { MonthlyGrid } from "../inputs/netcdf/index.ts";
 import { readCpcSeries } from "./cpc-extension.ts";
 import { readGhcnmStations } from "../inputs/ghcnm/stations.ts";
@@ -24,7 +30,17 @@ export interface GridFromCpcInput {
   refStart: MonthIndex;
   refEnd: MonthIndex;
   indexNames: readonly string[];
+  /**
+   * The Thai GHCN-Daily stations whose SPEI-1 calibrates the confidence (cpc-confidence.ts); without them the grid
+   * has no confidence.
+   */
+  calibrationStations?: readonly StationMonthly[];
+  /** SPEI-1 is clamped to ±this in the calibration, as the station grid's estimates are (default IDW_DEFAULTS.clampZ). */
+  clampZ?: number;
 }
+
+/** The baseline of the confidence's calibration: within both CPC (from 1979) and the GHCN-Daily stations (to 2019). */
+export const CALIBRATION_BASELINE = { start: parseMonth("1981-01")!, end: parseMonth("2010-12")! };
 
 export interface CpcTemperatureReport {
   source: "GHCN-Monthly v4 TAVG (qcf)";
@@ -73,7 +89,12 @@ export function temperatureOnGrid(
 }
 
 /** The grid, its build report carrying how the temperature was made (report.temperature). */
-export async function gridFromCpc(input: GridFromCpcInput): Promise<GridFromNetcdfResult & { report: { temperature: CpcTemperatureReport; precipitationExtension: { appended: string[]; stopped?: string } } }> {
+export async function gridFromCpc(input: GridFromCpcInput): Promise<
+  GridFromNetcdfResult & {
+    confidence?: { calibration: Calibration; cellBins: Uint8Array };
+    report: { temperature: CpcTemperatureReport; precipitationExtension: { appended: string[]; stopped?: string }; confidence: Record<string, unknown> };
+  }
+> {
   const box = readBox(input.provinces);
   const series = await readCpcSeries(input.precipitation, input.precipitationExtension, box);
   const prcp = series.grid;
@@ -94,8 +115,10 @@ export async function gridFromCpc(input: GridFromCpcInput): Promise<GridFromNetc
     refEnd: input.refEnd,
     indexNames: input.indexNames,
   });
+  const confidence = cpcConfidence(input, prcp, t.grid, read.stations, result);
   return {
     ...result,
+    confidence: confidence?.grid,
     report: {
       ...result.report,
       precipitationExtension: { appended: series.appended, stopped: series.stopped },
@@ -107,6 +130,56 @@ export async function gridFromCpc(input: GridFromCpcInput): Promise<GridFromNetc
         cellMonthsAtNormal: t.cellMonthsAtNormal,
         cellsWithoutTemperature: t.cellsWithoutTemperature,
       },
+      confidence: confidence?.report ?? { reason: "no GHCN-Daily stations to calibrate against" },
+    },
+  };
+}
+
+/**
+ * The confidence of the grid's SPEI-1 (cpc-confidence.ts): the support of each cell-month from the GHCN-Monthly
+ * stations that report it, calibrated by each calibration station's SPEI-1 against its cell's, both on
+ * CALIBRATION_BASELINE (the grid's own baseline lies past the stations' end).
+ */
+function cpcConfidence(input: GridFromCpcInput, prcp: MonthlyGrid, tavg: MonthlyGrid, reporting: Parameters<typeof reportingSupport>[0], result: GridFromNetcdfResult) {
+  const stations = input.calibrationStations ?? [];
+  if (stations.length === 0) return undefined;
+  const { cells, firstMonth, nMonths } = result;
+  const support = reportingSupport(reporting, cells.lat, cells.lng, firstMonth, nMonths);
+  const step = prcp.lats.length > 1 ? Math.abs(prcp.lats[1] - prcp.lats[0]) : 1;
+  const inCell = (centre: number, x: number) => x >= centre - step / 2 && x < centre + step / 2;
+  const nM = prcp.months.length;
+  const pairs: CalibrationPair[] = [];
+  for (const s of stations) {
+    const cell = cells.lat.findIndex((lat, c) => inCell(lat, s.lat) && inCell(cells.lng[c], s.lng));
+    const i = prcp.lats.findIndex((lat) => inCell(lat, s.lat));
+    const j = prcp.lngs.findIndex((lng) => inCell(lng, s.lng));
+    if (cell < 0 || i < 0 || j < 0) continue;
+    const at = (g: MonthlyGrid) => Float64Array.from({ length: nM }, (_, m) => g.values[(i * prcp.lngs.length + j) * nM + m]);
+    const ref = { refStart: CALIBRATION_BASELINE.start, refEnd: CALIBRATION_BASELINE.end };
+    const cellSpei1 = computeStationIndices({ firstMonth: prcp.months[0], lat: cells.lat[cell], prcp: at(prcp), tmean: at(tavg), ...ref }).spei1;
+    // The station's series put on the grid's month axis.
+    const onAxis = (v: ArrayLike<number>) => Float64Array.from({ length: nM }, (_, m) => {
+      const k = prcp.months[0] + m - s.firstMonth;
+      return k >= 0 && k < v.length ? v[k] : NaN;
+    });
+    const stationSpei1 = computeStationIndices({ firstMonth: prcp.months[0], lat: s.lat, prcp: onAxis(s.prcp), tmean: onAxis(s.tmean), ...ref }).spei1;
+    pairs.push({ cell, station: stationSpei1, cellValue: cellSpei1, firstMonth: prcp.months[0] });
+  }
+  if (pairs.length === 0) return undefined;
+  const { calibration, supportFloor } = calibrateAtStations(pairs, support, firstMonth, nMonths, input.clampZ ?? IDW_DEFAULTS.clampZ);
+  const cellBins = supportBins(support, calibration, supportFloor);
+  let belowFloor = 0;
+  for (const b of cellBins) if (b === BELOW_CALIBRATION) belowFloor++;
+  log.info({ samples: calibration.samples, stations: pairs.length, bins: calibration.bins.length }, "confidence calibrated at the GHCN-Daily stations");
+  return {
+    grid: { calibration, cellBins },
+    report: {
+      support: `GHCN-Monthly stations reporting within ${REPORTING_RADIUS_KM} km`,
+      calibrationStations: pairs.length,
+      calibrationBaseline: [formatMonth(CALIBRATION_BASELINE.start), formatMonth(CALIBRATION_BASELINE.end)],
+      supportFloor,
+      cellMonthsBelowFloor: belowFloor,
+      cellMonths: cellBins.length,
     },
   };
 }

@@ -99,7 +99,7 @@ export function pointAnswer(hit: CellHit, lat: number, lng: number, times: Droug
       level: riskLevel(score),
       indices: cellIndices(hit),
       severity: { spei1: droughtLevel(hit.spei1) },
-      ...confidenceOf(a, a.confidence?.cell(cell, hit.offset) ?? null),
+      ...confidenceOf(a, a.confidence?.cell(cell, hit.offset) ?? null, { cell, offset: hit.offset }),
     },
     details: times.of(a, hit.month, hit.month),
   };
@@ -142,5 +142,5 @@ export function batchItemOf(a: DroughtArtifacts, id: string | undefined, lat: nu
   const month = a.monthLabels[hit.offset];
   const spei1 = round(hit.spei1, 3) as number;
   if (c !== null) return { id, lat, lng, found: true, month, riskScore: score, riskLevel: riskLevel(score), severity: droughtLevel(hit.spei1), spei1, confidence: round(c, 2) as number, confidenceLabel: confidenceLabel(c) };
-  return { id, lat, lng, found: true, month, riskScore: score, riskLevel: riskLevel(score), severity: droughtLevel(hit.spei1), spei1, confidence: null, confidenceLabel: null, confidenceReason: noConfidenceReason(a) };
+  return { id, lat, lng, found: true, month, riskScore: score, riskLevel: riskLevel(score), severity: droughtLevel(hit.spei1), spei1, confidence: null, confidenceLabel: null, confidenceReason: noConfidenceReason(a, hit.cell, hit.offset) };
 }

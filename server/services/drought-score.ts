@@ -29,7 +29,7 @@ export function droughtScoreAnswer(hit: CellHit, q: ScoreQuery, times: DroughtTi
       distanceKm,
       month: monthLabel,
       monthReason: hit.monthReason,
-      ...confidenceOf(hit.a, hit.a.confidence?.cell(hit.cell, hit.offset) ?? null),
+      ...confidenceOf(hit.a, hit.a.confidence?.cell(hit.cell, hit.offset) ?? null, hit),
     },
     recentMonths: recentMonths(hit, TIMEFRAME_MONTHS[q.timeframe]),
   };

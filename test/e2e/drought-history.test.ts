@@ -1,6 +1,11 @@
 // History and CSV answers through a running server on the real artifacts: the monthly series equal the
 // single-month answers, ranges are validated and clamped, CSV rows carry the JSON values.
+import { readFileSync, realpathSync } from "node:fs";
+import { join } from "node:path";
 import { parse } from "csv-parse/sync";
+import { ConfidenceGrid } from "../../formats/confidence-grid.ts";
+import { openDroughtGridFile } from "../../formats/drought-grid.ts";
+import { parseMonth } from "../../lib/months.ts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { privateArtifacts, startRealServer, type RealServer } from "./real-server.ts";
 
@@ -141,19 +146,48 @@ describe("GET /api/risk-map/drought/provinces (choropleth)", () => {
 });
 
 describe("confidence in the answers", () => {
-  // The regional grid has no leave-one-out calibration (only the station grid's interpolation has one: its
-  // confidence is checked on the station build in test/e2e/drought-api.test.ts and test/grid/confidence.test.ts).
-  it("drought, score, batch and province of the regional grid carry a null confidence with its reason", async () => {
-    const none = { confidence: null, confidenceLabel: null, confidenceReason: "this grid has no confidence (only the station grid is calibrated)" };
-    const d = (await json("/api/risk-map/drought?lat=21.03&lng=105.85")).body.data.drought;
-    expect(d).toMatchObject(none);
-    const post = (path: string, body: unknown) =>
-      fetch(server.base + path, { method: "POST", headers: { "X-API-Key": server.key, "Content-Type": "application/json" }, body: JSON.stringify(body) }).then((r) => r.json());
+  // The regional grid's confidence: each cell-month's support from the GHCN-Monthly stations reporting near it,
+  // calibrated at the Thai GHCN-Daily stations (pipeline/grid/cpc-confidence.ts); checked here against the version's
+  // own confidence.bin and build report. The station grid's is checked in test/e2e/drought-api.test.ts.
+  const dir = () => realpathSync(join(inject("artifactsDir"), "current"));
+  const post = (path: string, body: unknown) =>
+    fetch(server.base + path, { method: "POST", headers: { "X-API-Key": server.key, "Content-Type": "application/json" }, body: JSON.stringify(body) }).then((r) => r.json());
+
+  it("drought, score, batch and province of the regional grid carry the calibrated confidence of the cell-month", async () => {
+    const report = JSON.parse(readFileSync(join(dir(), "build-report.json"), "utf8"));
+    expect(report.confidence.method).toMatch(/^support of each cell-month \(GHCN-Monthly stations reporting within 250 km/);
+    expect(report.confidence.samples).toBeGreaterThan(10_000);
+    const conf = new ConfidenceGrid(new Uint8Array(readFileSync(join(dir(), "confidence.bin"))));
+    const d = (await json("/api/risk-map/drought?lat=21.03&lng=105.85")).body.data;
+    const grid = openDroughtGridFile(join(dir(), "drought-grid.bin"));
+    const cell = grid.cellLats.findIndex((lat, i) => lat === d.location.gridLat && grid.cellLngs[i] === d.location.gridLng);
+    const c = conf.cell(cell, grid.monthOffset(parseMonth(d.period.month)!));
+    expect(c).not.toBeNull();
+    expect(report.confidence.bins.map((b: { confidence: number }) => b.confidence)).toContain(c);
+    const hanoi = { confidence: Math.round(c! * 100) / 100, confidenceLabel: "medium" };
+    expect(d.drought).toMatchObject(hanoi);
+    expect(d.drought.confidenceReason).toBeUndefined();
     const score = await post("/api/risk-map/score", { lat: 21.03, lng: 105.85, riskType: "drought" });
-    expect(score.data.details.currentConditions).toMatchObject(none);
+    expect(score.data.details.currentConditions).toMatchObject(hanoi);
     const batch = await post("/api/risk-map/batch", { riskType: "drought", locations: [{ lat: 21.03, lng: 105.85 }, { lat: 10, lng: 100 }] });
-    expect(batch.data.results[0]).toMatchObject(none);
+    expect(batch.data.results[0]).toMatchObject(hanoi);
     expect(batch.data.results[1].confidence).toBeUndefined();
-    expect((await json("/api/risk-map/drought/province?name=Hanoi&country=VNM")).body.data).toMatchObject(none);
+    const province = (await json("/api/risk-map/drought/province?name=Hanoi&country=VNM")).body.data;
+    expect(province.confidence).toBeGreaterThan(0.3);
+    expect(province.confidenceLabel).toBe("medium");
+  });
+
+  it("a cell whose station support is below the calibrated range answers a null confidence saying so, and so does a province of such cells", async () => {
+    // Kon Tum, in Vietnam's Central Highlands: the GHCN-Monthly stations reporting near it in 2023-12 are fewer or
+    // farther than at 99 % of the calibration's station-months.
+    const below = { confidence: null, confidenceLabel: null, confidenceReason: "the stations reporting this month near the cell are fewer or farther than any the confidence is calibrated on" };
+    expect((await json("/api/risk-map/drought?lat=14.35&lng=108.0")).body.data.drought).toMatchObject(below);
+    expect((await post("/api/risk-map/score", { lat: 14.35, lng: 108.0, riskType: "drought" })).data.details.currentConditions).toMatchObject(below);
+    expect((await post("/api/risk-map/batch", { riskType: "drought", locations: [{ lat: 14.35, lng: 108.0 }] })).data.results[0]).toMatchObject(below);
+    expect((await json("/api/risk-map/drought/province?name=Kon%20Tum&country=VNM")).body.data).toMatchObject({
+      confidence: null,
+      confidenceLabel: null,
+      confidenceReason: "none of the province's cells has a confidence this month: too few stations report near them",
+    });
   });
 });
