@@ -1,5 +1,5 @@
 // A client generated from the served /openapi.json compiles and works: openapi-typescript turns the document into
-// TypeScript types, a small program calls three endpoints through openapi-fetch with them, tsc type-checks it
+// TypeScript types, a small program calls four endpoints (batch in both typed media types) through openapi-fetch with them, tsc type-checks it
 // (strict; numbers are numbers: passing lat as text must not compile), and the program runs against the real server
 // on loopback and gets what plain fetch gets.
 import { spawnSync } from "node:child_process";
@@ -37,6 +37,11 @@ export async function run(baseUrl: string, key: string) {
   const score = await json.POST("/api/risk-map/score", { body: { lat: 13.75, lng: 100.5, riskType: "drought" } });
   const ports = await geojson.GET("/api/supply-chain/ports", { params: { query: { bbox: [170, -20, -170, 20], limit: 2 } } });
   const missing = await json.GET("/api/risk-map/drought", { params: { query: { lat: 48.85, lng: 2.35 } } });
+  // The batch answer in its two typed media types, each read without a guard: the JSON envelope by the JSON client,
+  // the FeatureCollection by the GeoJSON one (CSV is text).
+  const locations = [{ id: "bkk", lat: 13.75, lng: 100.5 }, { id: "sea", lat: 10, lng: 100 }];
+  const batch = await json.POST("/api/risk-map/batch", { body: { riskType: "drought", locations } });
+  const batchGeo = await geojson.POST("/api/risk-map/batch", { body: { riskType: "drought", locations, format: "geojson" } });
   // Typed reads: a wrong field or type here would not compile.
   const gridId: string | undefined = drought.data?.data.location.gridId;
   const spei1: number | null | undefined = drought.data?.data.drought.indices.spei1;
@@ -44,13 +49,20 @@ export async function run(baseUrl: string, key: string) {
   const next: string | null | undefined = ports.data?.next;
   const portIds: string[] | undefined = ports.data?.features.map((f) => f.id);
   const notFound: string | undefined = missing.error?.error.code;
+  const batchScores: (number | null)[] | undefined = batch.data?.data.results.map((r) => r.riskScore);
+  // An item is found or not (the discriminant), no media-type guard before it.
+  const first = batch.data?.data.results[0];
+  const batchMonth: string | undefined = first?.found ? first.month : undefined;
+  const batchReason: string | undefined = batch.data?.data.results[1]?.found === false ? batch.data.data.results[1].reason : undefined;
+  const featureIds: (string | undefined)[] | undefined = batchGeo.data?.features.map((f) => f.id);
   return {
-    statuses: [drought.response.status, score.response.status, ports.response.status, missing.response.status],
+    statuses: [drought.response.status, score.response.status, ports.response.status, missing.response.status, batch.response.status, batchGeo.response.status],
     drought: drought.data,
     score: score.data,
     ports: ports.data,
     missing: missing.error,
-    typed: { gridId, spei1, level, next, portIds, notFound },
+    batch: batch.data,
+    typed: { gridId, spei1, level, next, portIds, notFound, batchScores, batchMonth, batchReason, featureIds },
   };
 }
 
@@ -80,7 +92,7 @@ const TSCONFIG = {
 };
 
 describe("a TypeScript client generated from /openapi.json", () => {
-  it("compiles with tsc and calls three endpoints on the running server, getting what plain fetch gets", async () => {
+  it("compiles with tsc and calls four endpoints (batch in JSON and GeoJSON) on the running server, getting what plain fetch gets", async () => {
     const doc = await (await fetch(`${server.base}/openapi.json`)).json();
     const types = astToString(await openapiTS(doc));
     expect(types).toContain('"/api/risk-map/profile"');
@@ -94,7 +106,7 @@ describe("a TypeScript client generated from /openapi.json", () => {
 
     const program = (await import(join(dir, "client.ts"))) as { run: (base: string, key: string) => Promise<Record<string, unknown> & { typed: Record<string, unknown>; statuses: number[] }> };
     const got = await program.run(server.base, server.key);
-    expect(got.statuses).toEqual([200, 200, 200, 404]);
+    expect(got.statuses).toEqual([200, 200, 200, 404, 200, 200]);
     const plain = (path: string, init: RequestInit = {}) => fetch(server.base + path, { ...init, headers: { "X-API-Key": server.key, "Content-Type": "application/json" } }).then((r) => r.json());
     expect(got.drought).toEqual(await plain("/api/risk-map/drought?lat=13.75&lng=100.5"));
     expect(got.ports).toEqual(await plain("/api/supply-chain/ports?bbox=170,-20,-170,20&limit=2"));
@@ -103,6 +115,8 @@ describe("a TypeScript client generated from /openapi.json", () => {
     const clientScore = got.score as { data: { timestamp: string } };
     expect({ ...clientScore.data, timestamp: "" }).toEqual({ ...score.data, timestamp: "" });
     const drought = got.drought as { data: { location: { gridId: string }; drought: { indices: { spei1: number } } } };
+    const batch = (await plain("/api/risk-map/batch", { method: "POST", body: JSON.stringify({ riskType: "drought", locations: [{ id: "bkk", lat: 13.75, lng: 100.5 }, { id: "sea", lat: 10, lng: 100 }] }) })) as { data: { timestamp: string; results: { riskScore: number | null; month: string | null; reason?: string }[] } };
+    expect({ ...(got.batch as typeof batch).data, timestamp: "" }).toEqual({ ...batch.data, timestamp: "" });
     expect(got.typed).toEqual({
       gridId: drought.data.location.gridId,
       spei1: drought.data.drought.indices.spei1,
@@ -110,7 +124,12 @@ describe("a TypeScript client generated from /openapi.json", () => {
       next: (got.ports as { next: string }).next,
       portIds: ["FJSUV", "FJLTK"],
       notFound: "NOT_FOUND",
+      batchScores: batch.data.results.map((r) => r.riskScore),
+      batchMonth: batch.data.results[0].month,
+      batchReason: batch.data.results[1].reason,
+      featureIds: ["bkk", "sea"],
     });
+    expect(got.typed.batchScores).toEqual([expect.any(Number), null]);
     expect(got.typed.gridId).toMatch(/^SEA100-\d+$/);
   }, 120_000);
 });
