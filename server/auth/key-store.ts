@@ -3,7 +3,7 @@
 // stored hash (if any) matches. Missing, malformed, unknown, revoked and expired keys all fail the same way.
 // The file is re-read when its mtime/size/inode changes (checked at most once per `checkIntervalMs`).
 import { createHash, hash, randomBytes, timingSafeEqual } from "node:crypto";
-import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { z } from "zod";
 import type { Logger } from "../../lib/log.ts";
 
@@ -53,9 +53,27 @@ export function readKeyFile(path: string): KeyFile {
 }
 
 /** Atomic write (temp file + rename), mode 0600. */
+/**
+ * Writes the key file whole (a temporary file renamed over it). A new file is 0600; a rewrite keeps the mode, owner
+ * and group the file had, so that a key file an operator made readable by the service's group
+ * (docs/deploy.md §1: root:climate-risk 0640) stays readable after `npm run keys -- create` adds a key.
+ */
 export function writeKeyFile(path: string, file: KeyFile): void {
   const tmp = `${path}.${process.pid}.tmp`;
+  const before = existsSync(path) ? statSync(path) : undefined;
   writeFileSync(tmp, JSON.stringify(file, null, 2) + "\n", { mode: 0o600 });
+  if (before) {
+    chmodSync(tmp, before.mode & 0o777);
+    const now = statSync(tmp);
+    if (before.uid !== now.uid || before.gid !== now.gid) {
+      try {
+        chownSync(tmp, before.uid, before.gid);
+      } catch (e) {
+        rmSync(tmp, { force: true });
+        throw new Error(`${path}: could not keep its owner and group (${(e as Error).message}); run as root or as its owner`);
+      }
+    }
+  }
   renameSync(tmp, path);
 }
 

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -117,6 +117,20 @@ describe("keys CLI", () => {
     expect(cli(["list"], file, new Date("2027-01-01T00:00:00Z"))[1]).toBe(`${id}\tstandard\texpired\t2025-03-01T12:00:00.000Z\t2026-01-01T00:00:00.000Z`);
     expect(cli(["revoke", id], file)).toEqual([`revoked ${id}`]);
     expect(cli(["list"], file, new Date("2027-01-01T00:00:00Z"))[1]).toBe(`${id}\tstandard\trevoked\t2025-03-01T12:00:00.000Z\t2026-01-01T00:00:00.000Z`);
+  });
+
+  it("a key file made readable by the service's group (root:climate-risk 0640, docs/deploy.md §1) stays so when a key is added or revoked", () => {
+    const file = join(dir, "group-keys.json");
+    cli(["create", "--plan", "standard"], file);
+    // The guide's chgrp and chmod; another group than the file's own (as root any, else one the user is in).
+    const group = process.getuid?.() === 0 ? 1 : statSync(file).gid;
+    chownSync(file, statSync(file).uid, group);
+    chmodSync(file, 0o640);
+    const id = cli(["create", "--plan", "free"], file)[0].replace("id:   ", "");
+    expect([statSync(file).mode & 0o777, statSync(file).gid]).toEqual([0o640, group]);
+    cli(["revoke", id], file);
+    expect([statSync(file).mode & 0o777, statSync(file).gid]).toEqual([0o640, group]);
+    expect(readKeyFile(file).keys).toHaveLength(2);
   });
 
   it("dev keeps the development key in .dev-key (mode 0600) and reuses it while it is usable", () => {
