@@ -3,7 +3,10 @@
 # /usr/bin/chromium (test/tiles/browser.test.ts), promtool (test/e2e/metrics.test.ts, Debian package
 # prometheus) and GDAL with its Python bindings (test/tiles/gdal.test.ts: ogr2ogr, and GEOS validity through
 # /usr/bin/python3's osgeo; Debian packages gdal-bin and python3-gdal) and nginx (test/e2e/nginx-replicas.test.ts,
-# Debian package nginx-light; only the binary is used, no service is started). `make test` runs this first. Installs what is missing with
+# Debian package nginx-light; only the binary is used, no service is started), systemd-analyze and logger
+# (test/tooling/compiled-start.test.ts: the deploy units verified, the alert script; Debian packages systemd and
+# bsdutils; no systemd is started), curl and jq (test/e2e/readme-examples.test.ts runs the README's examples).
+# `make test` runs this first. Installs what is missing with
 # apt-get as root; otherwise names the packages and the command to run, and fails.
 set -euo pipefail
 
@@ -15,6 +18,10 @@ command -v ogr2ogr >/dev/null 2>&1 || need+=(gdal-bin)
 /usr/bin/python3 -c "import osgeo.ogr" >/dev/null 2>&1 || need+=(python3-gdal)
 command -v ss >/dev/null 2>&1 || need+=(iproute2)
 { [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1; } || need+=(nginx-light)
+command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
+command -v logger >/dev/null 2>&1 || need+=(bsdutils)
+command -v curl >/dev/null 2>&1 || need+=(curl)
+command -v jq >/dev/null 2>&1 || need+=(jq)
 [ ${#need[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -23,7 +30,7 @@ if [ "$(id -u)" -ne 0 ]; then
   exit 1
 fi
 if ! command -v apt-get >/dev/null 2>&1; then
-  echo "test-deps: the tests need ${need[*]} (redis-server, promtool, ogr2ogr, ss and nginx on PATH, Chromium at /usr/bin/chromium, GDAL's Python bindings for /usr/bin/python3); install them with your package manager." >&2
+  echo "test-deps: the tests need ${need[*]} (redis-server, promtool, ogr2ogr, ss, nginx, systemd-analyze, logger, curl and jq on PATH, Chromium at /usr/bin/chromium, GDAL's Python bindings for /usr/bin/python3); install them with your package manager." >&2
   exit 1
 fi
 echo "test-deps: installing ${need[*]} (apt-get)"

@@ -98,3 +98,104 @@ describe("the nightly as cron runs it (docs/deploy.md §2.2, the cron line verba
     rmSync(work, { recursive: true, force: true });
   }, 300_000);
 });
+
+// docs/deploy.md followed as far as a machine without a running systemd allows (issue 35): the units pass
+// `systemd-analyze verify`; the replica template's own ExecStart, run for two instances beside a server.env that sets
+// a HEALTH_PORT of its own, starts two replicas that each answer on their own health port (a shared one made the
+// second exit with EADDRINUSE); the alert unit's script reaches the journal's logger and a webhook with no mail
+// server. In this file: the replicas run the dist/ compiled above.
+describe("docs/deploy.md on this machine", () => {
+  const UNITS = join(PROJECT_ROOT, "deploy", "systemd");
+
+  it("the units pass systemd-analyze verify, instances included", () => {
+    const dir = mkdtempSync(join(tmpdir(), "units-"));
+    const names: string[] = [];
+    for (const [file, instance] of [["climate-risk@.service", "climate-risk@8081.service"], ["climate-risk@.service", "climate-risk@8082.service"], ["climate-risk-alert@.service", "climate-risk-alert@climate-risk-nightly.service.service"], ["climate-risk-nightly.service", "climate-risk-nightly.service"], ["climate-risk-nightly.timer", "climate-risk-nightly.timer"]]) {
+      writeFileSync(join(dir, instance), readFileSync(join(UNITS, file)));
+      names.push(join(dir, instance));
+    }
+    // The alert template is also loaded by name for OnFailure=.
+    writeFileSync(join(dir, "climate-risk-alert@.service"), readFileSync(join(UNITS, "climate-risk-alert@.service")));
+    const r = spawnSync("systemd-analyze", ["verify", ...names], { cwd: dir, encoding: "utf8" });
+    expect([r.status, r.stderr.trim()]).toEqual([0, ""]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("two replicas from the template unit's ExecStart, with HEALTH_PORT in server.env, both serve and answer on their own health port", async () => {
+    const unit = readFileSync(join(UNITS, "climate-risk@.service"), "utf8");
+    const execStart = unit.split("\n").find((l) => l.startsWith("ExecStart="))!.slice("ExecStart=".length);
+    // systemd's own expansion: %i the instance, $$ a dollar; the node binary of this run for /usr/bin/node.
+    const shell = /^\/bin\/sh -c '(.*)'$/.exec(execStart)![1];
+    const keyDir = mkdtempSync(join(tmpdir(), "replica-keys-"));
+    const key = generateKey();
+    writeKeyFile(join(keyDir, "keys.json"), { keys: [{ id: "key_r", hash: hashKey(key), plan: "enterprise", status: "active", createdAt: "2026-01-01T00:00:00.000Z" }] });
+    const base = 20000 + Math.floor(Math.random() * 8000);
+    const serverEnv = { ARTIFACTS_DIR: privateArtifacts(inject("artifactsDir")).dir, API_KEYS_FILE: join(keyDir, "keys.json"), HOST: "127.0.0.1", LOG_LEVEL: "warn", HEALTH_PORT: String(base + 5000) };
+    const replicas = [base, base + 1].map((port) =>
+      spawn("/bin/sh", ["-c", shell.replaceAll("%i", String(port)).replaceAll("$$", "$").replace("/usr/bin/node", process.execPath)], {
+        cwd: PROJECT_ROOT,
+        env: { PATH: process.env.PATH!, TMPDIR: process.env.TMPDIR ?? "/tmp", ...serverEnv },
+        stdio: "ignore",
+      }),
+    );
+    onTestFinished(() => replicas.forEach((p) => p.kill("SIGTERM")));
+    const answers = async (url: string) => fetch(url).then((r) => r.status, () => 0);
+    const deadline = Date.now() + 60_000;
+    for (const [i, port] of [base, base + 1].entries()) {
+      while ((await answers(`http://127.0.0.1:${port}/readyz`)) !== 200) {
+        if (replicas[i].exitCode !== null) throw new Error(`replica ${port} exited ${replicas[i].exitCode}`);
+        if (Date.now() > deadline) throw new Error(`replica ${port} not ready`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      // Its health listener is PORT + 1000, whatever server.env says.
+      expect(await answers(`http://127.0.0.1:${port + 1000}/healthz`)).toBe(200);
+    }
+    expect(await answers(`http://127.0.0.1:${base + 5000}/healthz`)).toBe(0);
+    expect(replicas.map((p) => p.exitCode)).toEqual([null, null]);
+    rmSync(keyDir, { recursive: true, force: true });
+  }, 90_000);
+
+  it("the alert script writes the failed unit's journal lines to the journal's logger and posts them to the webhook, never printing its URL", async () => {
+    const work = mkdtempSync(join(tmpdir(), "alert-"));
+    const bin = join(work, "bin");
+    mkdirSync(bin);
+    // journalctl and logger as the host has them, recorded: no journal runs here.
+    writeFileSync(join(bin, "journalctl"), `#!/bin/sh\necho "args: $*"\necho '{"exitCode":1,"result":"failures","failed":["source ghcnm failed: HTTP 404"]}'\n`, { mode: 0o755 });
+    writeFileSync(join(bin, "logger"), `#!/bin/sh\n{ echo "logger $*"; cat; } >> ${join(work, "journal")}\n`, { mode: 0o755 });
+    const posts: { url: string; body: string }[] = [];
+    let status = 200;
+    const hook = createServer((req, res) => {
+      let body = "";
+      req.on("data", (d) => (body += d));
+      req.on("end", () => {
+        posts.push({ url: req.url!, body });
+        res.writeHead(status).end();
+      });
+    });
+    await new Promise<void>((r) => hook.listen(0, "127.0.0.1", r));
+    onTestFinished(() => new Promise<void>((r) => hook.close(() => r())));
+    const url = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hooks/s3cret-token`;
+    // Asynchronously: the webhook answers from this process's event loop.
+    const run = () =>
+      new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+        const p = spawn("/bin/sh", [join(PROJECT_ROOT, "scripts", "alert.sh"), "climate-risk-nightly.service"], { env: { PATH: `${bin}:${process.env.PATH}`, ALERT_WEBHOOK_URL: url } });
+        let stdout = "";
+        let stderr = "";
+        p.stdout.on("data", (d) => (stdout += d));
+        p.stderr.on("data", (d) => (stderr += d));
+        p.on("close", (status) => resolve({ status, stdout, stderr }));
+      });
+    const first = await run();
+    expect([first.status, first.stdout, first.stderr]).toEqual([0, "", ""]);
+    const text = 'climate-risk: climate-risk-nightly.service failed\nargs: -u climate-risk-nightly.service -n 40 --no-pager\n{"exitCode":1,"result":"failures","failed":["source ghcnm failed: HTTP 404"]}';
+    expect(posts).toEqual([{ url: "/hooks/s3cret-token", body: JSON.stringify({ text }) }]);
+    expect(readFileSync(join(work, "journal"), "utf8")).toBe(`logger -t climate-risk-alert -p user.err\n${text}\n`);
+    // A webhook that fails: still exit 0 (the journal has the alert), the failure in the journal, the URL nowhere.
+    status = 500;
+    expect((await run()).status).toBe(0);
+    const journal = readFileSync(join(work, "journal"), "utf8");
+    expect(journal).toContain("webhook: HTTP 500");
+    expect(journal).not.toContain("s3cret");
+    rmSync(work, { recursive: true, force: true });
+  });
+});
