@@ -83,10 +83,23 @@ export interface PortsDocument {
   otherEntries: Record<string, [string, string]>;
   /** Country tanker series: ISO3 → PortWatch country names merged into it. */
   tankerCountries: Record<string, string[]>;
+  /** The chokepoints with daily transits (absent in snapshots built before them). */
+  chokepoints?: Chokepoint[];
 }
 
 /** Key of a country's tanker series in port-calls.dseries. */
 export const tankerSeriesKey = (iso3: string) => `country:${iso3}`;
+/** The day series key of a PortWatch chokepoint's transits (`portid` chokepoint1, …). */
+export const chokepointSeriesKey = (portid: string) => `chokepoint:${portid}`;
+
+/** A PortWatch chokepoint with daily transits in the snapshot (its series: chokepointSeriesKey(portid)). */
+export interface Chokepoint {
+  portid: string;
+  name: string;
+  /** From PortWatch's list of chokepoints; null when the list does not name it. */
+  lat: number | null;
+  lng: number | null;
+}
 
 export type HazardKind = "cyclone" | "flood";
 

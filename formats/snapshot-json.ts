@@ -112,6 +112,7 @@ const portsJson = z.object({
   aliases: z.array(z.object({ code: z.string(), port: z.string(), distanceKm: finite.min(0) })),
   otherEntries: z.record(z.string(), z.tuple([z.string(), z.string()])),
   tankerCountries: z.record(z.string(), z.array(z.string())),
+  chokepoints: z.array(z.object({ portid: z.string().regex(/^chokepoint\d+$/), name: z.string().min(1), lat: lat.nullable(), lng: lng.nullable() })).optional(),
 });
 
 const aisJson = z.object({

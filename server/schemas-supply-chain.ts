@@ -161,6 +161,22 @@ export const supplyChainData = z.object({
       hazardsActive: z.array(hazard),
       hazardFeedAsOf: z.string().nullable(),
       floodsWithinRadiusSince2014: z.number().int(),
+      chokepoints: z
+        .array(
+          z.object({
+            name: z.string(),
+            portid: z.string(),
+            transitsPerDay: z.number().nullable().describe("mean daily transits (all vessel types) over the 30 days of period"),
+            baselinePerDay: z.number().nullable().describe("median over baselineYears of the same 30 days' mean"),
+            change: z.number().nullable().describe("transitsPerDay / baselinePerDay − 1"),
+            period: z.object({ from: z.string(), to: z.string() }),
+            baselineYears: z.array(z.number().int()),
+            risk: z.enum(["low", "medium", "high"]).describe("high from a 40 % fall, medium from 30 %"),
+            current: z.boolean().describe("false: the newest transits are older than a daily series' currency allows"),
+          }),
+        )
+        .describe("the chokepoints on the country's main trade routes (lib/ports/chokepoints.ts), the largest fall first; empty when the exposure table does not list the country"),
+      setBy: z.enum(["port", "chokepoints"]).describe("what sets disruptionRisk: the port's own hazards and activity, or its trade routes' chokepoints"),
     }),
     period: period.nullable().describe("the span of all the dated data this answer rests on (every series in coverage.records with a period); null when it rests on none"),
     asOf: z.string().nullable().describe("the newest datum this answer actually used (YYYY-MM-DD), never the snapshot's build date; ≤ period.to"),

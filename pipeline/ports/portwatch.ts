@@ -1,7 +1,7 @@
 // IMF PortWatch: the port list (with its partly wrong LOCODE column), daily port calls of single ports, and the
 // derived country tanker series. Daily rows become flat Float32 columns on a gap-free day axis (NaN = no row).
 import { num, readCsvRecords, type CsvRejection } from "../feeds/csv.ts";
-import { tankerSeriesKey, type PortwatchPort } from "../../formats/ports-snapshot.ts";
+import { chokepointSeriesKey, tankerSeriesKey, type PortwatchPort } from "../../formats/ports-snapshot.ts";
 import { dayOf, isoOfDay } from "../../lib/days.ts";
 
 export { dayOf, isoOfDay, type PortwatchPort };
@@ -81,6 +81,30 @@ export function parsePortwatchDaily(text: string, file = "daily_portcalls.csv", 
   if (ids.size !== 1) throw new Error(`daily port calls file must hold one port, found ${ids.size}`);
   const dated = rows.map((r) => ({ day: dayOf(r.date), values: DAILY_COLUMNS.map((c) => num(r[c])) }));
   return toSeries([...ids][0], dated, DAILY_COLUMNS);
+}
+
+/** Columns kept from PortWatch's Daily_Chokepoints_Data (transit calls by vessel type), in this order. */
+export const CHOKEPOINT_COLUMNS = ["n_container", "n_dry_bulk", "n_general_cargo", "n_roro", "n_tanker", "n_total"] as const;
+
+/**
+ * PortWatch's Daily_Chokepoints_Data export (every chokepoint in one file; dates as the ArcGIS layer writes them,
+ * "2019/01/01 00:00:00+00") → one series per chokepoint, keyed `chokepoint:<portid>`, with its name.
+ */
+export function parseChokepointsDaily(text: string, file = "Daily_Chokepoints_Data.csv", rejected: CsvRejection[] = []): { series: DaySeries[]; names: Record<string, string> } {
+  const byId = new Map<string, { day: number; values: number[] }[]>();
+  const names: Record<string, string> = {};
+  for (const r of records(text, file, rejected)) {
+    const day = dayOf(r.date.replaceAll("/", "-"));
+    if (!Number.isFinite(day) || !/^chokepoint\d+$/.test(r.portid)) {
+      rejected.push({ file, line: 0, reason: `not a dated chokepoint row: ${r.date} ${r.portid}` });
+      continue;
+    }
+    let list = byId.get(r.portid);
+    if (!list) byId.set(r.portid, (list = []));
+    list.push({ day, values: CHOKEPOINT_COLUMNS.map((c) => num(r[c])) });
+    names[r.portid] = r.portname;
+  }
+  return { series: [...byId].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([id, dated]) => toSeries(chokepointSeriesKey(id), dated, CHOKEPOINT_COLUMNS)), names };
 }
 
 /** The derived country tanker series → one series per PortWatch country name, keyed by the name, column "tanker_calls". */

@@ -5,17 +5,18 @@ import { afterToday, clockNow } from "../../lib/currency.ts";
 import { isoDay } from "../../lib/days.ts";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { writeDaySeries, type DaySeriesEntry } from "../../formats/day-series.ts";
 import { sha256Bytes, type FileChecksum } from "../../formats/manifest.ts";
 import { parseAisCsv } from "../ports/ais.ts";
 import { crossReference } from "../ports/cross-reference.ts";
 import { parseGdacsFloodDb, parseGdacsGeojson, type HazardEvent } from "../ports/gdacs.ts";
-import { isoOfDay, parsePortwatchDaily, parsePortwatchPorts, parseTankerByCountry, tankerSeriesByIso3 } from "../ports/portwatch.ts";
+import { isoOfDay, parseChokepointsDaily, parsePortwatchDaily, parsePortwatchPorts, parseTankerByCountry, tankerSeriesByIso3 } from "../ports/portwatch.ts";
 import { readUnlocodeDir } from "../ports/unlocode.ts";
 import { parseWpiCsv } from "../ports/wpi.ts";
 import { publishSnapshot } from "./publish-snapshot.ts";
-import type { CsvRejection } from "../feeds/csv.ts";
-import { PORTS_SNAPSHOT, PORTS_SOURCES, type PortsDocument } from "../../formats/ports-snapshot.ts";
+import { readCsvRecords, type CsvRejection } from "../feeds/csv.ts";
+import { PORTS_SNAPSHOT, PORTS_SOURCES, type Chokepoint, type PortsDocument } from "../../formats/ports-snapshot.ts";
 
 export { PORTS_SNAPSHOT, PORTS_SOURCES };
 
@@ -46,15 +47,34 @@ export function refusePortsAfterToday(lastDay: string, now = clockNow()): void {
   if (afterToday(lastDay, now)) throw new Error(`ports snapshot refused: port calls dated ${lastDay}, after today (${isoDay(now)}): a wrong date in the feed`);
 }
 
+/** The newest file of PortWatch's daily chokepoint transits in `dir` (…_<from>_<to>.csv[.gz]) and the list's coordinates. */
+function readChokepoints(dir: string, dataDir: string, read: (path: string) => Buffer, rejected: CsvRejection[]): { series: DaySeriesEntry[]; list: Chokepoint[]; lastDay: string | null } {
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => /^Daily_Chokepoints_Data.*\.csv(\.gz)?$/.test(f)).sort() : [];
+  if (files.length === 0) return { series: [], list: [], lastDay: null };
+  const file = join(dir, files[files.length - 1]);
+  const bytes = read(file);
+  const text = (file.endsWith(".gz") ? gunzipSync(bytes) : bytes).toString("utf8");
+  const { series, names } = parseChokepointsDaily(text, relative(dataDir, file), rejected);
+  const listFile = join(dir, "chokepoints_list.csv");
+  const where = new Map<string, { lat: number; lng: number }>();
+  if (existsSync(listFile)) {
+    for (const r of readCsvRecords(read(listFile).toString("utf8"), relative(dataDir, listFile), { trim: true }).records) where.set(r.portname, { lat: Number(r.lat), lng: Number(r.lon) });
+  }
+  const list = Object.entries(names).map(([portid, name]) => ({ portid, name, lat: where.get(name)?.lat ?? null, lng: where.get(name)?.lng ?? null }));
+  const lastDay = Math.max(...series.map((s) => s.firstDay + s.columns.n_total.length - 1));
+  return { series, list, lastDay: isoOfDay(lastDay) };
+}
+
 export function buildPortsFiles(dataDir: string): PortsSnapshotFiles {
   const inputs: Record<string, FileChecksum> = {};
   // Rows the CSV reader (or the UN/LOCODE repair) could not use, with file:line and reason.
   const rejected: CsvRejection[] = [];
-  const read = (path: string): string => {
+  const readBytes = (path: string): Buffer => {
     const bytes = readFileSync(path);
     inputs[relative(dataDir, path)] = { bytes: bytes.length, sha256: sha256Bytes(bytes) };
-    return bytes.toString("utf8");
+    return bytes;
   };
+  const read = (path: string): string => readBytes(path).toString("utf8");
   const portsDir = join(dataDir, "ports");
   const unlocodeDir = join(portsDir, "unlocode");
   for (const f of readdirSync(unlocodeDir).filter((x) => x.endsWith(".csv"))) read(join(unlocodeDir, f));
@@ -92,6 +112,8 @@ export function buildPortsFiles(dataDir: string): PortsSnapshotFiles {
     lastActivityDay = Math.max(lastActivityDay, t.firstDay + t.columns.tanker_calls.length - 1);
   }
   if (!Number.isFinite(lastActivityDay)) throw new Error("no PortWatch daily or tanker series to date the snapshot");
+  const chokepoints = readChokepoints(join(portsDir, "portwatch", "chokepoints"), dataDir, readBytes, rejected);
+  series.push(...chokepoints.series);
 
   const aisFile = join(portsDir, "ais", "ais_sample.csv");
   const ais = parseAisCsv(read(aisFile), relative(dataDir, aisFile));
@@ -127,6 +149,7 @@ export function buildPortsFiles(dataDir: string): PortsSnapshotFiles {
     unlocode: { rows: unlocode.rows, ports: unlocode.ports.length, repairedRows: unlocode.repairedRows, rejectedRows: unlocode.rejectedRows },
     wpi: { ports: wpi.ports.length, badCodes: wpi.badCodes },
     portwatch: { ports: pwPorts.length, dailyCoverage, tankerCountryNames: tankerNames.length, tankerCountries: tankers.series.length, tankerUnmapped: tankers.unmapped },
+    chokepoints: { count: chokepoints.list.length, lastDay: chokepoints.lastDay, withoutCoordinates: chokepoints.list.filter((c) => c.lat === null).map((c) => c.name) },
     crossReference: {
       ports: xqc.ports,
       namedBy: xqc.namedBy,
@@ -154,7 +177,7 @@ export function buildPortsFiles(dataDir: string): PortsSnapshotFiles {
     gdacsFloodDb: floodDb.events.length,
   };
   const files: Record<string, Uint8Array | string> = {
-    "ports.json": JSON.stringify({ ports, aliases, otherEntries, tankerCountries: tankers.names } satisfies PortsDocument),
+    "ports.json": JSON.stringify({ ports, aliases, otherEntries, tankerCountries: tankers.names, chokepoints: chokepoints.list } satisfies PortsDocument),
     "port-calls.dseries": writeDaySeries(series),
     "ais.json": JSON.stringify({ sampleTime: qc.ais.sampleTime, fixes: ais.fixes.map((f) => [f.lng, f.lat, f.navStatus, f.sogKnots, f.mmsi]) }),
     "hazards.json": JSON.stringify({ liveFeedAsOf: qc.hazards.liveFeedAsOf, events: hazards }),

@@ -9,6 +9,9 @@ import type { SupplyChainBody, SupplyChainData } from "../schemas-supply-chain.t
 import { ACTIVITY_WINDOW_DAYS, countryTankers, dailyFigures, yearlyPortCalls } from "./supply-chain-activity.ts";
 import { PORTWATCH_ATTRIBUTE_YEARS, type Details, type Figure } from "./supply-chain-dating.ts";
 import { disruptionAt } from "./supply-chain-disruption.ts";
+import { chokepointsFor, chokepointWhen } from "./supply-chain-chokepoints.ts";
+
+const RISK_ORDER = ["low", "medium", "high", "critical"];
 import { figureTimes } from "./supply-chain-figure-times.ts";
 import { coverageOf, emptyNotes, plural, r1, r2 } from "./supply-chain-notes.ts";
 import type { PortsSnapshot, Resolution } from "./supply-chain-service.ts";
@@ -90,7 +93,11 @@ export function answer(s: PortsSnapshot, port: PortRecord, resolution: Resolutio
   const { ais, aisDay, avgDwellDays, etaDelayHours } = delays;
   const tankers = countryTankers(s, port, notes);
   const disruption = disruptionAt(s, port, ratio, notes);
-  const { hazards: hz, anomaly, points, disruptionRisk, located } = disruption;
+  const { hazards: hz, anomaly, points, located } = disruption;
+  const chokepoints = chokepointsFor(s, port.iso3, notes, now.getTime());
+  // The port's disruption risk: its own (hazards, activity) or its trade routes' (chokepoints), whichever is higher.
+  const byChokepoint = RISK_ORDER.indexOf(chokepoints.risk) > RISK_ORDER.indexOf(disruption.disruptionRisk);
+  const disruptionRisk = byChokepoint ? chokepoints.risk : disruption.disruptionRisk;
   if (main && port.flags.some((f) => f.startsWith("portwatch_locode_corrected"))) findings.push(`PortWatch lists this port as ${main.locodePublished}; matched to ${port.code} by ${main.matchedBy}.`);
 
   const t = now.getTime();
@@ -136,6 +143,8 @@ export function answer(s: PortsSnapshot, port: PortRecord, resolution: Resolutio
       hazardsActive: hz.active,
       hazardFeedAsOf: Number.isFinite(s.hazardAsOf) ? new Date(s.hazardAsOf).toISOString() : null,
       floodsWithinRadiusSince2014: hz.history,
+      chokepoints: chokepoints.parts,
+      setBy: byChokepoint ? "chokepoints" : "port",
     },
   };
 
@@ -175,7 +184,12 @@ export function answer(s: PortsSnapshot, port: PortRecord, resolution: Resolutio
           ? `${details.trade.shareCountryImport}% of ${port.iso3}'s maritime imports (PortWatch ${PORTWATCH_ATTRIBUTE_YEARS.replace("..", "–")})`
           : "no trade data",
   };
-  const riskWhen = figures.disruption.asOf ? ` (30 days to ${figures.disruption.asOf}${stale(figures.disruption)})` : " (no dated data)";
+  const riskWhen =
+    byChokepoint && chokepoints.worst
+      ? ` (${chokepointWhen(chokepoints.worst)})`
+      : figures.disruption.asOf
+        ? ` (30 days to ${figures.disruption.asOf}${stale(figures.disruption)})`
+        : " (no dated data)";
   const asOfSentence = time.currency
     ? ` ${time.currency.current ? "Current" : "Not current"}: the newest data used are of ${time.asOf}, ${time.currency.ageDays} days before ${isoDay(t)}.`
     : " No dated data.";

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import KDBush from "kdbush";
 import { readDaySeries, type DaySeriesEntry } from "../../formats/day-series.ts";
 import type { Manifest } from "../../formats/manifest.ts";
-import { GDACS_FLOOD_DB_SOURCE, PORTS_SNAPSHOT, type HazardEvent, type PortAlias, type PortRecord, type PortsDocument } from "../../formats/ports-snapshot.ts";
+import { GDACS_FLOOD_DB_SOURCE, PORTS_SNAPSHOT, type Chokepoint, type HazardEvent, type PortAlias, type PortRecord, type PortsDocument } from "../../formats/ports-snapshot.ts";
 import { snapshotRoot } from "../../formats/snapshot-layout.ts";
 import { haversineKm } from "../../lib/geo/sphere.ts";
 import { inLngLatBox } from "../../lib/geo/bounds.ts";
@@ -50,6 +50,8 @@ export interface PortsSnapshot {
   /** "Laem Chabang (port1197)", … : the ports that have a daily series, for the reason of a null. */
   dailySeriesPorts: string[];
   tankerCountries: Record<string, string[]>;
+  /** PortWatch chokepoints with daily transits (their series: chokepointSeriesKey(portid)); none in older snapshots. */
+  chokepoints: Chokepoint[];
   ais: { time: number; lng: Float64Array; lat: Float64Array; nav: Float64Array; mmsi: string[]; index: KDBush; byPortwatch: Map<string, number[]> };
   hazards: HazardEvent[];
   hazardIndex: KDBush;
@@ -142,6 +144,7 @@ export function openPortsSnapshot(dir: string, manifest: Manifest): PortsSnapsho
     series,
     dailySeriesPorts: dailySeriesPorts.sort(),
     tankerCountries: doc.tankerCountries,
+    chokepoints: doc.chokepoints ?? [],
     ais,
     hazards: hz.events,
     hazardIndex,

@@ -1,5 +1,5 @@
 // `pipeline nightly` (what `make nightly` runs) on a data directory holding only the inputs without a public origin
-// (the boundaries and alias lists, the AIS sample, the PortWatch tanker table), every SOURCE_URL_* pointing at a
+// (the boundaries and alias lists, the AIS sample, the PortWatch tanker table) or without a source yet (chokepoints), every SOURCE_URL_* pointing at a
 // local replay of the origins. The replay serves the mirror's files where the mirror holds the origin's own layout
 // (GHCN-Daily with NOAA's station list, GDACS events, FIRMS, IBTrACS active, PSMSL, OWID temperatures, WPI, UN/LOCODE
 // with its repository listing, WHO DON with its release listing, GHCN-CAMS), the mirror's rows written in today's
@@ -23,7 +23,9 @@ import { snapshotRoot } from "../../formats/snapshot-layout.ts";
 import { arcgisPage, gistempTable, mirrorStationList, owidCovidCatalog, startReplay, type Replay } from "../sources/origin-replay.ts";
 
 const mirror = dataDir();
-const WITHOUT_ORIGIN = ["boundaries", "ports/ais/ais_sample.csv", "ports/portwatch/portwatch_tanker_daily_by_country.csv", "feeds/firms-archive", "feeds/flood-footprints"];
+// PortWatch's chokepoint transits have a keyless origin (the Daily_Chokepoints_Data layer), but no source fetches it
+// yet (issue 36): the data directory's copy is the only one.
+const WITHOUT_ORIGIN = ["boundaries", "ports/ais/ais_sample.csv", "ports/portwatch/portwatch_tanker_daily_by_country.csv", "ports/portwatch/chokepoints", "feeds/firms-archive", "feeds/flood-footprints"];
 const emptyDataDir = mkdtempSync(join(tmpdir(), "nightly-data-"));
 for (const rel of WITHOUT_ORIGIN) {
   mkdirSync(dirname(join(emptyDataDir, rel)), { recursive: true });

@@ -48,11 +48,12 @@ describe("ports on every continent answer from what exists for them", () => {
         { record: "AIS sample", period: "2018-07-06" },
         { record: "PortWatch tanker calls of SGP", period: "2024-01-01..2026-04-17" },
         { record: "GDACS cyclones within 500 km and floods within 100 km", period: "2014-12-10..2026-05-30" },
+        { record: "PortWatch transits of the Malacca Strait", period: "2025-10-04..2025-11-02" },
       ],
       notAvailable: [NO_DAILY],
       period: { from: "2014-12-10", to: "2026-05-30" },
       summary:
-        "PortWatch port attributes (Singapore; yearly averages) 2019..2024; AIS sample 2018-07-06; PortWatch tanker calls of SGP 2024-01-01..2026-04-17; GDACS cyclones within 500 km and floods within 100 km 2014-12-10..2026-05-30; no " +
+        "PortWatch port attributes (Singapore; yearly averages) 2019..2024; AIS sample 2018-07-06; PortWatch tanker calls of SGP 2024-01-01..2026-04-17; GDACS cyclones within 500 km and floods within 100 km 2014-12-10..2026-05-30; PortWatch transits of the Malacca Strait 2025-10-04..2025-11-02; no " +
         NO_DAILY,
     });
     expect(d.details.countryTankers).toMatchObject({ country: "SGP", portwatchNames: ["Singapore"], latestDay: "2026-04-17", calls7d: 511 });
