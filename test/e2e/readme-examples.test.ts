@@ -5,7 +5,7 @@
 // answer. Lines that are JSON are compared as JSON, without `timestamp` (the moment of the request) and with
 // `dataSources` and `staleSources` as the README shortens them (["…"]); other lines as text. curl and jq are test
 // dependencies (.ci/install-test-deps.sh).
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -38,6 +38,18 @@ export function readmeExamples(text: string, from: string, to: string): Example[
     out.push({ line, command: command.join("\n"), output });
   }
   return out;
+}
+
+/** A command line run by bash, its exit status and output. */
+function runShell(command: string, env: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const p = spawn("bash", ["-c", command], { env });
+    let stdout = "";
+    let stderr = "";
+    p.stdout.on("data", (d) => (stdout += d));
+    p.stderr.on("data", (d) => (stderr += d));
+    p.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
 }
 
 const withoutVersionIds = (text: string) => text.replace(/\d{8}T\d{6}Z-[0-9a-f]{10}/g, "<version>");
@@ -75,13 +87,26 @@ describe("the README's API examples", () => {
     }
   });
 
-  it("print what the README shows", () => {
+  it("print what the README shows", async () => {
     const address = new URL(server.base).host;
-    for (const e of examples) {
-      const r = spawnSync("bash", ["-c", e.command.replaceAll("localhost:8080", address)], { encoding: "utf8", env: { PATH: process.env.PATH!, KEY: server.key } });
+    // One bash runs every example in turn, each followed by a mark with its exit status: a process spawned from a
+    // test worker costs half a second (the fork of a large process), one per example took 25 s.
+    const MARK = "@@README-EXAMPLE@@";
+    const script = examples.map((e, k) => `${e.command.replaceAll("localhost:8080", address)}\nprintf '\\n${MARK} ${k} %d\\n' "$?"`).join("\n");
+    const all = await runShell(script, { PATH: process.env.PATH!, KEY: server.key });
+    const runs: { status: number; stdout: string }[] = [];
+    let rest = all.stdout;
+    for (let k = 0; k < examples.length; k++) {
+      const m = new RegExp(`\\n${MARK} ${k} (\\d+)\\n`).exec(rest);
+      if (!m) throw new Error(`README.md:${examples[k].line}: no end mark in the output; stderr: ${all.stderr}`);
+      runs.push({ status: Number(m[1]), stdout: rest.slice(0, m.index) });
+      rest = rest.slice(m.index + m[0].length);
+    }
+    examples.forEach((e, k) => {
+      const r = runs[k];
       const where = `README.md:${e.line}`;
       // Soft: one run names every example that drifted.
-      expect.soft(r.status, `${where}: ${r.stderr}`).toBe(0);
+      expect.soft(r.status, `${where}: ${all.stderr}`).toBe(0);
       const printed = r.stdout.replace(/\n$/, "").split("\n");
       expect.soft(printed.length, where).toBe(e.output.length);
       e.output.forEach((line, i) => {
@@ -92,6 +117,6 @@ describe("the README's API examples", () => {
         if (/^[{[]/.test(shown) && /^[{[]/.test(got)) expect.soft(normalised(JSON.parse(got)), `${where} line ${i + 1}`).toEqual(normalised(JSON.parse(shown)));
         else expect.soft(got, `${where} line ${i + 1}`).toBe(shown);
       });
-    }
-  });
+    });
+  }, 120_000);
 });
