@@ -24,9 +24,9 @@ declare module "vitest" {
 }
 
 /** Builds `names` in a child process (test/build-snapshots-child.ts); rejects with its errors when it fails. */
-function besideDrought(artifactsDir: string, names: string[]): Promise<void> {
+function besideDrought(artifactsDir: string, stationArtifactsDir: string, names: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "test", "build-snapshots-child.ts"), artifactsDir, ...names], { cwd: PROJECT_ROOT, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "test", "build-snapshots-child.ts"), artifactsDir, stationArtifactsDir, ...names], { cwd: PROJECT_ROOT, stdio: ["ignore", "ignore", "pipe"] });
     let errors = "";
     child.stderr.on("data", (d) => (errors += d));
     child.on("error", reject);
@@ -42,16 +42,14 @@ export default async function setup(project: TestProject): Promise<() => void> {
   // with an artifacts directory of its own would otherwise check every file again (pipeline/sources/state.ts).
   process.env.SOURCE_FACTS_FILE = resolve(PROJECT_ROOT, "test-output", "source-file-facts.json");
   const artifactsDir = resolve(PROJECT_ROOT, "test-output", "artifacts");
-  // The feed snapshots that do not read the drought artifacts build in a process of their own beside the drought build
-  // (both cores at work: ~17 s of the setup's ~53 s on a fresh clone); flood's climate term reads the grid, so it
-  // builds after it, below.
-  const beside = besideDrought(artifactsDir, SNAPSHOT_BUILDERS.map((b) => b.name).filter((name) => name !== "flood"));
+  // The feed snapshots that do not read the drought artifacts, then the station grid (GRID_SOURCE=stations, for the
+  // tests of what only it has: stations, leave-one-out confidence), build in a process of their own beside the
+  // regional drought build, so that both cores work; flood's climate term reads the grid, so it builds after it, below.
+  const stationArtifactsDir = resolve(PROJECT_ROOT, "test-output", "station-artifacts");
+  const beside = besideDrought(artifactsDir, stationArtifactsDir, SNAPSHOT_BUILDERS.map((b) => b.name).filter((name) => name !== "flood"));
   beside.catch(() => undefined); // awaited below; not unhandled while the drought build runs
   // Fewer tile months and zooms than a production build (test/suite-tiles.ts).
   await buildDrought({ dataDir: dataDir(), artifactsDir, settings: buildSettingsFromEnv({ ...SUITE_TILE_SETTINGS }) });
-  // The station grid, for the tests of what only it has (stations, leave-one-out confidence); ~10 s.
-  const stationArtifactsDir = resolve(PROJECT_ROOT, "test-output", "station-artifacts");
-  await buildDrought({ dataDir: dataDir(), artifactsDir: stationArtifactsDir, settings: buildSettingsFromEnv({ GRID_SOURCE: "stations" }), defer: true });
   await beside;
   // The feed snapshots, once for the run (unchanged inputs and code: nothing rebuilt; here only flood); the end-to-end
   // servers and the feed tests take private copies (test/e2e/real-server.ts privateArtifacts, privateSnapshots)
