@@ -6,7 +6,7 @@ import { log } from "../../lib/log.ts";
 import { formatMonth, parseMonth, type MonthIndex } from "../../lib/months.ts";
 import type { StationMonthly } from "../inputs/ghcnd/stations.ts";
 import { computeStationIndices } from "../indices/index.ts";
-import type { Calibration } from "./confidence.ts";
+import type { GridSourceResult } from "./from-stations.ts";
 import { BELOW_CALIBRATION } from "../../formats/confidence-grid.ts";
 import { IDW_DEFAULTS } from "./interpolate.ts";
 import { calibrateAtStations, REPORTING_RADIUS_KM, reportingSupport, supportBins, type CalibrationPair } from "./cpc-confidence.ts";
@@ -91,7 +91,7 @@ export function temperatureOnGrid(
 /** The grid, its build report carrying how the temperature was made (report.temperature). */
 export async function gridFromCpc(input: GridFromCpcInput): Promise<
   GridFromNetcdfResult & {
-    confidence?: { calibration: Calibration; cellBins: Uint8Array };
+    confidence?: GridSourceResult["confidence"];
     report: { temperature: CpcTemperatureReport; precipitationExtension: { appended: string[]; stopped?: string }; confidence: Record<string, unknown> };
   }
 > {

@@ -10,8 +10,7 @@ import { ACTIVITY_WINDOW_DAYS, countryTankers, dailyFigures, yearlyPortCalls } f
 import { PORTWATCH_ATTRIBUTE_YEARS, type Details, type Figure } from "./supply-chain-dating.ts";
 import { disruptionAt } from "./supply-chain-disruption.ts";
 import { chokepointsFor, chokepointWhen } from "./supply-chain-chokepoints.ts";
-
-const RISK_ORDER = ["low", "medium", "high", "critical"];
+import { RISK_LEVELS } from "../schemas-common.ts";
 import { figureTimes } from "./supply-chain-figure-times.ts";
 import { coverageOf, emptyNotes, plural, r1, r2 } from "./supply-chain-notes.ts";
 import type { PortsSnapshot, Resolution } from "./supply-chain-service.ts";
@@ -96,7 +95,7 @@ export function answer(s: PortsSnapshot, port: PortRecord, resolution: Resolutio
   const { hazards: hz, anomaly, points, located } = disruption;
   const chokepoints = chokepointsFor(s, port.iso3, notes, now.getTime());
   // The port's disruption risk: its own (hazards, activity) or its trade routes' (chokepoints), whichever is higher.
-  const byChokepoint = RISK_ORDER.indexOf(chokepoints.risk) > RISK_ORDER.indexOf(disruption.disruptionRisk);
+  const byChokepoint = RISK_LEVELS.indexOf(chokepoints.risk) > RISK_LEVELS.indexOf(disruption.disruptionRisk);
   const disruptionRisk = byChokepoint ? chokepoints.risk : disruption.disruptionRisk;
   if (main && port.flags.some((f) => f.startsWith("portwatch_locode_corrected"))) findings.push(`PortWatch lists this port as ${main.locodePublished}; matched to ${port.code} by ${main.matchedBy}.`);
 

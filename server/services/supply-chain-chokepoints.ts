@@ -1,8 +1,7 @@
 // The chokepoints on a port's trade routes in its answer (lib/ports/chokepoints.ts): each one's transits over the
 // latest 30 days against the same days of 2019–2022, the risk the largest fall makes, dated and said current or not.
-import { chokepointSeriesKey } from "../../formats/ports-snapshot.ts";
 import { currencyOf } from "../../lib/currency.ts";
-import { CHOKEPOINT_BASELINE_YEARS, CHOKEPOINT_EXPOSURE, CHOKEPOINT_WINDOW_DAYS, chokepointRisk, transitChange } from "../../lib/ports/chokepoints.ts";
+import { CHOKEPOINT_BASELINE_YEARS, CHOKEPOINT_EXPOSURE, CHOKEPOINT_WINDOW_DAYS, chokepointRisk } from "../../lib/ports/chokepoints.ts";
 import { r1, r2, type AnswerNotes } from "./supply-chain-notes.ts";
 import type { PortsSnapshot } from "./supply-chain-service.ts";
 
@@ -33,8 +32,7 @@ export function chokepointsFor(s: PortsSnapshot, iso3: string | null, notes: Ans
   const parts: ChokepointPart[] = [];
   for (const name of names) {
     const c = s.chokepoints.find((x) => x.name === name);
-    const series = c ? s.series.get(chokepointSeriesKey(c.portid)) : undefined;
-    const t = c && series ? transitChange(series.columns.n_total, series.firstDay) : null;
+    const t = c?.transits;
     if (!c || !t) {
       notes.notAvailable.push(`PortWatch daily transits of the ${name}`);
       continue;

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import KDBush from "kdbush";
 import { readDaySeries, type DaySeriesEntry } from "../../formats/day-series.ts";
 import type { Manifest } from "../../formats/manifest.ts";
-import { GDACS_FLOOD_DB_SOURCE, PORTS_SNAPSHOT, type Chokepoint, type HazardEvent, type PortAlias, type PortRecord, type PortsDocument } from "../../formats/ports-snapshot.ts";
+import { transitChange, type TransitChange } from "../../lib/ports/chokepoints.ts";
+import { GDACS_FLOOD_DB_SOURCE, PORTS_SNAPSHOT, chokepointSeriesKey, type Chokepoint, type HazardEvent, type PortAlias, type PortRecord, type PortsDocument } from "../../formats/ports-snapshot.ts";
 import { snapshotRoot } from "../../formats/snapshot-layout.ts";
 import { haversineKm } from "../../lib/geo/sphere.ts";
 import { inLngLatBox } from "../../lib/geo/bounds.ts";
@@ -50,8 +51,11 @@ export interface PortsSnapshot {
   /** "Laem Chabang (port1197)", … : the ports that have a daily series, for the reason of a null. */
   dailySeriesPorts: string[];
   tankerCountries: Record<string, string[]>;
-  /** PortWatch chokepoints with daily transits (their series: chokepointSeriesKey(portid)); none in older snapshots. */
-  chokepoints: Chokepoint[];
+  /**
+   * PortWatch chokepoints with daily transits, each with its latest window against the reference years
+   * (lib/ports/chokepoints.ts transitChange, null without one): the same for every port, so made once per snapshot.
+   */
+  chokepoints: (Chokepoint & { transits: TransitChange | null })[];
   ais: { time: number; lng: Float64Array; lat: Float64Array; nav: Float64Array; mmsi: string[]; index: KDBush; byPortwatch: Map<string, number[]> };
   hazards: HazardEvent[];
   hazardIndex: KDBush;
@@ -144,7 +148,10 @@ export function openPortsSnapshot(dir: string, manifest: Manifest): PortsSnapsho
     series,
     dailySeriesPorts: dailySeriesPorts.sort(),
     tankerCountries: doc.tankerCountries,
-    chokepoints: doc.chokepoints ?? [],
+    chokepoints: (doc.chokepoints ?? []).map((c) => {
+      const transits = series.get(chokepointSeriesKey(c.portid));
+      return { ...c, transits: transits ? transitChange(transits.columns.n_total, transits.firstDay) : null };
+    }),
     ais,
     hazards: hz.events,
     hazardIndex,
