@@ -88,7 +88,10 @@ export const CHOKEPOINT_COLUMNS = ["n_container", "n_dry_bulk", "n_general_cargo
 
 /**
  * PortWatch's Daily_Chokepoints_Data export (every chokepoint in one file; dates as the ArcGIS layer writes them,
- * "2019/01/01 00:00:00+00") → one series per chokepoint, keyed `chokepoint:<portid>`, with its name.
+ * "2019/01/01 00:00:00+00", or YYYY-MM-DD as the refresh writes them) → one series per chokepoint, keyed
+ * `chokepoint:<portid>`, with its name. PortWatch writes a row for every chokepoint and day, zero transits included,
+ * so a missing day, a repeated one or a negative count is a broken file: it throws, and the snapshot that would read
+ * it is refused (the previous one keeps serving; the refresh's content check refuses the download the same way).
  */
 export function parseChokepointsDaily(text: string, file = "Daily_Chokepoints_Data.csv", rejected: CsvRejection[] = []): { series: DaySeries[]; names: Record<string, string> } {
   const byId = new Map<string, { day: number; values: number[] }[]>();
@@ -99,10 +102,21 @@ export function parseChokepointsDaily(text: string, file = "Daily_Chokepoints_Da
       rejected.push({ file, line: 0, reason: `not a dated chokepoint row: ${r.date} ${r.portid}` });
       continue;
     }
+    const values = CHOKEPOINT_COLUMNS.map((c) => num(r[c]));
+    const negative = CHOKEPOINT_COLUMNS.find((_, j) => values[j] < 0);
+    if (negative) throw new Error(`${file}: ${r.portname} (${r.portid}) ${isoOfDay(day)}: negative ${negative} ${r[negative]}`);
     let list = byId.get(r.portid);
     if (!list) byId.set(r.portid, (list = []));
-    list.push({ day, values: CHOKEPOINT_COLUMNS.map((c) => num(r[c])) });
+    list.push({ day, values });
     names[r.portid] = r.portname;
+  }
+  for (const [id, list] of byId) {
+    list.sort((a, b) => a.day - b.day);
+    for (let i = 1; i < list.length; i++) {
+      const gap = list[i].day - list[i - 1].day;
+      if (gap === 0) throw new Error(`${file}: ${names[id]} (${id}) has ${isoOfDay(list[i].day)} twice`);
+      if (gap > 1) throw new Error(`${file}: ${names[id]} (${id}) has no row for ${gap - 1} day(s) from ${isoOfDay(list[i - 1].day + 1)}: the download is incomplete`);
+    }
   }
   return { series: [...byId].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([id, dated]) => toSeries(chokepointSeriesKey(id), dated, CHOKEPOINT_COLUMNS)), names };
 }

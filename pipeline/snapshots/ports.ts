@@ -47,22 +47,37 @@ export function refusePortsAfterToday(lastDay: string, now = clockNow()): void {
   if (afterToday(lastDay, now)) throw new Error(`ports snapshot refused: port calls dated ${lastDay}, after today (${isoDay(now)}): a wrong date in the feed`);
 }
 
-/** The newest file of PortWatch's daily chokepoint transits in `dir` (…_<from>_<to>.csv[.gz]) and the list's coordinates. */
-function readChokepoints(dir: string, dataDir: string, read: (path: string) => Buffer, rejected: CsvRejection[]): { series: DaySeriesEntry[]; list: Chokepoint[]; lastDay: string | null } {
+/**
+ * PortWatch's daily chokepoint transits in `dir` (the data directory's dated export `…_<from>_<to>.csv.gz`, the
+ * refresh's `Daily_Chokepoints_Data.csv`) and the list's coordinates. Each chokepoint's series comes from the file
+ * whose series of it reaches the latest day (the refresh's copy once it is newer; gzip is known by its magic bytes,
+ * as the inputs tree may link a download under any name).
+ */
+export function readChokepoints(dir: string, dataDir: string, read: (path: string) => Buffer, rejected: CsvRejection[]): { series: DaySeriesEntry[]; list: Chokepoint[]; lastDay: string | null } {
   const files = existsSync(dir) ? readdirSync(dir).filter((f) => /^Daily_Chokepoints_Data.*\.csv(\.gz)?$/.test(f)).sort() : [];
   if (files.length === 0) return { series: [], list: [], lastDay: null };
-  const file = join(dir, files[files.length - 1]);
-  const bytes = read(file);
-  const text = (file.endsWith(".gz") ? gunzipSync(bytes) : bytes).toString("utf8");
-  const { series, names } = parseChokepointsDaily(text, relative(dataDir, file), rejected);
+  const best = new Map<string, { series: DaySeriesEntry; name: string; last: number }>();
+  for (const f of files) {
+    const file = join(dir, f);
+    const bytes = read(file);
+    const text = (bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes).toString("utf8");
+    const { series, names } = parseChokepointsDaily(text, relative(dataDir, file), rejected);
+    for (const s of series) {
+      const portid = s.key.slice(s.key.indexOf(":") + 1);
+      const last = s.firstDay + s.columns.n_total.length - 1;
+      const had = best.get(portid);
+      if (!had || last > had.last || (last === had.last && s.firstDay < had.series.firstDay)) best.set(portid, { series: s, name: names[portid], last });
+    }
+  }
   const listFile = join(dir, "chokepoints_list.csv");
   const where = new Map<string, { lat: number; lng: number }>();
   if (existsSync(listFile)) {
     for (const r of readCsvRecords(read(listFile).toString("utf8"), relative(dataDir, listFile), { trim: true }).records) where.set(r.portname, { lat: Number(r.lat), lng: Number(r.lon) });
   }
-  const list = Object.entries(names).map(([portid, name]) => ({ portid, name, lat: where.get(name)?.lat ?? null, lng: where.get(name)?.lng ?? null }));
-  const lastDay = Math.max(...series.map((s) => s.firstDay + s.columns.n_total.length - 1));
-  return { series, list, lastDay: isoOfDay(lastDay) };
+  const chosen = [...best].sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  const list = chosen.map(([portid, { name }]) => ({ portid, name, lat: where.get(name)?.lat ?? null, lng: where.get(name)?.lng ?? null }));
+  const lastDay = Math.max(...chosen.map(([, b]) => b.last));
+  return { series: chosen.map(([, b]) => b.series), list, lastDay: isoOfDay(lastDay) };
 }
 
 export function buildPortsFiles(dataDir: string): PortsSnapshotFiles {

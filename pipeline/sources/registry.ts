@@ -31,6 +31,7 @@ import { source as wpi } from "./catalog/wpi.ts";
 import { source as portwatchPorts } from "./catalog/portwatch-ports.ts";
 import { source as portwatchDaily } from "./catalog/portwatch-daily.ts";
 import { source as portwatchTankers } from "./catalog/portwatch-tankers.ts";
+import { source as portwatchChokepoints } from "./catalog/portwatch-chokepoints.ts";
 import { source as aisSample } from "./catalog/ais-sample.ts";
 import { source as era5 } from "./catalog/era5.ts";
 import { source as precl } from "./catalog/precl.ts";
@@ -71,6 +72,7 @@ export const SOURCES: readonly SourceEntry[] = [
   portwatchPorts,
   portwatchDaily,
   portwatchTankers,
+  portwatchChokepoints,
   aisSample,
   era5,
   precl,

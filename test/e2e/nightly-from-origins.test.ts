@@ -1,9 +1,9 @@
 // `pipeline nightly` (what `make nightly` runs) on a data directory holding only the inputs without a public origin
-// (the boundaries and alias lists, the AIS sample, the PortWatch tanker table) or without a source yet (chokepoints), every SOURCE_URL_* pointing at a
+// (the boundaries and alias lists, the AIS sample, the PortWatch tanker table, the chokepoints' coordinates), every SOURCE_URL_* pointing at a
 // local replay of the origins. The replay serves the mirror's files where the mirror holds the origin's own layout
 // (GHCN-Daily with NOAA's station list, GDACS events, FIRMS, IBTrACS active, PSMSL, OWID temperatures, WPI, UN/LOCODE
 // with its repository listing, WHO DON with its release listing, GHCN-CAMS), the mirror's rows written in today's
-// origin layout where the values are the same (PortWatch's port list and daily series as ArcGIS query pages; NASA's
+// origin layout where the values are the same (PortWatch's port list, daily series and chokepoint transits as ArcGIS query pages; NASA's
 // GISTEMP table from the mirror's GISTEMP rows; OWID's COVID-19 catalog table from the mirror's Thai rows — each
 // layout's provider documentation is cited where it is written) and a 404 elsewhere (the mirror has only derived
 // copies of those: DFO's workbook, the IBTrACS native lists, OpenDengue's ZIPs, the WHO GHO, FluNet and World Bank APIs). Checked: the drought grid, the heatwave, wildfire and sea-level snapshots and the ports snapshot's
@@ -14,18 +14,19 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { dataDir, PROJECT_ROOT } from "../../lib/config.ts";
 import { GHCND_SUBDIR } from "../../pipeline/inputs/ghcnd/stations.ts";
 import { overrideVariable } from "../../pipeline/sources/settings.ts";
 import { SOURCES } from "../../pipeline/sources/registry.ts";
 import { snapshotRoot } from "../../formats/snapshot-layout.ts";
+import { readDaySeries } from "../../formats/day-series.ts";
 import { arcgisPage, gistempTable, mirrorStationList, owidCovidCatalog, startReplay, type Replay } from "../sources/origin-replay.ts";
 
 const mirror = dataDir();
-// PortWatch's chokepoint transits have a keyless origin (the Daily_Chokepoints_Data layer), but no source fetches it
-// yet (issue 36): the data directory's copy is the only one.
-const WITHOUT_ORIGIN = ["boundaries", "ports/ais/ais_sample.csv", "ports/portwatch/portwatch_tanker_daily_by_country.csv", "ports/portwatch/chokepoints", "feeds/firms-archive", "feeds/flood-footprints"];
+// The chokepoints' coordinates are a derived list (PortWatch's transits come from the replay of its layer).
+const WITHOUT_ORIGIN = ["boundaries", "ports/ais/ais_sample.csv", "ports/portwatch/portwatch_tanker_daily_by_country.csv", "ports/portwatch/chokepoints/chokepoints_list.csv", "feeds/firms-archive", "feeds/flood-footprints"];
 const emptyDataDir = mkdtempSync(join(tmpdir(), "nightly-data-"));
 for (const rel of WITHOUT_ORIGIN) {
   mkdirSync(dirname(join(emptyDataDir, rel)), { recursive: true });
@@ -63,6 +64,9 @@ function portwatchDailyAnswer(search: URLSearchParams): Buffer | undefined {
   const port = daily.find((d) => where === `portid='${d.portid}'`);
   return port ? arcgisPage(port.text, search, ["date"]) : undefined;
 }
+// PortWatch's Daily_Chokepoints_Data layer, answered from the mirror's export (its slashed dates as the layer's days).
+const CHOKEPOINT_EXPORT = readdirSync(join(mirror, "ports/portwatch/chokepoints")).find((f) => /^Daily_Chokepoints_Data_.*\.csv\.gz$/.test(f))!;
+const CHOKEPOINTS = gunzipSync(readFileSync(join(mirror, "ports/portwatch/chokepoints", CHOKEPOINT_EXPORT))).toString("utf8").replace(/^(\uFEFF?)?(\d{4})\/(\d{2})\/(\d{2}) 00:00:00\+00,/gm, "$1$2-$3-$4,");
 // NASA's GLB.Ts+dSST.csv (layout: test/sources/origin-replay.ts gistempTable) holding the mirror's GISTEMP months.
 const GISTEMP_TABLE = Buffer.from(gistempTable(readFileSync(join(mirror, "feeds/temperature/global-monthly-gistemp-gcag.csv"), "utf8")));
 // OWID's catalog table (layout: origin-replay.ts owidCovidCatalog) holding the mirror's Thai rows.
@@ -115,6 +119,7 @@ beforeAll(async () => {
     if (path === "/o/owid_covid") return COVID_CATALOG;
     if (path.startsWith("/o/portwatch_ports/query?")) return arcgisPage(portwatchPorts, new URL(path, replay.base).searchParams);
     if (path.startsWith("/o/portwatch_daily/query?")) return portwatchDailyAnswer(new URL(path, replay.base).searchParams);
+    if (path.startsWith("/o/portwatch_chokepoints/query?")) return arcgisPage(CHOKEPOINTS, new URL(path, replay.base).searchParams, ["date"]);
     return FILES[path] ? readFileSync(join(mirror, FILES[path])) : undefined;
   });
   // Every origin the pipeline could reach points at the replay; ERA5 stays without its key (skipped).
@@ -190,6 +195,15 @@ describe("make nightly from the origins alone", () => {
     const raw = join(artifacts, "raw", "portwatch_daily", "current", "daily");
     for (const d of THAI_DAILY) expect(readFileSync(join(raw, `${d.portid}.csv`), "utf8"), d.file).toBe(d.text);
     expect(run.out.sources.find((s) => s.name === "portwatch_daily")).toMatchObject({ from: "cache", dataAsOf: "2026-08-14" });
+  });
+
+  it("fetches PortWatch's chokepoint transits page by page, and the ports snapshot's transit series are the data directory's", () => {
+    expect(run.out.sources.find((s) => s.name === "portwatch_chokepoints")).toMatchObject({ from: "cache", dataAsOf: "2025-11-02" });
+    const chokepoints = (root: string) => readDaySeries(new Uint8Array(snapshotFile(root, "ports", "port-calls.dseries"))).filter((s) => s.key.startsWith("chokepoint:"));
+    const built = chokepoints(artifacts);
+    expect(built.map((s) => s.key)).toEqual(chokepoints(reference()).map((s) => s.key));
+    expect(built).toHaveLength(6);
+    expect(built).toEqual(chokepoints(reference()));
   });
 
   it("says why the others are not published", () => {

@@ -11,11 +11,12 @@ import { dayOf } from "../../lib/days.ts";
 import { JSON_SHAPES } from "../../formats/snapshot-json.ts";
 
 describe("parseChokepointsDaily", () => {
-  it("reads the export with its byte-order mark and slashed dates into one series per chokepoint", () => {
-    const header = "\uFEFFdate,year,month,day,portid,portname,n_container,n_dry_bulk,n_general_cargo,n_roro,n_tanker,n_cargo,n_total,capacity,ObjectId";
+  const header = "\uFEFFdate,year,month,day,portid,portname,n_container,n_dry_bulk,n_general_cargo,n_roro,n_tanker,n_cargo,n_total,capacity,ObjectId";
+  it("reads the export with its byte-order mark and slashed dates (or YYYY-MM-DD) into one series per chokepoint", () => {
     const rows = [
       "2024/01/01 00:00:00+00,2024,1,1,chokepoint4,Bab el-Mandeb Strait,10,5,3,1,12,19,31,1,1",
       "2024/01/03 00:00:00+00,2024,1,3,chokepoint4,Bab el-Mandeb Strait,8,4,2,1,10,15,25,1,2",
+      "2024-01-02,2024,1,2,chokepoint4,Bab el-Mandeb Strait,0,0,0,0,0,0,0,1,3",
       "2024/01/02 00:00:00+00,2024,1,2,chokepoint1,Suez Canal,20,10,5,2,20,37,57,1,3",
       "not a date,2024,1,4,chokepoint1,Suez Canal,1,1,1,1,1,4,5,1,4",
     ];
@@ -25,10 +26,18 @@ describe("parseChokepointsDaily", () => {
     expect(series.map((s) => s.key)).toEqual(["chokepoint:chokepoint1", "chokepoint:chokepoint4"]);
     const bab = series[1];
     expect(bab.firstDay).toBe(dayOf("2024-01-01"));
-    // 2024-01-02 has no row: NaN, not 0.
-    expect([...bab.columns.n_total]).toEqual([31, NaN, 25]);
-    expect([...bab.columns.n_tanker]).toEqual([12, NaN, 10]);
+    // Rows out of order are put in order; a day of zero transits is 0.
+    expect([...bab.columns.n_total]).toEqual([31, 0, 25]);
+    expect([...bab.columns.n_tanker]).toEqual([12, 0, 10]);
     expect(rejected.map((r) => r.reason)).toEqual(["not a dated chokepoint row: not a date chokepoint1"]);
+  });
+
+  it("refuses a file with a missing day, a repeated day or a negative count (PortWatch writes every chokepoint every day)", () => {
+    const parse = (...rows: string[]) => () => parseChokepointsDaily([header, ...rows].join("\n") + "\n", "chokepoints.csv");
+    const day = (d: string, n: string) => `${d},2024,1,1,chokepoint4,Bab el-Mandeb Strait,1,1,1,1,1,4,${n},1,1`;
+    expect(parse(day("2024-01-01", "5"), day("2024-01-04", "5"))).toThrow("chokepoints.csv: Bab el-Mandeb Strait (chokepoint4) has no row for 2 day(s) from 2024-01-02: the download is incomplete");
+    expect(parse(day("2024-01-01", "5"), day("2024/01/01 00:00:00+00", "6"))).toThrow("has 2024-01-01 twice");
+    expect(parse(day("2024-01-01", "5"), day("2024-01-02", "-1"))).toThrow("Bab el-Mandeb Strait (chokepoint4) 2024-01-02: negative n_total -1");
   });
 });
 
