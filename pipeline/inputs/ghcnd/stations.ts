@@ -159,7 +159,7 @@ export interface GhcndQcReport {
   policy: DryDayPolicy;
   stationsRead: number;
   rowsRead: number;
-  rowsRejected: { tminAboveTmax: number; knownBad: number; noaaQualityFlag: number };
+  rowsRejected: { tminAboveTmax: number; knownBad: number; noaaQualityFlag: number; outOfRange: number };
   prcpMonthsAdmitted: { strict: number; assumeDry: number };
   prcpMonthsDryDaysAssumed: number;
   prcpMonthsRejected: number;
@@ -174,7 +174,7 @@ export function summarizeGhcndQc(stations: readonly StationMonthly[], policy: Dr
     policy,
     stationsRead: stations.length,
     rowsRead: 0,
-    rowsRejected: { tminAboveTmax: 0, knownBad: 0, noaaQualityFlag: 0 },
+    rowsRejected: { tminAboveTmax: 0, knownBad: 0, noaaQualityFlag: 0, outOfRange: 0 },
     prcpMonthsAdmitted: { strict: 0, assumeDry: 0 },
     prcpMonthsDryDaysAssumed: 0,
     prcpMonthsRejected: 0,
@@ -189,6 +189,7 @@ export function summarizeGhcndQc(stations: readonly StationMonthly[], policy: Dr
     r.rowsRejected.tminAboveTmax += p.rejected.tminAboveTmax;
     r.rowsRejected.knownBad += p.rejected.knownBad;
     r.rowsRejected.noaaQualityFlag += p.rejected.noaaQualityFlag;
+    r.rowsRejected.outOfRange += p.rejected.outOfRange;
     r.prcpMonthsAdmitted.strict += m.prcpMonthsStrict;
     r.prcpMonthsAdmitted.assumeDry += m.prcpMonthsAssumeDry;
     r.prcpMonthsDryDaysAssumed += m.prcpMonthsDryDaysAssumed;
