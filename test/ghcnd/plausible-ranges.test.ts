@@ -1,9 +1,9 @@
 // The parser's plausible ranges are the world's records, not a regional climate: polar, Siberian and tropical
 // stations parse in both formats (CDO export in mm / °C, NOAA access CSV in tenths); a value beyond its element's
-// range is dropped and reported, the station's other values kept; a file mostly out of range is refused. Every
-// station file here is synthetic.
+// range is dropped and reported, the station's other values kept; a file mostly out of range is refused; only the
+// element columns the caller names are required. Every station file here is synthetic.
 import { describe, expect, it } from "vitest";
-import { InputError, PLAUSIBLE_RANGE, parseGhcndCsv } from "../../pipeline/inputs/ghcnd/parse.ts";
+import { InputError, PLAUSIBLE_RANGE, parseGhcndCsv, type ParseOptions } from "../../pipeline/inputs/ghcnd/parse.ts";
 
 const CDO_HEADER = "STATION,NAME,LATITUDE,LONGITUDE,ELEVATION,DATE,PRCP,TAVG,TMAX,TMIN";
 const ACCESS_HEADER =
@@ -38,9 +38,9 @@ const access = (s: Station, days: Day[]) =>
 
 const FORMATS = { cdo, access } as const;
 
-function refusal(text: string, file: string): string {
+function refusal(text: string, file: string, opts?: ParseOptions): string {
   try {
-    parseGhcndCsv(text, file);
+    parseGhcndCsv(text, file, opts);
   } catch (e) {
     if (e instanceof InputError) return e.message;
     throw e;
@@ -132,5 +132,16 @@ describe("plausible ranges per element: the world's records", () => {
     expect(refusal(cdo(REUNION, rows), "tenths.csv")).toBe(
       "tenths.csv:2: 60 of 90 values outside the plausible ranges (more than 1 %: a unit or format error), first TMAX 334 on 2019-07-01",
     );
+  });
+
+  it("requires only the element columns the caller names: a temperature-only station", () => {
+    const text =
+      ["STATION,NAME,LATITUDE,LONGITUDE,ELEVATION,DATE,TMAX,TMIN", `${VOSTOK.id},"${VOSTOK.name}",-78.45,106.867,3488,1983-07-21,-71.3,-89.2`].join("\n") + "\n";
+    for (const opts of [undefined, { require: ["TMAX"] as const }]) {
+      const d = parseGhcndCsv(text, "t.csv", opts);
+      expect([d.tmax[0], d.tmin[0], d.prcp[0], d.tavg[0]]).toEqual([-71.3, -89.2, NaN, NaN]);
+      expect(d.counts).toMatchObject({ rows: 1, prcpValues: 0, tmaxValues: 1 });
+    }
+    expect(refusal(text, "t.csv", { require: ["PRCP"] })).toBe("t.csv:1: missing column PRCP: no precipitation in this station file, and this reader needs it");
   });
 });

@@ -68,6 +68,12 @@ describe("station index and reader", () => {
     expect(summarizeGhcndQc(stations, "strict").rowsRejected).toEqual({ tminAboveTmax: 0, knownBad: 0, noaaQualityFlag: 0, outOfRange: 1 });
   });
 
+  it("refuses a temperature-only station by name: these series are for precipitation (the drought grid)", async () => {
+    const dir = fixture();
+    writeFileSync(join(dir, "ALPHA.csv"), 'STATION,NAME,LATITUDE,LONGITUDE,ELEVATION,DATE,TMAX\nTHA0000001,"ALPHA, TH",13.5,100.5,5.0,2000-01-01,33.0\n');
+    await expect(readGhcndStations({ dir })).rejects.toThrow(`${join(dir, "ALPHA.csv")}:1: missing column PRCP: no precipitation in this station file, and this reader needs it`);
+  });
+
   it("stops when a file's STATION disagrees with the index", async () => {
     const dir = fixture();
     writeFileSync(join(dir, "ALPHA.csv"), januaryFile("THZ0000009", "ALPHA, TH", 1));

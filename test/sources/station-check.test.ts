@@ -39,6 +39,14 @@ describe("GHCN-Daily station content check", () => {
     );
   });
 
+  it("the heat network's check (TMAX) accepts a temperature-only station; the precipitation check refuses it by name", () => {
+    const header = "STATION,NAME,LATITUDE,LONGITUDE,ELEVATION,DATE,TMAX,TMIN";
+    const lines = [header, 'RSM00024688,"OJMJAKON, RS",63.25,143.15,740.0,2019-01-07,-55.2,-67.7', 'RSM00024688,"OJMJAKON, RS",63.25,143.15,740.0,2019-01-08,-54.0,-66.1'];
+    const heat = stationCheck("RSM00024688", ["STATION", "DATE", "TMAX"]);
+    expect(checkContent(bytes(lines), heat, "RSM00024688.csv")).toMatchObject({ rows: 2, dataAsOf: "2019-01-08" });
+    expect(refusal(lines, stationCheck("RSM00024688"))).toBe(`TH000048455.csv: missing column "PRCP" (header: ${header})`);
+  });
+
   it("refuses another station's file", () => {
     expect(refusal([HEADER, row("2019-07-07", "0.0", "", "TH000048456")])).toBe("TH000048455.csv: line 2: STATION TH000048456, expected TH000048455");
   });

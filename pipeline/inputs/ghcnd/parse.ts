@@ -63,6 +63,11 @@ export interface OutOfRangeValue {
   value: number;
 }
 
+export interface ParseOptions {
+  /** Element columns the caller cannot do without (the drought grid: PRCP; the heat network: TMAX). Default none. */
+  require?: readonly GhcndElement[];
+}
+
 export interface KnownBadValue {
   station: string;
   date: string;
@@ -116,6 +121,18 @@ export function inPlausibleRange(element: GhcndElement, value: number): boolean 
  */
 export const OUT_OF_RANGE_REFUSE_SHARE = 0.01;
 export const OUT_OF_RANGE_TOLERATED = 10;
+
+const ELEMENT_NAME: Record<GhcndElement, string> = {
+  PRCP: "precipitation",
+  TAVG: "mean temperature",
+  TMAX: "maximum temperature",
+  TMIN: "minimum temperature",
+};
+
+/** Whether a column name is one of the elements the parser reads. */
+export function isGhcndElement(name: string): name is GhcndElement {
+  return (ELEMENTS as readonly string[]).includes(name);
+}
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DAY_MS = 86_400_000;
@@ -171,7 +188,7 @@ export function splitCsvLine(line: string): string[] | undefined {
 }
 
 type Element = GhcndElement;
-const REQUIRED = ["STATION", "DATE", "LATITUDE", "LONGITUDE", "ELEVATION", "PRCP"] as const;
+const REQUIRED = ["STATION", "DATE", "LATITUDE", "LONGITUDE", "ELEVATION"] as const;
 
 interface Columns {
   station: number;
@@ -187,9 +204,10 @@ interface Columns {
   scale: number;
 }
 
-function mapColumns(header: string[], file: string): Columns {
+function mapColumns(header: string[], file: string, require: readonly Element[]): Columns {
   const at = (name: string) => header.indexOf(name);
   for (const name of REQUIRED) if (at(name) < 0) throw new InputError(file, 1, `missing column ${name}`);
+  for (const e of require) if (at(e) < 0) throw new InputError(file, 1, `missing column ${e}: no ${ELEMENT_NAME[e]} in this station file, and this reader needs it`);
   const element = {} as Record<Element, number>;
   const attributes = {} as Record<Element, number>;
   for (const e of ELEMENTS) {
@@ -225,12 +243,12 @@ function hasQualityFlag(attr: string): boolean {
 }
 
 /** Parses a whole station file held in memory. `file` names the source in errors. */
-export function parseGhcndCsv(text: string, file: string): DailySeries {
+export function parseGhcndCsv(text: string, file: string, opts: ParseOptions = {}): DailySeries {
   const lines = text.split("\n");
   const headerLine = lines[0]?.replace(/\r$/, "") ?? "";
   const header = splitCsvLine(headerLine.replace(/^\uFEFF/, ""));
   if (!header || headerLine === "") throw new InputError(file, 1, "empty file or unreadable header");
-  const cols = mapColumns(header, file);
+  const cols = mapColumns(header, file, opts.require ?? []);
 
   const days: number[] = [];
   const values: Record<Element, number[]> = { PRCP: [], TAVG: [], TMAX: [], TMIN: [] };
@@ -355,6 +373,6 @@ export function parseGhcndCsv(text: string, file: string): DailySeries {
   };
 }
 
-export async function readGhcndFile(path: string): Promise<DailySeries> {
-  return parseGhcndCsv(await readFile(path, "utf8"), path);
+export async function readGhcndFile(path: string, opts: ParseOptions = {}): Promise<DailySeries> {
+  return parseGhcndCsv(await readFile(path, "utf8"), path, opts);
 }

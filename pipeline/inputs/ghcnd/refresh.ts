@@ -11,7 +11,7 @@ import { basename, join } from "node:path";
 import { sortedCsvTailMax } from "../../sources/data-as-of.ts";
 import type { ContentCheck, ResourceContext, ResourceSpec } from "../../sources/types.ts";
 import { log } from "../../../lib/log.ts";
-import { InputError, parseGhcndCsv, type DailySeries } from "./parse.ts";
+import { InputError, isGhcndElement, parseGhcndCsv, type DailySeries } from "./parse.ts";
 import { GHCND_SUBDIR, STATION_INDEX_FILE, parseStationIndex, readStationIndex } from "./stations.ts";
 import { LISTED_BY, parseStationList, stationIndexCsv, stationListUrl, stationsInBox, type ListedStation } from "./station-list.ts";
 import { loadProvinces, provincesBox, provincesPath } from "../../provinces/boundaries.ts";
@@ -20,9 +20,11 @@ export const NOAA_ACCESS_URL = "https://www.ncei.noaa.gov/data/global-historical
 
 /**
  * The parser is the content check (the only reading of each row): a file it refuses, or one for another station, is
- * not used. Values out of range are dropped by the parser and logged here.
+ * not used. The element columns of `columns` are the ones the user needs (PRCP for the drought grid, TMAX for the heat
+ * network): a station without the others is kept. Values out of range are dropped by the parser and logged here.
  */
 export function stationCheck(id: string, columns: readonly string[] = ["STATION", "DATE", "PRCP"]): ContentCheck {
+  const require = columns.filter(isGhcndElement);
   return {
     format: "csv",
     columns,
@@ -30,7 +32,7 @@ export function stationCheck(id: string, columns: readonly string[] = ["STATION"
     parse: (text, file) => {
       let series: DailySeries;
       try {
-        series = parseGhcndCsv(text, file);
+        series = parseGhcndCsv(text, file, { require });
       } catch (err) {
         throw err instanceof InputError ? new Error(`line ${err.line}: ${err.reason}`) : err;
       }

@@ -116,7 +116,8 @@ export interface ReadStationsOptions extends AggregateOptions {
 
 export async function readStationMonthly(entry: StationIndexEntry, opts: AggregateOptions = {}): Promise<StationMonthly> {
   if (!existsSync(entry.path)) throw new InputError(entry.path, 0, `station file for ${entry.id} not found`);
-  const daily = await readGhcndFile(entry.path);
+  // Monthly precipitation is what these series are for (the drought grid): a station without PRCP is refused.
+  const daily = await readGhcndFile(entry.path, { require: ["PRCP"] });
   if (daily.station !== entry.id) throw new InputError(entry.path, 2, `STATION ${daily.station} but the index says ${entry.id}`);
   const m = aggregateMonthly(daily, opts);
   // A row derived from NOAA's list has the list's 4-decimal position; the station's own file states it in full.
