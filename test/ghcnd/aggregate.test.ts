@@ -28,7 +28,8 @@ function station(from: [number, number, number], to: [number, number, number]) {
     tavg: nan(),
     tmax: nan(),
     tmin: nan(),
-    counts: { rows: n, prcpValues: 0, tavgValues: 0, tmaxValues: 0, tminValues: 0, rejected: { tminAboveTmax: 0, knownBad: 0, noaaQualityFlag: 0 } },
+    counts: { rows: n, prcpValues: 0, tavgValues: 0, tmaxValues: 0, tminValues: 0, rejected: { tminAboveTmax: 0, knownBad: 0, noaaQualityFlag: 0, outOfRange: 0 } },
+    outOfRange: [],
   };
   const set = (arr: Float64Array, y: number, m: number, day: number, v: number) => {
     arr[epochDay(y, m, day)! - first] = v;

@@ -58,6 +58,22 @@ describe("station index and reader", () => {
     expect(summarizeGhcndQc(stations, "strict")).toMatchObject({ stationsRead: 2, rowsRead: 62, prcpMonthsAdmitted: { strict: 2, assumeDry: 2 } });
   });
 
+  it("keeps a station with one value out of range, its month still admitted, and counts it in the QC summary", async () => {
+    const dir = fixture();
+    // 2000-01-15 carries TAVG 75 °C: dropped, the other 30 days make January's mean.
+    writeFileSync(join(dir, "ALPHA.csv"), januaryFile("THA0000001", "ALPHA, TH", 12.5).replace("2000-01-15,12.5,27.0", "2000-01-15,12.5,75.0"));
+    const stations = await readGhcndStations({ dir, policy: "strict" });
+    expect([stations[0].prcp[0], stations[0].tmean[0]]).toEqual([12.5, 27]);
+    expect(stations[0].qc.parse.rejected.outOfRange).toBe(1);
+    expect(summarizeGhcndQc(stations, "strict").rowsRejected).toEqual({ tminAboveTmax: 0, knownBad: 0, noaaQualityFlag: 0, outOfRange: 1 });
+  });
+
+  it("refuses a temperature-only station by name: these series are for precipitation (the drought grid)", async () => {
+    const dir = fixture();
+    writeFileSync(join(dir, "ALPHA.csv"), 'STATION,NAME,LATITUDE,LONGITUDE,ELEVATION,DATE,TMAX\nTHA0000001,"ALPHA, TH",13.5,100.5,5.0,2000-01-01,33.0\n');
+    await expect(readGhcndStations({ dir })).rejects.toThrow(`${join(dir, "ALPHA.csv")}:1: missing column PRCP: no precipitation in this station file, and this reader needs it`);
+  });
+
   it("stops when a file's STATION disagrees with the index", async () => {
     const dir = fixture();
     writeFileSync(join(dir, "ALPHA.csv"), januaryFile("THZ0000009", "ALPHA, TH", 1));

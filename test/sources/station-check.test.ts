@@ -25,8 +25,26 @@ describe("GHCN-Daily station content check", () => {
   });
 
   it("refuses a file at its first row the parser refuses, naming the line", () => {
-    expect(refusal([HEADER, row("2019-07-07", "0.0"), row("2019-07-08", "-3")])).toBe("TH000048455.csv: line 3: impossible PRCP -3 on 2019-07-08");
+    expect(refusal([HEADER, row("2019-07-07", "0.0"), row("2019-07-32", "3")])).toBe('TH000048455.csv: line 3: bad date "2019-07-32"');
     expect(refusal([HEADER, row("2019-07-07", "0.0"), row("2019-07-07", "1.0")])).toBe("TH000048455.csv: line 3: duplicate date 2019-07-07 (first on line 2)");
+  });
+
+  it("keeps a file with one value out of range (dropped by the parser), refuses one mostly out of range", () => {
+    const checked = checkContent(bytes([HEADER, row("2019-07-07", "0.0", "33.1"), row("2019-07-08", "12.5", "75.0"), row("2019-07-09", "3.1", "32.8")]), stationCheck("TH000048455"), "TH000048455.csv");
+    expect(checked).toMatchObject({ rows: 3, dataAsOf: "2019-07-09" });
+    // Tenths read as °C: every TMAX out of range.
+    const tenths = Array.from({ length: 12 }, (_, i) => row(`2019-07-${String(i + 1).padStart(2, "0")}`, "0", String(334 + i)));
+    expect(refusal([HEADER, ...tenths])).toBe(
+      "TH000048455.csv: line 2: 12 of 24 values outside the plausible ranges (more than 1 %: a unit or format error), first TMAX 334 on 2019-07-01",
+    );
+  });
+
+  it("the heat network's check (TMAX) accepts a temperature-only station; the precipitation check refuses it by name", () => {
+    const header = "STATION,NAME,LATITUDE,LONGITUDE,ELEVATION,DATE,TMAX,TMIN";
+    const lines = [header, 'RSM00024688,"OJMJAKON, RS",63.25,143.15,740.0,2019-01-07,-55.2,-67.7', 'RSM00024688,"OJMJAKON, RS",63.25,143.15,740.0,2019-01-08,-54.0,-66.1'];
+    const heat = stationCheck("RSM00024688", ["STATION", "DATE", "TMAX"]);
+    expect(checkContent(bytes(lines), heat, "RSM00024688.csv")).toMatchObject({ rows: 2, dataAsOf: "2019-01-08" });
+    expect(refusal(lines, stationCheck("RSM00024688"))).toBe(`TH000048455.csv: missing column "PRCP" (header: ${header})`);
   });
 
   it("refuses another station's file", () => {

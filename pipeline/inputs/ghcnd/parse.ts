@@ -1,7 +1,9 @@
 // Parses one GHCN-Daily station CSV into flat daily arrays. Columns are found by header name, so both the NOAA CDO
 // export (STATION,NAME,LATITUDE,LONGITUDE,ELEVATION,DATE,PRCP,TAVG,TMAX,TMIN in mm and °C) and NOAA's per-station
 // access CSV (more columns, *_ATTRIBUTES flags, values in tenths of mm / tenths of °C) are read by the same code.
-// Structural faults and impossible values stop the build with `file:line: reason`.
+// Structural faults stop the build with `file:line: reason`. A value outside its element's plausible range (the
+// world's records, PLAUSIBLE_RANGE) is dropped and reported, so one keying error does not cost a station its other
+// years; a file with many such values (a unit or format error) is refused.
 import { readFile } from "node:fs/promises";
 
 export class InputError extends Error {
@@ -23,6 +25,8 @@ export interface RejectedCounts {
   knownBad: number;
   /** Access-format values carrying a NOAA quality flag (failed NOAA QC), dropped. */
   noaaQualityFlag: number;
+  /** Unflagged values outside PLAUSIBLE_RANGE (not in KNOWN_BAD_VALUES), dropped; listed in DailySeries.outOfRange. */
+  outOfRange: number;
 }
 
 export interface ParseCounts {
@@ -47,17 +51,32 @@ export interface DailySeries {
   tmax: Float64Array;
   tmin: Float64Array;
   counts: ParseCounts;
+  /** The values dropped as outside PLAUSIBLE_RANGE, in file order. */
+  outOfRange: OutOfRangeValue[];
+}
+
+export interface OutOfRangeValue {
+  line: number;
+  date: string;
+  element: GhcndElement;
+  /** As read, in mm or °C. */
+  value: number;
+}
+
+export interface ParseOptions {
+  /** Element columns the caller cannot do without (the drought grid: PRCP; the heat network: TMAX). Default none. */
+  require?: readonly GhcndElement[];
 }
 
 export interface KnownBadValue {
   station: string;
   date: string;
-  element: "PRCP" | "TAVG" | "TMAX" | "TMIN";
+  element: GhcndElement;
   value: number;
   reason: string;
 }
 
-/** Impossible values in the mirror, each reviewed by hand. Any other impossible value stops the build. */
+/** Impossible values in the mirror, each reviewed by hand: counted apart (knownBad) from values found out of range. */
 export const KNOWN_BAD_VALUES: readonly KnownBadValue[] = [
   {
     station: "TH000048354",
@@ -68,9 +87,52 @@ export const KNOWN_BAD_VALUES: readonly KnownBadValue[] = [
   },
 ];
 
-export const TEMP_LIMIT_C = 60;
-/** Far above the world daily record (1825 mm, La Réunion 1966): anything larger is a unit or keying error. */
-export const PRCP_LIMIT_MM = 2000;
+export const ELEMENTS = ["PRCP", "TAVG", "TMAX", "TMIN"] as const;
+export type GhcndElement = (typeof ELEMENTS)[number];
+
+/**
+ * Plausible range of each element, [lowest, highest] in °C or mm a day. The bounds are the world's records with a
+ * margin, never a regional climate, so a polar or Siberian station parses; a value beyond is a keying or unit error.
+ * Records (WMO World Weather and Climate Extremes Archive): lowest air temperature −89.2 °C, Vostok, 21 July 1983;
+ * highest 56.7 °C, Furnace Creek (Death Valley), 10 July 1913 (disputed; the 58 °C of El Azizia 1922 was struck out
+ * in 2012); greatest 24-hour rainfall 1,825 mm, Foc-Foc, La Réunion, 7–8 January 1966. Highest daily minimum reported:
+ * 42.6 °C over 24 hours, Quriyat, Oman, 26 June 2018 (44.2 °C over a night, Khasab, Oman, 2017; neither certified).
+ */
+export const PLAUSIBLE_RANGE: Readonly<Record<GhcndElement, readonly [number, number]>> = {
+  // A day's maximum is not below the lowest reading ever (−89.2 °C); 60 stays above every record claimed (58).
+  TMAX: [-90, 60],
+  // Vostok's −89.2 °C floor; no night on record stayed above 44.2 °C: 50 keeps a margin of about 6 °C.
+  TMIN: [-90, 50],
+  // A day's mean lies between its minimum and maximum: TMIN's floor, TMAX's ceiling.
+  TAVG: [-90, 60],
+  // No negative rain; ~10 % above Foc-Foc's 1,825 mm.
+  PRCP: [0, 2000],
+};
+
+export function inPlausibleRange(element: GhcndElement, value: number): boolean {
+  const [lo, hi] = PLAUSIBLE_RANGE[element];
+  return value >= lo && value <= hi;
+}
+
+/**
+ * A file is refused, not thinned, when more than this share of its values is out of range and more than
+ * OUT_OF_RANGE_TOLERATED values are: that is tenths read as units, °F for °C or a column shifted, not a station's
+ * odd bad day (the Thai mirror has one such value in over a million rows).
+ */
+export const OUT_OF_RANGE_REFUSE_SHARE = 0.01;
+export const OUT_OF_RANGE_TOLERATED = 10;
+
+const ELEMENT_NAME: Record<GhcndElement, string> = {
+  PRCP: "precipitation",
+  TAVG: "mean temperature",
+  TMAX: "maximum temperature",
+  TMIN: "minimum temperature",
+};
+
+/** Whether a column name is one of the elements the parser reads. */
+export function isGhcndElement(name: string): name is GhcndElement {
+  return (ELEMENTS as readonly string[]).includes(name);
+}
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DAY_MS = 86_400_000;
@@ -125,9 +187,8 @@ export function splitCsvLine(line: string): string[] | undefined {
   }
 }
 
-const ELEMENTS = ["PRCP", "TAVG", "TMAX", "TMIN"] as const;
-type Element = (typeof ELEMENTS)[number];
-const REQUIRED = ["STATION", "DATE", "LATITUDE", "LONGITUDE", "ELEVATION", "PRCP"] as const;
+type Element = GhcndElement;
+const REQUIRED = ["STATION", "DATE", "LATITUDE", "LONGITUDE", "ELEVATION"] as const;
 
 interface Columns {
   station: number;
@@ -143,9 +204,10 @@ interface Columns {
   scale: number;
 }
 
-function mapColumns(header: string[], file: string): Columns {
+function mapColumns(header: string[], file: string, require: readonly Element[]): Columns {
   const at = (name: string) => header.indexOf(name);
   for (const name of REQUIRED) if (at(name) < 0) throw new InputError(file, 1, `missing column ${name}`);
+  for (const e of require) if (at(e) < 0) throw new InputError(file, 1, `missing column ${e}: no ${ELEMENT_NAME[e]} in this station file, and this reader needs it`);
   const element = {} as Record<Element, number>;
   const attributes = {} as Record<Element, number>;
   for (const e of ELEMENTS) {
@@ -181,17 +243,19 @@ function hasQualityFlag(attr: string): boolean {
 }
 
 /** Parses a whole station file held in memory. `file` names the source in errors. */
-export function parseGhcndCsv(text: string, file: string): DailySeries {
+export function parseGhcndCsv(text: string, file: string, opts: ParseOptions = {}): DailySeries {
   const lines = text.split("\n");
   const headerLine = lines[0]?.replace(/\r$/, "") ?? "";
   const header = splitCsvLine(headerLine.replace(/^\uFEFF/, ""));
   if (!header || headerLine === "") throw new InputError(file, 1, "empty file or unreadable header");
-  const cols = mapColumns(header, file);
+  const cols = mapColumns(header, file, opts.require ?? []);
 
   const days: number[] = [];
   const values: Record<Element, number[]> = { PRCP: [], TAVG: [], TMAX: [], TMIN: [] };
   const lineOfDay = new Map<number, number>();
-  const rejected: RejectedCounts = { tminAboveTmax: 0, knownBad: 0, noaaQualityFlag: 0 };
+  const rejected: RejectedCounts = { tminAboveTmax: 0, knownBad: 0, noaaQualityFlag: 0, outOfRange: 0 };
+  const outOfRange: OutOfRangeValue[] = [];
+  let valuesRead = 0;
   let station = "";
   let name = "";
   let lat = NaN;
@@ -241,11 +305,12 @@ export function parseGhcndCsv(text: string, file: string): DailySeries {
         rejected.noaaQualityFlag++;
         continue;
       }
-      const impossible = e === "PRCP" ? x < 0 || x > PRCP_LIMIT_MM : x > TEMP_LIMIT_C || x < -TEMP_LIMIT_C;
-      if (impossible) {
+      valuesRead++;
+      if (!inPlausibleRange(e, x)) {
+        // Dropped as missing; the station's other values stand (the file as a whole is judged after the loop).
         const known = KNOWN_BAD_VALUES.some((k) => k.station === station && k.date === dateText && k.element === e && k.value === x);
-        if (!known) throw new InputError(file, lineNo, `impossible ${e} ${x} on ${dateText}`);
-        rejected.knownBad++;
+        if (known) rejected.knownBad++;
+        else outOfRange.push({ line: lineNo, date: dateText, element: e, value: x });
         continue;
       }
       v[e] = x;
@@ -259,6 +324,15 @@ export function parseGhcndCsv(text: string, file: string): DailySeries {
     for (const e of ELEMENTS) values[e].push(v[e]);
   }
   if (days.length === 0) throw new InputError(file, 1, "no data rows");
+  rejected.outOfRange = outOfRange.length;
+  if (outOfRange.length > OUT_OF_RANGE_TOLERATED && outOfRange.length > OUT_OF_RANGE_REFUSE_SHARE * valuesRead) {
+    const first = outOfRange[0];
+    throw new InputError(
+      file,
+      first.line,
+      `${outOfRange.length} of ${valuesRead} values outside the plausible ranges (more than ${OUT_OF_RANGE_REFUSE_SHARE * 100} %: a unit or format error), first ${first.element} ${first.value} on ${first.date}`,
+    );
+  }
 
   let firstDay = Infinity;
   let lastDay = -Infinity;
@@ -295,9 +369,10 @@ export function parseGhcndCsv(text: string, file: string): DailySeries {
     tmax: arrays.TMAX,
     tmin: arrays.TMIN,
     counts,
+    outOfRange,
   };
 }
 
-export async function readGhcndFile(path: string): Promise<DailySeries> {
-  return parseGhcndCsv(await readFile(path, "utf8"), path);
+export async function readGhcndFile(path: string, opts: ParseOptions = {}): Promise<DailySeries> {
+  return parseGhcndCsv(await readFile(path, "utf8"), path, opts);
 }

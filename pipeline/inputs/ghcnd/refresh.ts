@@ -1,24 +1,30 @@
 // GHCN-Daily in the source registry (pipeline/sources): one NOAA access CSV per station of the index
 // (`_stations.csv`: the data directory's, carried over as it is, or else derived from NOAA's station list), checked
-// by the station parser itself (every value in range, the file's STATION is the index's) and merged per station by
-// DATE into the station's history, so a day NOAA has dropped is kept and a revised day replaces the old one. The
-// access layout (quoted, *_ATTRIBUTES flags, tenths of mm / °C) differs from the mirror's CDO export (mm / °C);
-// parse.ts reads both. Because the units differ, the two are never mixed row by row: the first download replaces a
-// CDO file when it reaches at least as far back (the access files hold each station's whole record), otherwise it is
-// refused and the CDO copy kept.
+// by the station parser itself (a value out of its plausible range dropped, a file with many refused; the file's
+// STATION is the index's) and merged per station by DATE into the station's history, so a day NOAA has dropped is
+// kept and a revised day replaces the old one. The access layout (quoted, *_ATTRIBUTES flags, tenths of mm / °C)
+// differs from the mirror's CDO export (mm / °C); parse.ts reads both. Because the units differ, the two are never
+// mixed row by row: the first download replaces a CDO file when it reaches at least as far back (the access files
+// hold each station's whole record), otherwise it is refused and the CDO copy kept.
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import { sortedCsvTailMax } from "../../sources/data-as-of.ts";
 import type { ContentCheck, ResourceContext, ResourceSpec } from "../../sources/types.ts";
-import { InputError, parseGhcndCsv, type DailySeries } from "./parse.ts";
+import { log } from "../../../lib/log.ts";
+import { InputError, isGhcndElement, parseGhcndCsv, type DailySeries } from "./parse.ts";
 import { GHCND_SUBDIR, STATION_INDEX_FILE, parseStationIndex, readStationIndex } from "./stations.ts";
 import { LISTED_BY, parseStationList, stationIndexCsv, stationListUrl, stationsInBox, type ListedStation } from "./station-list.ts";
 import { loadProvinces, provincesBox, provincesPath } from "../../provinces/boundaries.ts";
 
 export const NOAA_ACCESS_URL = "https://www.ncei.noaa.gov/data/global-historical-climatology-network-daily/access";
 
-/** The parser is the content check (the only reading of each row): a file it refuses, or one for another station, is not used. */
+/**
+ * The parser is the content check (the only reading of each row): a file it refuses, or one for another station, is
+ * not used. The element columns of `columns` are the ones the user needs (PRCP for the drought grid, TMAX for the heat
+ * network): a station without the others is kept. Values out of range are dropped by the parser and logged here.
+ */
 export function stationCheck(id: string, columns: readonly string[] = ["STATION", "DATE", "PRCP"]): ContentCheck {
+  const require = columns.filter(isGhcndElement);
   return {
     format: "csv",
     columns,
@@ -26,11 +32,16 @@ export function stationCheck(id: string, columns: readonly string[] = ["STATION"
     parse: (text, file) => {
       let series: DailySeries;
       try {
-        series = parseGhcndCsv(text, file);
+        series = parseGhcndCsv(text, file, { require });
       } catch (err) {
         throw err instanceof InputError ? new Error(`line ${err.line}: ${err.reason}`) : err;
       }
       if (series.station !== id) throw new Error(`line 2: STATION ${series.station}, expected ${id}`);
+      const dropped = series.outOfRange;
+      if (dropped.length > 0) {
+        const first = dropped.slice(0, 5).map((v) => `line ${v.line}: ${v.element} ${v.value} on ${v.date}`);
+        log.warn({ file, station: id, values: dropped.length, first }, "GHCN-Daily values outside the plausible ranges dropped");
+      }
       return series.counts.rows;
     },
   };

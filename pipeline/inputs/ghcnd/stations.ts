@@ -116,7 +116,8 @@ export interface ReadStationsOptions extends AggregateOptions {
 
 export async function readStationMonthly(entry: StationIndexEntry, opts: AggregateOptions = {}): Promise<StationMonthly> {
   if (!existsSync(entry.path)) throw new InputError(entry.path, 0, `station file for ${entry.id} not found`);
-  const daily = await readGhcndFile(entry.path);
+  // Monthly precipitation is what these series are for (the drought grid): a station without PRCP is refused.
+  const daily = await readGhcndFile(entry.path, { require: ["PRCP"] });
   if (daily.station !== entry.id) throw new InputError(entry.path, 2, `STATION ${daily.station} but the index says ${entry.id}`);
   const m = aggregateMonthly(daily, opts);
   // A row derived from NOAA's list has the list's 4-decimal position; the station's own file states it in full.
@@ -159,7 +160,7 @@ export interface GhcndQcReport {
   policy: DryDayPolicy;
   stationsRead: number;
   rowsRead: number;
-  rowsRejected: { tminAboveTmax: number; knownBad: number; noaaQualityFlag: number };
+  rowsRejected: { tminAboveTmax: number; knownBad: number; noaaQualityFlag: number; outOfRange: number };
   prcpMonthsAdmitted: { strict: number; assumeDry: number };
   prcpMonthsDryDaysAssumed: number;
   prcpMonthsRejected: number;
@@ -174,7 +175,7 @@ export function summarizeGhcndQc(stations: readonly StationMonthly[], policy: Dr
     policy,
     stationsRead: stations.length,
     rowsRead: 0,
-    rowsRejected: { tminAboveTmax: 0, knownBad: 0, noaaQualityFlag: 0 },
+    rowsRejected: { tminAboveTmax: 0, knownBad: 0, noaaQualityFlag: 0, outOfRange: 0 },
     prcpMonthsAdmitted: { strict: 0, assumeDry: 0 },
     prcpMonthsDryDaysAssumed: 0,
     prcpMonthsRejected: 0,
@@ -189,6 +190,7 @@ export function summarizeGhcndQc(stations: readonly StationMonthly[], policy: Dr
     r.rowsRejected.tminAboveTmax += p.rejected.tminAboveTmax;
     r.rowsRejected.knownBad += p.rejected.knownBad;
     r.rowsRejected.noaaQualityFlag += p.rejected.noaaQualityFlag;
+    r.rowsRejected.outOfRange += p.rejected.outOfRange;
     r.prcpMonthsAdmitted.strict += m.prcpMonthsStrict;
     r.prcpMonthsAdmitted.assumeDry += m.prcpMonthsAssumeDry;
     r.prcpMonthsDryDaysAssumed += m.prcpMonthsDryDaysAssumed;

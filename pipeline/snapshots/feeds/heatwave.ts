@@ -5,7 +5,7 @@ import { GISTEMP_TABLE_FILE, parseGlobalTemperature, parseOwidTemperature } from
 import { FEED_SNAPSHOT_FORMAT, type CountryHeat, type HeatTable, type SnapshotMeta, type DailyHeatStation, type DailyHeatTable } from "../../../formats/feed-snapshot.ts";
 import { sharedGeography } from "../../../lib/feed-risk/place.ts";
 import { GHCND_SUBDIR, STATION_INDEX_FILE, readStationIndex } from "../../inputs/ghcnd/stations.ts";
-import { TEMP_LIMIT_C, epochDay, parseGhcndCsv, type DailySeries } from "../../inputs/ghcnd/parse.ts";
+import { epochDay, inPlausibleRange, parseGhcndCsv, type DailySeries } from "../../inputs/ghcnd/parse.ts";
 import { HEAT_BY_YEAR_DIR, HEAT_STATIONS_DIR } from "../../inputs/ghcnd/heat-network.ts";
 import { calendarDayThresholds, heatwaveStats } from "../../../lib/feed-risk/heatwave-days.ts";
 import { type BuildContext, type BuiltSnapshot, Inputs, WORLD, finish, requireValid } from "./common.ts";
@@ -70,7 +70,7 @@ function byYearTmax(ctx: BuildContext, read: (rel: string) => Buffer): Map<strin
       if (f[2] !== "TMAX" || (f[5] ?? "") !== "" || !/^\d{8}$/.test(f[1] ?? "")) continue;
       const day = epochDay(Number(f[1].slice(0, 4)), Number(f[1].slice(4, 6)), Number(f[1].slice(6)));
       const c = Number(f[3]) / 10;
-      if (day === undefined || f[3].trim() === "" || !(Math.abs(c) <= TEMP_LIMIT_C)) continue;
+      if (day === undefined || f[3].trim() === "" || !inPlausibleRange("TMAX", c)) continue;
       let rows = out.get(f[0]);
       if (!rows) out.set(f[0], (rows = []));
       rows.push([day, c]);
