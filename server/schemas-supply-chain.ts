@@ -100,14 +100,14 @@ export const supplyChainData = z.object({
     name: z.string(),
   }),
   queryType: z.enum(SUPPLY_CHAIN_QUERY_TYPES),
-  congestionIndex: num.describe("0-100; null without daily port calls (reason in details.missing)"),
+  congestionIndex: num.describe("0-100: percentile rank of the latest 30 days' port calls among the same season of up to 5 previous years — how busy the port is against its own seasonal normal (call volume), not waiting time; null without daily port calls (reason in details.missing)"),
   vesselCount: z
     .number()
     .int()
     .nullable()
     .describe("Port calls in the latest 7 days (daily series), else a mean week of PortWatch's yearly average; details.basis says which"),
-  avgDwellDays: num.describe("Little's law from AIS moored vessels and the arrival rate; null without both"),
-  etaDelayHours: num.describe("Little's law from AIS anchored vessels and the arrival rate; null without both"),
+  avgDwellDays: num.describe("Always null: a dwell needs each call's arrival and departure, which no data here give (PortWatch counts calls; the only vessel positions are one AIS minute of 2018); the reason is in details.missing"),
+  etaDelayHours: num.describe("Always null: a waiting time needs each vessel's time at anchor before it berths, which no data here give; the reason is in details.missing"),
   disruptionRisk: z.enum(DISRUPTION_LEVELS),
   summary: z.string(),
   details: z.object({

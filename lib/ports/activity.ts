@@ -76,12 +76,6 @@ export function percentileRank(value: number, samples: ArrayLike<number>): numbe
   return (100 * (below + 0.5 * equal)) / samples.length;
 }
 
-/** Little's law W = L / λ: mean time in the system (days) from the number in it and the arrival rate per day. */
-export function littlesLawDays(inSystem: number, arrivalsPerDay: number): number {
-  if (!(arrivalsPerDay > 0) || !(inSystem >= 0)) return NaN;
-  return inSystem / arrivalsPerDay;
-}
-
 export type RiskLevel = "low" | "medium" | "high";
 
 /** Points for an activity ratio (latest window / seasonal mean): a sharp fall in calls signals a disruption. */

@@ -88,7 +88,7 @@ export function answer(s: PortsSnapshot, port: PortRecord, resolution: Resolutio
   const portCalls = dailyFigures(s, daily, notes);
   const { congestionIndex, ratio, end } = portCalls;
   const vesselCount = portCalls.weekCalls ?? meanWeekOfYearly(yearlyCalls, daily !== undefined, shared, notes);
-  const delays = aisDelays(s, port, daily, yearlyCalls, notes);
+  const delays = aisDelays(s, port, notes);
   const { ais, aisDay, avgDwellDays, etaDelayHours } = delays;
   const tankers = countryTankers(s, port, notes);
   const disruption = disruptionAt(s, port, ratio, notes);
@@ -151,6 +151,7 @@ export function answer(s: PortsSnapshot, port: PortRecord, resolution: Resolutio
     details.congestion = {
       congestionIndex,
       method: "percentile rank of the latest 30-day mean daily port calls among same-season 30-day means of up to 5 previous years",
+      measures: "how busy the port is against its own seasonal normal (call volume), not waiting or berthing time, which no data here record",
       activityRatio: r2(ratio),
     };
   } else if (queryType === "vessel_count") {
@@ -172,10 +173,7 @@ export function answer(s: PortsSnapshot, port: PortRecord, resolution: Resolutio
         : figures.vesselCount.source === dailySource
           ? `${vesselCount} port calls in the 7 days to ${latest}${stale(figures.vesselCount) ? " (not current)" : ""}`
           : `≈ ${plural(vesselCount, "port call")} a week (PortWatch yearly average ${PORTWATCH_ATTRIBUTE_YEARS.replace("..", "–")}, not the latest week)`,
-    cargo_delay:
-      avgDwellDays !== null || etaDelayHours !== null
-        ? `dwell ${avgDwellDays ?? "n/a"} days, ETA delay ${etaDelayHours ?? "n/a"} h (lower bounds from a single AIS sample of ${aisDay}, not current)`
-        : "dwell and delay not available",
+    cargo_delay: `dwell and waiting time not available: the data hold no port-call durations (the only vessel positions are one minute of ${aisDay ?? "an AIS sample"})`,
     trade_risk:
       portCalls.activity?.ratio != null
         ? `port calls at ${portCalls.activity.ratio} of the seasonal normal${dailyWhen}`

@@ -48,9 +48,8 @@ function seriesUsed(s: PortsSnapshot, f: PortFindings) {
 export function figureTimes(s: PortsSnapshot, f: PortFindings, t: number) {
   const { daily, vesselCount, tankers, notes } = f;
   const { activity, end, ratio, congestionIndex } = f.portCalls;
-  const { aisDay, rate, avgDwellDays, etaDelayHours } = f.delays;
   const { feedDay, hazardWindow, disruptionRisk } = f.disruption;
-  const { uses, dailySource, aisSource, tankerSource, gdacsSource, gdacsPeriod } = seriesUsed(s, f);
+  const { uses, dailySource, tankerSource, gdacsSource, gdacsPeriod } = seriesUsed(s, f);
   const time = timeOf(uses, t);
   const why = (field: string) => notes.missing.find((m) => m.startsWith(`${field}: `))?.slice(field.length + 2) ?? "no data";
 
@@ -74,21 +73,7 @@ export function figureTimes(s: PortsSnapshot, f: PortFindings, t: number) {
       ? dated(t, tankerSource, { from: tankers.firstDay, to: tankers.latestDay }, tankers.latestDay, "daily", `tanker calls of the whole country in the 7 and 30 days to ${tankers.latestDay} against the same season of ${tankers.baselineYears} previous year(s)`, lastDays(tankers.latestDay, ACTIVITY_WINDOW_DAYS))
       : undated(`null: no PortWatch tanker series for ${f.iso3 ?? "the port's country"}`),
   };
-  for (const [field, value] of [["avgDwellDays", avgDwellDays], ["etaDelayHours", etaDelayHours]] as const) {
-    if (value === null || !aisDay) {
-      figures[field] = undated(`null: ${why(field)}`);
-      continue;
-    }
-    const period = spanOf([{ from: aisDay, to: aisDay }, ...(rate.period ? [rate.period] : [])]) as Period;
-    figures[field] = dated(
-      t,
-      `${aisSource}; λ from ${rate.window === PORTWATCH_ATTRIBUTE_YEARS ? "PortWatch's yearly averages 2019–2024" : `PortWatch daily port calls ${rate.window}`}`,
-      period,
-      aisDay,
-      "daily",
-      `a single sample: the vessels ${field === "avgDwellDays" ? "moored" : "at anchor"} in one minute of ${aisDay} (a fraction of that minute's AIS messages), so the figure describes that minute of ${aisDay.slice(0, 4)}, not the present; λ only scales it`,
-    );
-  }
+  for (const field of ["avgDwellDays", "etaDelayHours"] as const) figures[field] = undated(`null: ${why(field)}`);
   // The disruption status is as current as the older of its present-claiming parts: the hazards of the 30 days
   // before the GDACS feed and, with daily port calls, the latest 30 days' activity ratio.
   const parts: { source: string; period: Period; recent: Period; asOf: string }[] = [];
@@ -123,8 +108,6 @@ function timingSentences(f: PortFindings, time: Pick<Details, "asOf" | "currency
   if (time.currency) timing.push(`${time.currency.current ? "Current" : "Not current"}: the newest data this answer uses are of ${time.asOf}, ${time.currency.ageDays} days before ${isoDay(t)} (a ${time.currency.cadence} series is current for ${time.currency.horizonDays} days).`);
   else timing.push("No dated data: this answer rests on the port lists only.");
   if (figures.vesselCount.source === PORTWATCH_ATTRIBUTE_SOURCE) timing.push(`Vessel counts are ${PORTWATCH_ATTRIBUTE_YEARS.replace("..", "–")} yearly averages (PortWatch), not counts of the latest week; as a yearly series ${figures.vesselCount.currency?.note}.`);
-  for (const field of ["avgDwellDays", "etaDelayHours"] as const)
-    if (figures[field].currency) timing.push(`${field === "avgDwellDays" ? "Dwell" : "Waiting"} time rests on a single AIS sample of one minute of ${f.delays.aisDay}: a figure of that minute, not of the present.`);
   const dc = figures.disruption.currency;
   if (dc && !dc.current) timing.push(`The disruption risk "${disruptionRisk}"${hazards.active.length === 0 && anomaly === 0 ? " (no hazard, no fall in port calls)" : ""} is that of the 30 days to ${figures.disruption.asOf}, not of today (${dc.ageDays} days before ${isoDay(t)}; a daily series is current for ${dc.horizonDays} days).`);
   const c = figures.congestionIndex.currency;

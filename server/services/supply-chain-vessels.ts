@@ -1,20 +1,17 @@
-// Vessels and delays at a port: vessel count, the AIS sample's vessels, dwell and waiting times by Little's law.
+// Vessels at a port: vessel count, the AIS sample's vessels; why dwell and waiting time are null (no data support them).
 import type { DaySeriesEntry } from "../../formats/day-series.ts";
 import type { PortRecord } from "../../formats/ports-snapshot.ts";
-import type { Period } from "../../lib/currency.ts";
-import { dayOf, isoDay, isoOfDay } from "../../lib/days.ts";
+import { isoDay } from "../../lib/days.ts";
 import { within } from "../../lib/geo/great-circle.ts";
 import { haversineKm } from "../../lib/geo/sphere.ts";
-import { littlesLawDays, windowMean, windowSum } from "../../lib/ports/activity.ts";
+import { windowSum } from "../../lib/ports/activity.ts";
 import { VESSEL_WINDOW_DAYS } from "./supply-chain-activity.ts";
-import { PORTWATCH_ATTRIBUTE_PERIOD, PORTWATCH_ATTRIBUTE_YEARS } from "./supply-chain-dating.ts";
-import { fmt, plural, r1, r2, type AnswerNotes } from "./supply-chain-notes.ts";
+import { PORTWATCH_ATTRIBUTE_YEARS } from "./supply-chain-dating.ts";
+import { fmt, plural, type AnswerNotes } from "./supply-chain-notes.ts";
 import type { PortsSnapshot } from "./supply-chain-service.ts";
 
 /** AIS fixes within this distance of the port count as at the port (anchorages lie a few km off the berths). */
 export const AIS_RADIUS_KM = 30;
-/** Little's law needs an arrival rate near the AIS sample date: the same ±15-day calendar window of the first series year. */
-export const LAMBDA_HALF_WINDOW_DAYS = 15;
 const DAYS_PER_YEAR = 365.25;
 const VESSEL_TYPES = ["container", "dry_bulk", "general_cargo", "roro", "tanker"] as const;
 const ATTRIBUTE_OF_TYPE = { container: "container", dry_bulk: "dryBulk", general_cargo: "generalCargo", roro: "roro", tanker: "tanker" } as const;
@@ -58,59 +55,29 @@ function aisAround(s: PortsSnapshot, port: PortRecord) {
   return { vessels: status.size, moored, anchored };
 }
 
-/** Arrival rate λ (calls a day) for Little's law: the daily series near the AIS date, else the PortWatch yearly average. */
-function arrivalRate(s: PortsSnapshot, daily: DaySeriesEntry | undefined, yearlyCalls: number): { lambda: number; basis: string | null; window: string | null; period: Period | null } {
-  if (daily && Number.isFinite(s.ais.time)) {
-    const calls = daily.columns.portcalls;
-    // Same calendar day in the first year the series covers at or after the sample.
-    let centre = dayOf(new Date(s.ais.time).toISOString());
-    while (centre - LAMBDA_HALF_WINDOW_DAYS < daily.firstDay) centre += 365;
-    const lambda = windowMean(calls, centre - daily.firstDay + LAMBDA_HALF_WINDOW_DAYS, 2 * LAMBDA_HALF_WINDOW_DAYS + 1);
-    const window = `${isoOfDay(centre - LAMBDA_HALF_WINDOW_DAYS)}..${isoOfDay(centre + LAMBDA_HALF_WINDOW_DAYS)}`;
-    if (Number.isFinite(lambda))
-      return { lambda, basis: `λ = ${r2(lambda)} calls a day, mean of the PortWatch daily port calls ${window}`, window, period: { from: isoOfDay(centre - LAMBDA_HALF_WINDOW_DAYS), to: isoOfDay(centre + LAMBDA_HALF_WINDOW_DAYS) } };
-  }
-  if (yearlyCalls > 0) {
-    const lambda = yearlyCalls / DAYS_PER_YEAR;
-    return {
-      lambda,
-      basis: `λ = ${r2(lambda)} calls a day, PortWatch's yearly average of ${fmt(yearlyCalls)} port calls (${PORTWATCH_ATTRIBUTE_YEARS}) / 365.25`,
-      window: PORTWATCH_ATTRIBUTE_YEARS,
-      period: PORTWATCH_ATTRIBUTE_PERIOD,
-    };
-  }
-  return { lambda: NaN, basis: null, window: null, period: null };
-}
-
 export type AisDelays = ReturnType<typeof aisDelays>;
 
-/** The AIS sample at the port and Little's law W = L / λ on it (dwell and waiting time, lower bounds), noted. */
-export function aisDelays(s: PortsSnapshot, port: PortRecord, daily: DaySeriesEntry | undefined, yearlyCalls: number, notes: AnswerNotes) {
-  const pw = port.portwatch;
-  const located = port.lat !== null && port.lng !== null;
+/**
+ * Why the data cannot give a dwell or a waiting time (issue 36: no figure without data that support it). Both need
+ * port-call durations (when each vessel arrived, berthed and left); PortWatch gives counts of calls, and the only
+ * vessel positions are one minute of AIS messages, which show who was moored or at anchor at that moment, not for how
+ * long. Little's law on that minute gave Shanghai 29 minutes of dwell: a number, not a dwell.
+ */
+export function noDelayReason(field: "avgDwellDays" | "etaDelayHours", aisDay: string | null): string {
+  const what = field === "avgDwellDays" ? "a dwell needs each call's arrival and departure" : "a waiting time needs each vessel's time at anchor before it berths";
+  return `no data can support it: ${what}; PortWatch counts port calls without their durations, and the only vessel positions are one minute of AIS messages${aisDay ? ` of ${aisDay}` : ""}, which show the vessels there at that moment, not how long they stay`;
+}
+
+/** The AIS sample's vessels at the port (one minute, noted as such); dwell and waiting time are null with their reason. */
+export function aisDelays(s: PortsSnapshot, port: PortRecord, notes: AnswerNotes) {
   const ais = aisAround(s, port);
   const aisDay = Number.isFinite(s.ais.time) ? isoDay(s.ais.time) : null;
-  const rate = arrivalRate(s, daily, yearlyCalls);
-  const littles = (field: "avgDwellDays" | "etaDelayHours", inSystem: number, status: string, scale: number): number | null => {
-    if (!located && pw.length === 0) notes.missing.push(`${field}: the port has no usable coordinates to place AIS vessels near it`);
-    else if (ais.vessels === 0) notes.missing.push(`${field}: no AIS fixes within ${AIS_RADIUS_KM} km of the port in the AIS sample (${aisDay})${pw.length > 0 ? " that lie nearer to it than to another PortWatch port" : ""}`);
-    else if (!Number.isFinite(rate.lambda)) notes.missing.push(`${field}: no arrival rate (no PortWatch daily or yearly port calls)`);
-    else if (inSystem === 0) notes.missing.push(`${field}: no vessel ${status} at the port in the AIS sample (${aisDay}); a zero from a partial one-minute sample is no lower bound`);
-    else {
-      notes.basis[field] = `Little's law W = L / λ: L = ${inSystem} vessel(s) ${status} at the port in the AIS sample (${aisDay}), ${rate.basis}; a lower bound`;
-      return scale === 1 ? r2(littlesLawDays(inSystem, rate.lambda)) : r1(littlesLawDays(inSystem, rate.lambda) * scale);
-    }
-    return null;
-  };
-  const avgDwellDays = littles("avgDwellDays", ais.moored, "moored", 1);
-  const etaDelayHours = littles("etaDelayHours", ais.anchored, "at anchor", 24);
+  for (const field of ["avgDwellDays", "etaDelayHours"] as const) notes.missing.push(`${field}: ${noDelayReason(field, aisDay)}`);
   if (ais.vessels > 0) {
     notes.used.push({ record: "AIS sample", period: aisDay, from: aisDay ?? undefined, to: aisDay ?? undefined });
-    notes.findings.push(
-      `AIS sample (${aisDay}): ${plural(ais.vessels, "vessel")} at the port (within ${AIS_RADIUS_KM} km, nearer to it than to another PortWatch port), ${ais.moored} moored, ${ais.anchored} at anchor${Number.isFinite(rate.lambda) ? `; arrival rate ${r2(rate.lambda)} calls/day (${rate.window})` : ""}.`,
-    );
+    notes.findings.push(`AIS sample (one minute of ${aisDay}): ${plural(ais.vessels, "vessel")} at the port (within ${AIS_RADIUS_KM} km, nearer to it than to another PortWatch port), ${ais.moored} moored, ${ais.anchored} at anchor at that moment.`);
   } else notes.notAvailable.push(`AIS fixes at the port (sample of ${aisDay})`);
-  return { ais, aisDay, rate, avgDwellDays, etaDelayHours };
+  return { ais, aisDay, avgDwellDays: null, etaDelayHours: null };
 }
 
 /** What the vessel_count details are made of, found by the answer's sections. */
@@ -156,18 +123,21 @@ export function vesselDetails(s: PortsSnapshot, port: PortRecord, figures: Vesse
   return vessels;
 }
 
-/** The cargo_delay answer's details: Little's law and what it rests on. */
+/** The cargo_delay answer's details: why there is no dwell or waiting time, and what the AIS minute does show. */
 export function delayDetails(s: PortsSnapshot, delays: AisDelays): Record<string, unknown> {
-  const { ais, rate } = delays;
+  const { ais, aisDay } = delays;
   return {
-    method: `Little's law W = L / λ: L = distinct AIS vessels moored (dwell) or at anchor (wait) within ${AIS_RADIUS_KM} km and nearer to this port than to another PortWatch port, λ = port calls a day`,
-    moored: ais.moored,
-    anchored: ais.anchored,
-    vessels: ais.vessels,
-    arrivalsPerDay: r2(rate.lambda),
-    arrivalBasis: rate.basis,
-    arrivalWindow: rate.window,
-    aisSampleTime: Number.isFinite(s.ais.time) ? new Date(s.ais.time).toISOString() : null,
-    note: "The AIS sample holds a fraction of the messages of one minute, so L and W are lower bounds.",
+    avgDwellDays: null,
+    etaDelayHours: null,
+    reason: `${noDelayReason("avgDwellDays", aisDay)}; likewise ${noDelayReason("etaDelayHours", aisDay).replace(/^no data can support it: /, "")}`,
+    aisMinute: {
+      sampleTime: Number.isFinite(s.ais.time) ? new Date(s.ais.time).toISOString() : null,
+      period: aisDay ? { from: aisDay, to: aisDay } : null,
+      radiusKm: AIS_RADIUS_KM,
+      vessels: ais.vessels,
+      moored: ais.moored,
+      anchored: ais.anchored,
+      note: "the vessels at the port in one minute (a fraction of that minute's AIS messages): a picture of that moment, not a delay",
+    },
   };
 }

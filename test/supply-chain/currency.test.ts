@@ -71,10 +71,10 @@ describe("every answer and figure says when it is from (clock 2026-11-28)", () =
     // 850 a week = 44,376 yearly average calls × 7 / 365.25: dated by the end of 2019..2024.
     expect(d.vesselCount).toBe(850);
     expect(f.vesselCount).toMatchObject({ period: { from: "2019-01-01", to: "2024-12-31" }, asOf: "2024-12-31", recent: null, currency: { cadence: "yearly", ageDays: 697 } });
-    // etaDelayHours 0.2: one vessel at anchor in the AIS sample; dated by the sample, λ from the yearly averages.
-    expect(d.etaDelayHours).toBe(0.2);
-    expect(f.etaDelayHours).toMatchObject({ period: { from: "2018-07-06", to: "2024-12-31" }, asOf: "2018-07-06", currency: { current: false, cadence: "daily", ageDays: 3067 } });
-    expect(f.etaDelayHours.note).toMatch(/^a single sample: the vessels at anchor in one minute of 2018-07-06/);
+    // No waiting time: the one vessel at anchor in a minute of 2018 made 0.2 h before issue 36; a null has no period.
+    expect(d.etaDelayHours).toBeNull();
+    expect(f.etaDelayHours).toMatchObject({ period: null, asOf: null, currency: null });
+    expect(f.etaDelayHours.note).toMatch(/^null: no data can support it: a waiting time needs each vessel's time at anchor before it berths;/);
     expect(f.disruption).toMatchObject({ period: { from: "2014-12-10", to: "2026-05-30" }, recent: { from: "2026-04-30", to: "2026-05-30" }, asOf: "2026-05-30", currency: { current: false } });
     expect(f.countryTankers).toMatchObject({ period: { from: "2024-01-01", to: "2026-04-17" }, asOf: "2026-04-17", currency: { current: false, ageDays: 225 } });
     expect(d.details.recent).toEqual({
@@ -85,12 +85,11 @@ describe("every answer and figure says when it is from (clock 2026-11-28)", () =
       ],
     });
     expect(d.summary).toBe(
-      "Singapore (SGSIN): dwell n/a days, ETA delay 0.2 h (lower bounds from a single AIS sample of 2018-07-06, not current); disruption risk low (30 days to 2026-05-30, not current); 2 fields without data. Not current: the newest data used are of 2026-05-30, 182 days before 2026-11-28.",
+      "Singapore (SGSIN): dwell and waiting time not available: the data hold no port-call durations (the only vessel positions are one minute of 2018-07-06); disruption risk low (30 days to 2026-05-30, not current); 3 fields without data. Not current: the newest data used are of 2026-05-30, 182 days before 2026-11-28.",
     );
-    expect(d.details.keyFindings.slice(0, 4)).toEqual([
+    expect(d.details.keyFindings.slice(0, 3)).toEqual([
       "Not current: the newest data this answer uses are of 2026-05-30, 182 days before 2026-11-28 (a daily series is current for 3 days).",
       "Vessel counts are 2019–2024 yearly averages (PortWatch), not counts of the latest week; as a yearly series current: the data reach 2024-12-31, 697 days before 2026-11-28 (a yearly series is current for 731 days).",
-      "Waiting time rests on a single AIS sample of one minute of 2018-07-06: a figure of that minute, not of the present.",
       'The disruption risk "low" (no hazard, no fall in port calls) is that of the 30 days to 2026-05-30, not of today (182 days before 2026-11-28; a daily series is current for 3 days).',
     ]);
     expect(at(today, { portCode: "SGSIN" }, "vessel_count").summary).toMatch(/^Singapore \(SGSIN\): ≈ 850 port calls a week \(PortWatch yearly average 2019–2024, not the latest week\);/);
@@ -123,7 +122,7 @@ describe("every answer and figure says when it is from (clock 2026-11-28)", () =
     expect(d.details).toMatchObject({ period: { from: "2014-12-10", to: "2026-05-30" }, asOf: "2026-05-30", currency: { current: false } });
     expect(d.vesselCount).toBe(624); // 32,549 × 7 / 365.25
     expect(d.details.figures.vesselCount).toMatchObject({ period: { from: "2019-01-01", to: "2024-12-31" }, asOf: "2024-12-31", currency: { cadence: "yearly" } });
-    expect(d.details.figures.avgDwellDays.note).toBe("null: no AIS fixes within 30 km of the port in the AIS sample (2018-07-06) that lie nearer to it than to another PortWatch port");
+    expect(d.details.figures.avgDwellDays.note).toMatch(/^null: no data can support it: a dwell needs each call's arrival and departure;/);
   });
 });
 

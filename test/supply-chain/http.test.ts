@@ -14,7 +14,10 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 const query = (body: unknown) => server.query(body);
-const NO_AIS = "no AIS fixes within 30 km of the port in the AIS sample (2018-07-06) that lie nearer to it than to another PortWatch port";
+const NO_DWELL =
+  "no data can support it: a dwell needs each call's arrival and departure; PortWatch counts port calls without their durations, and the only vessel positions are one minute of AIS messages of 2018-07-06, which show the vessels there at that moment, not how long they stay";
+const NO_WAIT =
+  "no data can support it: a waiting time needs each vessel's time at anchor before it berths; PortWatch counts port calls without their durations, and the only vessel positions are one minute of AIS messages of 2018-07-06, which show the vessels there at that moment, not how long they stay";
 
 describe("POST /api/supply-chain/query", () => {
   it("congestion for Laem Chabang: numbers from the PortWatch series, inputs listed, as-of time", async () => {
@@ -37,8 +40,9 @@ describe("POST /api/supply-chain/query", () => {
       percentile: 69.4,
     });
     expect(d.details.inputs).toMatchObject({ portwatchDaily: true, countryTankerSeries: true, worldPortIndex: true, ais: false });
-    expect(d.details.missing).toEqual([`avgDwellDays: ${NO_AIS}`, `etaDelayHours: ${NO_AIS}`]);
+    expect(d.details.missing).toEqual([`avgDwellDays: ${NO_DWELL}`, `etaDelayHours: ${NO_WAIT}`]);
     expect(d.details.congestion.congestionIndex).toBe(69.4);
+    expect(d.details.congestion.measures).toBe("how busy the port is against its own seasonal normal (call volume), not waiting or berthing time, which no data here record");
     expect(d.details.keyFindings).toContain("PortWatch lists this port as TH SRI; matched to THLCH by name.");
     expect(d.summary).toBe(
       "Laem Chabang (THLCH): congestion index 69.4 (30 days to 2026-08-14, not current); disruption risk low (30 days to 2026-05-30, not current); 2 fields without data. Not current: the newest data used are of 2026-08-14, 106 days before 2026-11-28.",
@@ -56,15 +60,17 @@ describe("POST /api/supply-chain/query", () => {
     expect(json.data.details.congestion).toBeUndefined();
   });
 
-  it("cargo_delay for Port Klang: Little's law from the AIS sample and the 2019 arrival rate; no anchored vessel → null", async () => {
+  it("cargo_delay for Port Klang: no dwell or waiting time (no data give call durations), the AIS minute shown as what it is", async () => {
     const { json } = await query({ portCode: "MYPKG", queryType: "cargo_delay" });
     const d = json.data;
     expect(d.details.inputs.ais).toBe(true);
+    expect(d).toMatchObject({ avgDwellDays: null, etaDelayHours: null });
+    expect(d.details.missing).toEqual([`avgDwellDays: ${NO_DWELL}`, `etaDelayHours: ${NO_WAIT}`]);
+    expect(d.details.figures.avgDwellDays).toEqual({ period: null, recent: null, asOf: null, source: null, currency: null, note: `null: ${NO_DWELL}` });
     // ais_sample.csv: MMSIs 533180037 and 636016928 moored (status 5) nearest to port960; none at anchor.
-    expect(d.details.delay).toMatchObject({ moored: 2, anchored: 0, vessels: 4, arrivalWindow: "2019-06-21..2019-07-21", arrivalsPerDay: 31.9 });
-    expect(d.avgDwellDays).toBe(Math.round((2 / 31.903225806451612) * 100) / 100); // mean calls of port960 2019-06-21..07-21
-    expect(d.etaDelayHours).toBeNull();
-    expect(d.details.missing).toEqual(["etaDelayHours: no vessel at anchor at the port in the AIS sample (2018-07-06); a zero from a partial one-minute sample is no lower bound"]);
+    expect(d.details.delay).toMatchObject({ avgDwellDays: null, etaDelayHours: null, aisMinute: { moored: 2, anchored: 0, vessels: 4, period: { from: "2018-07-06", to: "2018-07-06" }, sampleTime: "2018-07-06T23:58:12.000Z" } });
+    expect(d.details.delay.reason).toContain("a dwell needs each call's arrival and departure");
+    expect(d.summary).toMatch(/^Port Klang \(Pelabuhan Klang\) \(MYPKG\): dwell and waiting time not available: the data hold no port-call durations \(the only vessel positions are one minute of 2018-07-06\);/);
   });
 
   it("trade_risk for Phuket: no activity series, a nearby GDACS flood → medium, null fields explained", async () => {

@@ -4,7 +4,6 @@ import { readDaySeries, writeDaySeries } from "../../formats/day-series.ts";
 import {
   anomalyPoints,
   disruptionLevel,
-  littlesLawDays,
   percentileRank,
   seasonalBaseline,
   windowMean,
@@ -49,14 +48,7 @@ describe("window statistics", () => {
   });
 });
 
-describe("Little's law and disruption levels", () => {
-  it("W = L / λ", () => {
-    expect(littlesLawDays(12, 30)).toBe(0.4);
-    expect(littlesLawDays(0, 30)).toBe(0);
-    expect(littlesLawDays(3, 0)).toBeNaN();
-    expect(littlesLawDays(3, NaN)).toBeNaN();
-  });
-
+describe("disruption levels", () => {
   it("scores falls in activity and maps points to levels", () => {
     expect([anomalyPoints(1.2), anomalyPoints(0.7), anomalyPoints(0.69), anomalyPoints(0.49), anomalyPoints(NaN)]).toEqual([0, 0, 1, 2, 0]);
     expect([disruptionLevel(0), disruptionLevel(1), disruptionLevel(2), disruptionLevel(3), disruptionLevel(7)]).toEqual(["low", "medium", "medium", "high", "high"]);

@@ -28,18 +28,17 @@ const ok = async (body: unknown): Promise<Json> => {
 const NO_DAILY = "PortWatch daily port calls for this port (only Laem Chabang (port1197), Map Ta Phut (port701), Port Klang (port960), Saigon (port1291) have them)";
 
 describe("ports on every continent answer from what exists for them", () => {
-  it("Singapore (Asia): yearly PortWatch counts, the country's tanker series, Little's law from the AIS sample", async () => {
+  it("Singapore (Asia): yearly PortWatch counts, the country's tanker series; no dwell or waiting time", async () => {
     const d = await ok({ portCode: "SGSIN", queryType: "congestion" });
     expect(d.port).toEqual({ code: "SGSIN", name: "Singapore" });
-    expect(d).toMatchObject({ congestionIndex: null, vesselCount: 850, avgDwellDays: null, etaDelayHours: 0.2, disruptionRisk: "low" });
-    // etaDelayHours = 1 vessel at anchor / (44376 / 365.25 calls a day) × 24 h = 0.1975 h
+    // Before issue 36 etaDelayHours was 0.2: Little's law on the one ship at anchor in a minute of 2018.
+    expect(d).toMatchObject({ congestionIndex: null, vesselCount: 850, avgDwellDays: null, etaDelayHours: null });
     expect(d.details.basis.vesselCount).toBe("a mean week of PortWatch's yearly average of 44,376 port calls (2019..2024) × 7 / 365.25, not the latest week");
-    expect(d.details.basis.etaDelayHours).toBe(
-      "Little's law W = L / λ: L = 1 vessel(s) at anchor at the port in the AIS sample (2018-07-06), λ = 121.49 calls a day, PortWatch's yearly average of 44,376 port calls (2019..2024) / 365.25; a lower bound",
-    );
+    expect(d.details.basis.etaDelayHours).toBeUndefined();
     expect(d.details.missing).toEqual([
       `congestionIndex: no ${NO_DAILY}; PortWatch's yearly averages cannot show congestion`,
-      "avgDwellDays: no vessel moored at the port in the AIS sample (2018-07-06); a zero from a partial one-minute sample is no lower bound",
+      expect.stringMatching(/^avgDwellDays: no data can support it: a dwell needs each call's arrival and departure; /),
+      expect.stringMatching(/^etaDelayHours: no data can support it: a waiting time needs /),
     ]);
     expect(d.details.coverage).toEqual({
       country: "SGP",
@@ -60,7 +59,7 @@ describe("ports on every continent answer from what exists for them", () => {
     expect(d.details.port).toMatchObject({ iso3: "SGP", namedBy: ["unlocode", "portwatch"], coordSource: "portwatch", lat: 1.271989257, lng: 103.7074816 });
     // Issue 33: the summary says when its data are from (service clock fixed at 2026-11-28 by the fixture).
     expect(d.summary).toBe(
-      "Singapore (SGSIN): congestion index not available (no daily port calls); disruption risk low (30 days to 2026-05-30, not current); 2 fields without data. Not current: the newest data used are of 2026-05-30, 182 days before 2026-11-28.",
+      "Singapore (SGSIN): congestion index not available (no daily port calls); disruption risk low (30 days to 2026-05-30, not current); 3 fields without data. Not current: the newest data used are of 2026-05-30, 182 days before 2026-11-28.",
     );
     expect(d.asOf).toBe("2026-05-30"); // the GDACS feed, not the snapshot's 2026-08-14 (Singapore has no daily port calls)
   });
@@ -76,8 +75,8 @@ describe("ports on every continent answer from what exists for them", () => {
       ["port1188", 41061],
       ["port2027", 5261],
     ]);
-    // 46322 × 7 / 365.25 = 887.76; dwell = 3 moored / (46322 / 365.25) = 0.0237 days
-    expect(d).toMatchObject({ vesselCount: 888, avgDwellDays: 0.02, etaDelayHours: null, congestionIndex: null });
+    // 46322 × 7 / 365.25 = 887.76. Before issue 36 avgDwellDays was 0.02 (29 minutes): 3 moored in one minute of 2018.
+    expect(d).toMatchObject({ vesselCount: 888, avgDwellDays: null, etaDelayHours: null, congestionIndex: null });
     expect(d.details.vessels).toMatchObject({
       yearlyPortCalls: 46322,
       yearlyPortCallsByType: { container: 12104 + 4437, dry_bulk: 13760 + 126, general_cargo: 5155 + 209, roro: 1742, tanker: 8300 + 489 },
@@ -98,7 +97,7 @@ describe("ports on every continent answer from what exists for them", () => {
     expect(d.details.vessels.yearlyPortCallsByType).toEqual({ container: 7037, dry_bulk: 1050, general_cargo: 5176, roro: 2314, tanker: 16972 });
     expect(d.details.vessels.portCalls7dByType).toEqual({ container: null, dry_bulk: null, general_cargo: null, roro: null, tanker: null });
     expect(d.details.countryTankers).toMatchObject({ country: "NLD", portwatchNames: ["The Netherlands"], calls7d: 517 });
-    expect(d.details.missing).toContain("avgDwellDays: no AIS fixes within 30 km of the port in the AIS sample (2018-07-06) that lie nearer to it than to another PortWatch port");
+    expect(d.details.missing).toContain("avgDwellDays: no data can support it: a dwell needs each call's arrival and departure; PortWatch counts port calls without their durations, and the only vessel positions are one minute of AIS messages of 2018-07-06, which show the vessels there at that moment, not how long they stay");
     expect(d.details.coverage.country).toBe("NLD");
     expect(d.details.coverage.notAvailable).toEqual([NO_DAILY, "AIS fixes at the port (sample of 2018-07-06)"]);
   });
@@ -129,7 +128,7 @@ describe("ports on every continent answer from what exists for them", () => {
     const los = await ok({ portCode: "NGLOS", queryType: "cargo_delay" });
     expect(los).toMatchObject({ port: { code: "NGLOS", name: "Lagos" }, vesselCount: 39, avgDwellDays: null, etaDelayHours: null });
     expect(los.details.port.portwatch[0]).toMatchObject({ portid: "port626", name: "Lagos-Apapa-Tin Can Island", matchedBy: "locode" });
-    expect(los.details.delay).toMatchObject({ vessels: 0, arrivalsPerDay: 5.61, arrivalWindow: "2019..2024" }); // 2048 / 365.25
+    expect(los.details.delay).toMatchObject({ avgDwellDays: null, etaDelayHours: null, aisMinute: { vessels: 0 } });
     expect(los.details.countryTankers).toMatchObject({ country: "NGA", calls7d: 25 });
   });
 
