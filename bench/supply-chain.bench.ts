@@ -53,7 +53,7 @@ const rows: string[] = [];
 for (const [continent, q] of cases) {
   const t = time(q, RUNS);
   for (const v of t) all.push(v);
-  const port = service.query(q).port;
+  const port = service.portQuery(q).port;
   const asked = q.portCode ?? `${q.lat}, ${q.lng}`;
   rows.push(`| ${continent} | ${asked} → ${port.code ?? "(no code)"} ${port.name} | ${q.queryType} | ${t[RUNS / 2].toFixed(1)} | ${t[Math.floor(RUNS * 0.99)].toFixed(1)} |`);
 }

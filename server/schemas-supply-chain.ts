@@ -10,22 +10,31 @@ export const DISRUPTION_LEVELS = ["low", "medium", "high"] as const;
 /** UN/LOCODE: 2-letter country + 3 letters or digits 2-9; one space after the country is accepted ("TH LCH"). */
 export const PORT_CODE_PATTERN = /^[A-Za-z]{2} ?[A-Za-z2-9]{3}$/;
 
+/** PortWatch's chokepoint ids: chokepoint1 … chokepoint28 (case ignored). */
+export const CHOKEPOINT_ID_PATTERN = /^chokepoint\d{1,3}$/i;
+
 export const supplyChainBody = z
   .strictObject({
-    lat: z.number().min(-90).max(90).optional().describe("Latitude; required when portCode is omitted"),
-    lng: z.number().min(-180).max(180).optional().describe("Longitude; required when portCode is omitted"),
+    lat: z.number().min(-90).max(90).optional().describe("Latitude; required when portCode and chokepoint are omitted"),
+    lng: z.number().min(-180).max(180).optional().describe("Longitude; required when portCode and chokepoint are omitted"),
     portCode: z
       .string()
       .regex(PORT_CODE_PATTERN, "must be a UN/LOCODE: 2-letter country code and 3 letters or digits (e.g. THLCH)")
       .transform((s) => s.replace(" ", "").toUpperCase())
       .optional()
-      .describe("UN/LOCODE of a port (named as a port by UN/LOCODE, the World Port Index or PortWatch); wins over lat/lng when both are sent"),
+      .describe("UN/LOCODE of a port (named as a port by UN/LOCODE, the World Port Index or PortWatch); wins over chokepoint and lat/lng when sent"),
+    chokepoint: z
+      .string()
+      .regex(CHOKEPOINT_ID_PATTERN, "must be a PortWatch chokepoint id (chokepoint1 … chokepoint28; GET /api/supply-chain/chokepoints lists them)")
+      .transform((s) => s.toLowerCase())
+      .optional()
+      .describe("PortWatch chokepoint id (GET /api/supply-chain/chokepoints lists them): the answer is for the strait or canal; wins over lat/lng"),
     queryType: z.enum(SUPPLY_CHAIN_QUERY_TYPES),
   })
   .superRefine((b, ctx) => {
-    if (b.portCode !== undefined) return;
-    if (b.lat === undefined) ctx.addIssue({ code: "custom", path: ["lat"], message: "required when portCode is omitted" });
-    if (b.lng === undefined) ctx.addIssue({ code: "custom", path: ["lng"], message: "required when portCode is omitted" });
+    if (b.portCode !== undefined || b.chokepoint !== undefined) return;
+    if (b.lat === undefined) ctx.addIssue({ code: "custom", path: ["lat"], message: "required when portCode and chokepoint are omitted" });
+    if (b.lng === undefined) ctx.addIssue({ code: "custom", path: ["lng"], message: "required when portCode and chokepoint are omitted" });
   });
 
 const num = z.number().nullable();
@@ -93,6 +102,25 @@ const figure = z
   .describe("when a figure is from");
 
 const record = z.object({ record: z.string(), period: z.string().nullable().describe("YYYY-MM-DD..YYYY-MM-DD, a year range, or null when the list has no period") });
+
+const transitFigures = z.object({
+  transitsPerDay: z.number().nullable().describe("mean daily transits over the 30 days of period"),
+  baselinePerDay: z.number().nullable().describe("median over baselineYears of the same 30 days' mean"),
+  change: z.number().nullable().describe("transitsPerDay / baselinePerDay − 1"),
+});
+
+/** A chokepoint's latest 30 days of transits against the same days of 2019–2022 (lib/ports/chokepoints.ts). */
+export const chokepointTransits = transitFigures.extend({
+  name: z.string(),
+  portid: z.string().describe("PortWatch's chokepoint id (chokepoint1 …)"),
+  period: z.object({ from: z.string(), to: z.string() }),
+  baselineYears: z.array(z.number().int()),
+  risk: z.enum(["low", "medium", "high"]).describe("high from a 40 % fall, medium from 30 %"),
+  current: z.boolean().describe("false: the newest transits are older than a daily series' currency allows"),
+  byVesselType: z
+    .object({ container: transitFigures.nullable(), dry_bulk: transitFigures.nullable(), general_cargo: transitFigures.nullable(), roro: transitFigures.nullable(), tanker: transitFigures.nullable() })
+    .describe("the same comparison by vessel type; null where a type has no full window or baseline"),
+});
 
 export const supplyChainData = z.object({
   port: z.object({
@@ -163,17 +191,7 @@ export const supplyChainData = z.object({
       floodsWithinRadiusSince2014: z.number().int(),
       chokepoints: z
         .array(
-          z.object({
-            name: z.string(),
-            portid: z.string(),
-            transitsPerDay: z.number().nullable().describe("mean daily transits (all vessel types) over the 30 days of period"),
-            baselinePerDay: z.number().nullable().describe("median over baselineYears of the same 30 days' mean"),
-            change: z.number().nullable().describe("transitsPerDay / baselinePerDay − 1"),
-            period: z.object({ from: z.string(), to: z.string() }),
-            baselineYears: z.array(z.number().int()),
-            risk: z.enum(["low", "medium", "high"]).describe("high from a 40 % fall, medium from 30 %"),
-            current: z.boolean().describe("false: the newest transits are older than a daily series' currency allows"),
-          }),
+          chokepointTransits,
         )
         .describe("the chokepoints on the country's main trade routes (lib/ports/chokepoints.ts), the largest fall first; empty when the exposure table does not list the country"),
       setBy: z.enum(["port", "chokepoints"]).describe("what sets disruptionRisk: the port's own hazards and activity, or its trade routes' chokepoints"),
@@ -208,6 +226,63 @@ export const supplyChainData = z.object({
   dataSources: z.array(z.string()),
   timestamp: z.string(),
 });
+
+/**
+ * The answer for a strait or canal (a `chokepoint` id, or coordinates nearer to a chokepoint than to any port with PortWatch records): the
+ * spec's fields where a strait has them — vesselCount is its transits of the latest 7 days, disruptionRisk its fall in
+ * transits — and null where it has none (congestionIndex, dwell, waiting), with the reason.
+ */
+export const chokepointAnswerData = z.object({
+  port: z.null().describe("null: the answer is for a chokepoint, not a port"),
+  chokepoint: z.object({ id: z.string(), name: z.string(), lat: num, lng: num }),
+  queryType: z.enum(SUPPLY_CHAIN_QUERY_TYPES),
+  congestionIndex: z.null().describe("null: a strait has no port calls to rank"),
+  vesselCount: z.number().int().nullable().describe("transits (all vessel types) in the 7 days to details.asOf; null when a day is missing"),
+  avgDwellDays: z.null(),
+  etaDelayHours: z.null(),
+  disruptionRisk: z.enum(DISRUPTION_LEVELS).describe("from the fall in transits: high from 40 %, medium from 30 % against the same 30 days of 2019–2022"),
+  summary: z.string(),
+  details: z.object({
+    keyFindings: z.array(z.string()),
+    resolution: z.object({
+      by: z.enum(["chokepoint", "coordinates"]),
+      requestedChokepoint: z.string().nullable(),
+      distanceKm: num.describe("from the coordinates to PortWatch's point of the chokepoint"),
+      radiusKm: z.number().describe("coordinates answer for a chokepoint within this distance that is nearer than every port with PortWatch records"),
+      nearestPort: z.object({ code: z.string().nullable(), name: z.string(), distanceKm: z.number() }).nullable().describe("the nearest port with PortWatch records within the ports' radius (farther than the chokepoint)"),
+    }),
+    transits: chokepointTransits,
+    exposedCountries: z.array(z.string()).describe("ISO3 of the countries whose ports' trade risk this chokepoint enters (the exposure table)"),
+    basis: z.record(z.string(), z.string()),
+    missing: z.array(z.string()),
+    period: period.describe("the daily transits this answer rests on: the baseline years' first day to the latest day"),
+    asOf: z.string().describe("the latest day of transits"),
+    currency,
+    figures: z.object({ vesselCount: figure, disruption: figure }),
+  }),
+  asOf: z.string(),
+  dataVersion: z.string(),
+  dataSources: z.array(z.string()),
+  timestamp: z.string(),
+});
+export type ChokepointAnswerData = z.infer<typeof chokepointAnswerData>;
+
+/** GET /api/supply-chain/chokepoints: PortWatch's chokepoints with their latest transits (null without a series). */
+export const chokepointList = z.object({
+  asOf: z.string().nullable().describe("the newest day of transits among the chokepoints"),
+  chokepoints: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      lat: num,
+      lng: num,
+      transits: chokepointTransits.nullable().describe("null: the data hold no daily transits for this chokepoint"),
+      exposedCountries: z.array(z.string()),
+    }),
+  ),
+  snapshotVersion: z.string(),
+});
+export type ChokepointList = z.infer<typeof chokepointList>;
 
 export type SupplyChainBody = z.output<typeof supplyChainBody>;
 export type SupplyChainData = z.infer<typeof supplyChainData>;

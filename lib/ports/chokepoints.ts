@@ -53,11 +53,12 @@ export interface TransitChange {
 const isoOfDay = (day: number) => new Date(day * 86_400_000).toISOString().slice(0, 10);
 
 /**
- * How far a chokepoint's daily transits (`values` from day `firstDay`, days since 1970-01-01) over its latest
- * window stand from the same calendar window of the reference years; null without a full-enough window or baseline.
+ * How far a chokepoint's daily transits (`values` from day `firstDay`, days since 1970-01-01) over the window ending
+ * at index `last` (default: the last day with data) stand from the same calendar window of the reference years; null
+ * without a full-enough window or baseline.
  */
-export function transitChange(values: ArrayLike<number>, firstDay: number, years: readonly number[] = CHOKEPOINT_BASELINE_YEARS): TransitChange | null {
-  let end = values.length - 1;
+export function transitChange(values: ArrayLike<number>, firstDay: number, years: readonly number[] = CHOKEPOINT_BASELINE_YEARS, last?: number): TransitChange | null {
+  let end = last === undefined ? values.length - 1 : Math.min(last, values.length - 1);
   while (end >= 0 && Number.isNaN(values[end])) end--;
   const recent = windowMean(values, end, CHOKEPOINT_WINDOW_DAYS);
   if (!Number.isFinite(recent)) return null;
@@ -79,6 +80,9 @@ export function transitChange(values: ArrayLike<number>, firstDay: number, years
   if (!(baseline > 0)) return null;
   return { recent, baseline, change: recent / baseline - 1, from: isoOfDay(firstDay + end - CHOKEPOINT_WINDOW_DAYS + 1), to: isoOfDay(firstDay + end), baselineYears: used };
 }
+
+/** PortWatch's transit columns by vessel type (n_cargo, their sum without tankers, is left out). */
+export const CHOKEPOINT_VESSEL_TYPES = ["container", "dry_bulk", "general_cargo", "roro", "tanker"] as const;
 
 /**
  * The trade-risk level a chokepoint's change makes: "high" from a 40 % fall in transits (the Red Sea crisis took

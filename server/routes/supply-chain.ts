@@ -1,5 +1,6 @@
 // POST /api/supply-chain/query: validate → SupplyChainService → envelope. GET /api/supply-chain/ports: the ports in a
-// box with their congestion index, as GeoJSON (the map's ports layer).
+// box with their congestion index, as GeoJSON (the map's ports layer). GET /api/supply-chain/chokepoints: the straits
+// and canals with their latest transits.
 import type { Request, Response } from "express";
 import { readJsonBody } from "../http/body.ts";
 import { sendJson } from "../http/respond.ts";
@@ -11,7 +12,8 @@ import { SUPPLY_CHAIN_NOT_CONFIGURED, type SupplyChainService } from "../service
 import type { Freshness } from "../services/source-status-service.ts";
 import { bodyLimitNote, errorResponses, GET_ERRORS, jsonBody, ok, POST_ERRORS, queryParameters } from "../openapi-parts.ts";
 import { successEnvelope } from "../schemas.ts";
-import { portsCollection, supplyChainData } from "../schemas-supply-chain.ts";
+import { chokepointAnswerData, chokepointList, portsCollection, supplyChainData } from "../schemas-supply-chain.ts";
+import { z } from "zod";
 import { freshnessFields } from "../schemas-freshness.ts";
 import type { Route } from "./route.ts";
 
@@ -28,6 +30,11 @@ export function supplyChainHandlers(deps: { supplyChain?: SupplyChainService; bo
       const { nextCursor, ...page } = deps.supplyChain.portsInBox(q);
       sendJson(req, res, 200, { ...page, ...pageLinks(req, portsQuery, nextCursor), ...deps.freshness("supply_chain") }, "application/geo+json");
     },
+    chokepoints(req: Request, res: Response) {
+      parseOrThrow(z.strictObject({}), req.query, "query");
+      if (deps.supplyChain === undefined) throw new ApiError("SERVICE_UNAVAILABLE", SUPPLY_CHAIN_NOT_CONFIGURED);
+      sendJson(req, res, 200, { success: true, data: { ...deps.supplyChain.chokepoints(), ...deps.freshness("supply_chain") } });
+    },
   };
 }
 
@@ -39,13 +46,18 @@ export const supplyChainRoutes: Route[] = [
     auth: true,
     doc: (d) => ({
       operationId: "supplyChainQuery",
-      summary: "Port congestion, vessel counts, delays and disruption for a port (UN/LOCODE) or a coordinate",
+      summary: "Port congestion, vessel counts, delays and disruption for a port (UN/LOCODE), a chokepoint or a coordinate",
       description:
-        "portCode wins over lat/lng when both are sent; a coordinate selects the nearest port within 50 km. " +
-        "Unknown port or no port in range: 404 NOT_FOUND. Fields without data are null and listed in details.missing. " +
-        `Methods: docs/methods/supply-chain.md. ${bodyLimitNote(d.bodyLimit)}`,
+        "portCode wins over chokepoint, which wins over lat/lng. A coordinate within 50 km of a chokepoint (strait or canal) with " +
+        "transits and nearer to it than to every port with PortWatch records answers for the chokepoint (port null, chokepoint set, vesselCount its " +
+        "transits of the latest 7 days, disruptionRisk its fall in transits); otherwise it selects the nearest port within 50 km. " +
+        "Unknown port or chokepoint, or no port in range: 404 NOT_FOUND naming how to list the known ones. Fields without data are " +
+        `null and listed in details.missing. Methods: docs/methods/supply-chain.md. ${bodyLimitNote(d.bodyLimit)}`,
       requestBody: jsonBody(supplyChainBody),
-      responses: { "200": ok("Supply chain result", { "application/json": successEnvelope(supplyChainData.extend(freshnessFields)) }), ...errorResponses(POST_ERRORS) },
+      responses: {
+        "200": ok("Supply chain result: a port's, or a chokepoint's (port null)", { "application/json": successEnvelope(z.union([supplyChainData.extend(freshnessFields), chokepointAnswerData.extend(freshnessFields)])) }),
+        ...errorResponses(POST_ERRORS),
+      },
     }),
     handlers: (ctx) => [supplyChainHandlers(ctx).query],
   },
@@ -66,5 +78,20 @@ export const supplyChainRoutes: Route[] = [
       responses: { "200": ok("FeatureCollection", { "application/geo+json": portsCollection.extend(freshnessFields) }), ...errorResponses(GET_ERRORS) },
     }),
     handlers: (ctx) => [supplyChainHandlers(ctx).ports],
+  },
+  {
+    method: "GET",
+    path: "/api/supply-chain/chokepoints",
+    auth: true,
+    doc: () => ({
+      operationId: "chokepoints",
+      summary: "PortWatch's chokepoints (straits and canals) with their latest transits against 2019–2022",
+      description:
+        "Each chokepoint the data hold transits for, in PortWatch's id order: its latest 30 days of transits against the same days " +
+        "of 2019–2022 (median), in all and by vessel type, the risk level that makes, its dates and whether they are current, and " +
+        "the countries whose ports' trade risk it enters. The ids are those POST /api/supply-chain/query takes as chokepoint.",
+      responses: { "200": ok("Chokepoints", { "application/json": successEnvelope(chokepointList.extend(freshnessFields)) }), ...errorResponses(GET_ERRORS) },
+    }),
+    handlers: (ctx) => [supplyChainHandlers(ctx).chokepoints],
   },
 ];

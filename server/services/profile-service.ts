@@ -79,7 +79,7 @@ export class ProfileService {
     const request: Request = { method: "POST", path: "/api/supply-chain/query", body: { lat, lng, queryType: "congestion" } };
     const port = attempt(() => {
       if (!this.deps.supplyChain) throw new ApiError("SERVICE_UNAVAILABLE", SUPPLY_CHAIN_NOT_CONFIGURED);
-      return this.deps.supplyChain.query(supplyChainBody.parse(request.body));
+      return this.deps.supplyChain.portQuery(supplyChainBody.parse(request.body));
     });
     const nearestPort =
       "error" in port

@@ -1,9 +1,16 @@
 // The chokepoints on a port's trade routes in its answer (lib/ports/chokepoints.ts): each one's transits over the
 // latest 30 days against the same days of 2019–2022, the risk the largest fall makes, dated and said current or not.
 import { currencyOf } from "../../lib/currency.ts";
-import { CHOKEPOINT_BASELINE_YEARS, CHOKEPOINT_EXPOSURE, CHOKEPOINT_WINDOW_DAYS, chokepointRisk } from "../../lib/ports/chokepoints.ts";
+import { CHOKEPOINT_BASELINE_YEARS, CHOKEPOINT_EXPOSURE, CHOKEPOINT_VESSEL_TYPES, CHOKEPOINT_WINDOW_DAYS, chokepointRisk, type TransitChange } from "../../lib/ports/chokepoints.ts";
 import { r1, r2, type AnswerNotes } from "./supply-chain-notes.ts";
-import type { PortsSnapshot } from "./supply-chain-service.ts";
+import type { OpenChokepoint, PortsSnapshot } from "./supply-chain-service.ts";
+
+type VesselType = (typeof CHOKEPOINT_VESSEL_TYPES)[number];
+export interface TransitFigures {
+  transitsPerDay: number | null;
+  baselinePerDay: number | null;
+  change: number | null;
+}
 
 export interface ChokepointPart {
   name: string;
@@ -17,10 +24,33 @@ export interface ChokepointPart {
   baselineYears: number[];
   risk: "low" | "medium" | "high";
   current: boolean;
+  /** The same comparison by vessel type (null where a type has no full window or baseline). */
+  byVesselType: Record<VesselType, TransitFigures | null>;
 }
 
-const BASELINE_LABEL = `${CHOKEPOINT_BASELINE_YEARS[0]}–${CHOKEPOINT_BASELINE_YEARS[CHOKEPOINT_BASELINE_YEARS.length - 1]}`;
-const percent = (change: number) => `${change >= 0 ? "+" : "−"}${Math.abs(Math.round(change * 100))} %`;
+const figuresOf = (t: TransitChange): TransitFigures => ({ transitsPerDay: r1(t.recent), baselinePerDay: r1(t.baseline), change: r2(t.change) });
+
+/** A chokepoint's latest transits against the reference years, dated at `now`; null without transits. */
+export function assessChokepoint(c: OpenChokepoint, now: number): ChokepointPart | null {
+  const t = c.transits;
+  if (!t) return null;
+  const byVesselType = Object.fromEntries(CHOKEPOINT_VESSEL_TYPES.map((v) => [v, c.byVesselType[v] ? figuresOf(c.byVesselType[v]!) : null])) as Record<VesselType, TransitFigures | null>;
+  return {
+    name: c.name,
+    portid: c.portid,
+    ...figuresOf(t),
+    period: { from: t.from, to: t.to },
+    baselineYears: t.baselineYears,
+    risk: chokepointRisk(t.change),
+    current: currencyOf(t.to, "daily", now).current,
+    byVesselType,
+  };
+}
+
+/** "−50 %" for a change of −0.5. */
+export const percent = (change: number) => `${change >= 0 ? "+" : "−"}${Math.abs(Math.round(change * 100))} %`;
+export const BASELINE_LABEL = `${CHOKEPOINT_BASELINE_YEARS[0]}–${CHOKEPOINT_BASELINE_YEARS[CHOKEPOINT_BASELINE_YEARS.length - 1]}`;
+
 
 /** The exposed chokepoints of the port's country, each assessed; the largest fall first. Notes what it used. */
 export function chokepointsFor(s: PortsSnapshot, iso3: string | null, notes: AnswerNotes, now: number): { parts: ChokepointPart[]; risk: ChokepointPart["risk"]; worst: ChokepointPart | null } {
@@ -32,23 +62,13 @@ export function chokepointsFor(s: PortsSnapshot, iso3: string | null, notes: Ans
   const parts: ChokepointPart[] = [];
   for (const name of names) {
     const c = s.chokepoints.find((x) => x.name === name);
-    const t = c?.transits;
-    if (!c || !t) {
+    const part = c ? assessChokepoint(c, now) : null;
+    if (!part) {
       notes.notAvailable.push(`PortWatch daily transits of the ${name}`);
       continue;
     }
-    notes.used.push({ record: `PortWatch transits of the ${name}`, period: `${t.from}..${t.to}`, from: t.from, to: t.to });
-    parts.push({
-      name,
-      portid: c.portid,
-      transitsPerDay: r1(t.recent),
-      baselinePerDay: r1(t.baseline),
-      change: r2(t.change),
-      period: { from: t.from, to: t.to },
-      baselineYears: t.baselineYears,
-      risk: chokepointRisk(t.change),
-      current: currencyOf(t.to, "daily", now).current,
-    });
+    notes.used.push({ record: `PortWatch transits of the ${name}`, period: `${part.period.from}..${part.period.to}`, from: part.period.from, to: part.period.to });
+    parts.push(part);
   }
   parts.sort((a, b) => (a.change ?? 0) - (b.change ?? 0));
   const worst = parts[0] ?? null;

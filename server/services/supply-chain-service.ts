@@ -6,7 +6,8 @@ import { join } from "node:path";
 import KDBush from "kdbush";
 import { readDaySeries, type DaySeriesEntry } from "../../formats/day-series.ts";
 import type { Manifest } from "../../formats/manifest.ts";
-import { transitChange, type TransitChange } from "../../lib/ports/chokepoints.ts";
+import { CHOKEPOINT_VESSEL_TYPES, transitChange, type TransitChange } from "../../lib/ports/chokepoints.ts";
+import { windowSum } from "../../lib/ports/activity.ts";
 import { GDACS_FLOOD_DB_SOURCE, PORTS_SNAPSHOT, chokepointSeriesKey, type Chokepoint, type HazardEvent, type PortAlias, type PortRecord, type PortsDocument } from "../../formats/ports-snapshot.ts";
 import { snapshotRoot } from "../../formats/snapshot-layout.ts";
 import { haversineKm } from "../../lib/geo/sphere.ts";
@@ -16,7 +17,8 @@ import type { Logger } from "../../lib/log.ts";
 import { unlocodeFunctionNames } from "../../lib/ports/unlocode-function.ts";
 import { ArtifactStore } from "../data/artifact-store.ts";
 import { NotFoundError } from "../errors.ts";
-import type { PortsCollection, PortsQuery, SupplyChainBody, SupplyChainData } from "../schemas-supply-chain.ts";
+import type { ChokepointAnswerData, ChokepointList, PortsCollection, PortsQuery, SupplyChainBody, SupplyChainData } from "../schemas-supply-chain.ts";
+import { chokepointAnswer, chokepointList, type ChokepointResolution } from "./supply-chain-chokepoint-answer.ts";
 import { clockNow, currencyOf, type Period } from "../../lib/currency.ts";
 import { within } from "../../lib/geo/great-circle.ts";
 import { portCongestion, yearlyPortCalls } from "./supply-chain-activity.ts";
@@ -36,6 +38,24 @@ export const NEAREST_PORT_RADIUS_KM = 50;
 
 export type Resolution = SupplyChainData["details"]["resolution"];
 
+export interface OpenChokepoint extends Chokepoint {
+  transits: TransitChange | null;
+  byVesselType: Record<(typeof CHOKEPOINT_VESSEL_TYPES)[number], TransitChange | null>;
+  week: number | null;
+  series: DaySeriesEntry | null;
+}
+
+/** A chokepoint of the snapshot with its assessments (see PortsSnapshot.chokepoints). */
+function openChokepoint(c: Chokepoint, series: DaySeriesEntry | undefined): OpenChokepoint {
+  const byVesselType = Object.fromEntries(CHOKEPOINT_VESSEL_TYPES.map((t) => [t, series ? transitChange(series.columns[`n_${t}`], series.firstDay) : null])) as OpenChokepoint["byVesselType"];
+  if (!series) return { ...c, transits: null, byVesselType, week: null, series: null };
+  const total = series.columns.n_total;
+  let end = total.length - 1;
+  while (end >= 0 && Number.isNaN(total[end])) end--;
+  const week = windowSum(total, end, 7);
+  return { ...c, transits: transitChange(total, series.firstDay), byVesselType, week: Number.isFinite(week) ? week : null, series };
+}
+
 export interface PortsSnapshot {
   ports: PortRecord[];
   byCode: Map<string, number>;
@@ -53,9 +73,10 @@ export interface PortsSnapshot {
   tankerCountries: Record<string, string[]>;
   /**
    * PortWatch chokepoints with daily transits, each with its latest window against the reference years
-   * (lib/ports/chokepoints.ts transitChange, null without one): the same for every port, so made once per snapshot.
+   * (lib/ports/chokepoints.ts transitChange, null without one), in all and by vessel type, and its transits in the 7
+   * days to its last day (null when one is missing): the same for every answer, so made once per snapshot.
    */
-  chokepoints: (Chokepoint & { transits: TransitChange | null })[];
+  chokepoints: OpenChokepoint[];
   ais: { time: number; lng: Float64Array; lat: Float64Array; nav: Float64Array; mmsi: string[]; index: KDBush; byPortwatch: Map<string, number[]> };
   hazards: HazardEvent[];
   hazardIndex: KDBush;
@@ -148,10 +169,7 @@ export function openPortsSnapshot(dir: string, manifest: Manifest): PortsSnapsho
     series,
     dailySeriesPorts: dailySeriesPorts.sort(),
     tankerCountries: doc.tankerCountries,
-    chokepoints: (doc.chokepoints ?? []).map((c) => {
-      const transits = series.get(chokepointSeriesKey(c.portid));
-      return { ...c, transits: transits ? transitChange(transits.columns.n_total, transits.firstDay) : null };
-    }),
+    chokepoints: (doc.chokepoints ?? []).map((c) => openChokepoint(c, series.get(chokepointSeriesKey(c.portid)))),
     ais,
     hazards: hz.events,
     hazardIndex,
@@ -184,7 +202,7 @@ export function resolvePort(s: PortsSnapshot, q: SupplyChainBody): { port: PortR
         { portCode: code, unlocode: { name: other[0], function: other[1], functions } },
       );
     }
-    throw new NotFoundError(`Unknown port ${code}: UN/LOCODE, the World Port Index and PortWatch name no port with this code`, { portCode: code });
+    throw new NotFoundError(`Unknown port ${code}: UN/LOCODE, the World Port Index and PortWatch name no port with this code (GET /api/supply-chain/ports?bbox=west,south,east,north lists the ports of an area)`, { portCode: code });
   }
   const lat = q.lat as number;
   const lng = q.lng as number;
@@ -223,12 +241,68 @@ export function resolvePort(s: PortsSnapshot, q: SupplyChainBody): { port: PortR
   };
 }
 
+/**
+ * Coordinates answer for a chokepoint (strait or canal) with transits whose PortWatch point lies within this distance
+ * and nearer than every port with PortWatch records: the narrows of Bab el-Mandeb are ~30 km wide, Dover's ~33 km, and PortWatch's point sits
+ * mid-channel, so a point on the water within 50 km is in the strait; a point nearer to a port is at that port.
+ */
+export const CHOKEPOINT_RADIUS_KM = 50;
+
+/**
+ * The nearest position of a port with PortWatch records within NEAREST_PORT_RADIUS_KM of a point, or null. Ports
+ * without records (Perim Island, YEPRM, in the middle of Bab el-Mandeb) have nothing to answer with and do not
+ * stand in a strait's way.
+ */
+function nearestPortWithRecords(s: PortsSnapshot, lat: number, lng: number): { port: PortRecord; km: number } | null {
+  let best: { port: PortRecord; km: number } | null = null;
+  for (const j of within(s.portIndex, lat, lng, NEAREST_PORT_RADIUS_KM)) {
+    if (j >= s.pointPort.length || s.ports[s.pointPort[j]].portwatch.length === 0) continue;
+    const km = haversineKm(lat, lng, s.pointLat[j], s.pointLng[j]);
+    if (km <= NEAREST_PORT_RADIUS_KM && (best === null || km < best.km)) best = { port: s.ports[s.pointPort[j]], km };
+  }
+  return best;
+}
+
+const LIST_CHOKEPOINTS = "GET /api/supply-chain/chokepoints lists the known ones";
+
+/**
+ * The chokepoint a request is for: its `chokepoint` id (404 when unknown or without transits), or coordinates within
+ * CHOKEPOINT_RADIUS_KM of a chokepoint with transits and nearer to it than to any port with PortWatch records; else
+ * null (a port answers).
+ */
+export function resolveChokepoint(s: PortsSnapshot, q: SupplyChainBody): { chokepoint: OpenChokepoint; resolution: ChokepointResolution } | null {
+  const base = { requestedChokepoint: q.chokepoint ?? null, distanceKm: null, radiusKm: CHOKEPOINT_RADIUS_KM, nearestPort: null };
+  if (q.chokepoint !== undefined) {
+    const c = s.chokepoints.find((x) => x.portid === q.chokepoint);
+    if (!c) throw new NotFoundError(`Unknown chokepoint ${q.chokepoint}: ${LIST_CHOKEPOINTS}`, { chokepoint: q.chokepoint });
+    if (!c.transits) throw new NotFoundError(`No daily transits of the ${c.name} (${c.portid}) in the data: ${LIST_CHOKEPOINTS} with those that have them`, { chokepoint: q.chokepoint });
+    return { chokepoint: c, resolution: { by: "chokepoint", ...base } };
+  }
+  if (q.lat === undefined || q.lng === undefined) return null;
+  let best: OpenChokepoint | null = null;
+  let bestKm = CHOKEPOINT_RADIUS_KM;
+  for (const c of s.chokepoints) {
+    if (!c.transits || c.lat === null || c.lng === null) continue;
+    const km = haversineKm(q.lat, q.lng, c.lat, c.lng);
+    if (km <= bestKm) [best, bestKm] = [c, km];
+  }
+  if (best === null) return null;
+  const port = nearestPortWithRecords(s, q.lat, q.lng);
+  if (port !== null && port.km <= bestKm) return null;
+  const near = port ? { code: port.port.code, name: port.port.name, distanceKm: r2(port.km)! } : null;
+  return { chokepoint: best, resolution: { by: "coordinates", ...base, distanceKm: r2(bestKm), nearestPort: near } };
+}
+
 /** The answer of the supply-chain routes (and of a profile's port) in a process without a ports snapshot. */
 export const SUPPLY_CHAIN_NOT_CONFIGURED = "supply-chain data are not configured";
 
 export interface SupplyChainService {
   dataVersion(): string;
-  query(q: SupplyChainBody): SupplyChainData;
+  /** A port's answer, or a chokepoint's (a `chokepoint` id, or coordinates at a strait). */
+  query(q: SupplyChainBody): SupplyChainData | ChokepointAnswerData;
+  /** A port's answer only (coordinates at a strait answer for the nearest port, as a profile needs). */
+  portQuery(q: SupplyChainBody): SupplyChainData;
+  chokepoints(): ChokepointList;
   portsInBox(q: PortsQuery): PortsPage;
 }
 
@@ -324,10 +398,23 @@ export class SnapshotSupplyChainService implements SupplyChainService {
     return this.store.versionOrNone();
   }
 
-  query(q: SupplyChainBody): SupplyChainData {
+  query(q: SupplyChainBody): SupplyChainData | ChokepointAnswerData {
     const loaded = this.store.require();
+    const strait = q.portCode === undefined ? resolveChokepoint(loaded.data, q) : null;
+    if (strait) return chokepointAnswer(loaded.data, strait.chokepoint, strait.resolution, q.queryType, loaded.version, this.now());
     const { port, resolution } = resolvePort(loaded.data, q);
     return answer(loaded.data, port, resolution, q.queryType, loaded.version, this.now());
+  }
+
+  portQuery(q: SupplyChainBody): SupplyChainData {
+    const loaded = this.store.require();
+    const { port, resolution } = resolvePort(loaded.data, { ...q, chokepoint: undefined });
+    return answer(loaded.data, port, resolution, q.queryType, loaded.version, this.now());
+  }
+
+  chokepoints(): ChokepointList {
+    const loaded = this.store.require();
+    return chokepointList(loaded.data, loaded.version, this.now().getTime());
   }
 
   portsInBox(q: PortsQuery): PortsPage {

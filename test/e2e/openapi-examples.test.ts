@@ -159,6 +159,10 @@ function specs(): Spec[] {
     { op: "supplyChainQuery", name: "laemChabang", summary: "Congestion at Laem Chabang", method: "POST", path: "/api/supply-chain/query", body: { portCode: "THLCH", queryType: "congestion" }, main: true },
     { op: "supplyChainQuery", name: "noQueryType", summary: "queryType missing", method: "POST", path: "/api/supply-chain/query", body: { portCode: "THLCH" } },
     { op: "supplyChainQuery", name: "openPacific", summary: "No port within 50 km", method: "POST", path: "/api/supply-chain/query", body: { lat: 0, lng: -150, queryType: "congestion" } },
+    { op: "supplyChainQuery", name: "djiboutiTradeRisk", summary: "Trade risk at Djibouti: Bab el-Mandeb and Suez transits (the Red Sea crisis)", method: "POST", path: "/api/supply-chain/query", body: { portCode: "DJJIB", queryType: "trade_risk" } },
+    { op: "supplyChainQuery", name: "babElMandeb", summary: "A chokepoint's own answer (by its id)", method: "POST", path: "/api/supply-chain/query", body: { chokepoint: "chokepoint4", queryType: "trade_risk" } },
+    { op: "supplyChainQuery", name: "unknownChokepoint", summary: "An unknown chokepoint", method: "POST", path: "/api/supply-chain/query", body: { chokepoint: "chokepoint99", queryType: "trade_risk" } },
+    { op: "chokepoints", name: "all", summary: "The chokepoints with transits", path: "/api/supply-chain/chokepoints", main: true },
 
     { op: "ping", name: "pong", summary: "A valid key", path: "/api/ping", main: true },
     { op: "status", name: "noStatusPublished", summary: "A build without a sources status (no refresh ran)", path: "/api/status", key: "none", main: true },

@@ -4,7 +4,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SnapshotSupplyChainService } from "../../server/services/supply-chain-service.ts";
 import type { SupplyChainBody } from "../../server/schemas-supply-chain.ts";
-import { atDay, startSupplyChainServer, TODAY, type SupplyChainServer } from "./fixture.ts";
+import { atDay, startSupplyChainServer, TODAY, type Json, type SupplyChainServer } from "./fixture.ts";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import { dataDir } from "../../lib/config.ts";
 import { parseChokepointsDaily } from "../../pipeline/ports/portwatch.ts";
 import { CHOKEPOINT_EXPOSURE, chokepointRisk, transitChange } from "../../lib/ports/chokepoints.ts";
 import { dayOf } from "../../lib/days.ts";
@@ -103,7 +107,7 @@ describe("trade risk through the service on the mirror's snapshot (transits to 2
     service = new SnapshotSupplyChainService(server.store, atDay(TODAY));
   }, 120_000);
   afterAll(() => server?.close());
-  const query = (portCode: string) => service.query({ portCode, queryType: "trade_risk" } as SupplyChainBody);
+  const query = (portCode: string) => service.portQuery({ portCode, queryType: "trade_risk" } as SupplyChainBody);
 
   it("Djibouti and Port Said: the Red Sea crisis makes their disruption risk high, named, dated and not current", async () => {
     // Before: "low" with 0 disruption points (GDACS hazards only).
@@ -111,7 +115,7 @@ describe("trade risk through the service on the mirror's snapshot (transits to 2
       const d = await query(code);
       expect(d.disruptionRisk, code).toBe("high");
       expect(d.details.disruption.setBy).toBe("chokepoints");
-      expect(d.details.disruption.chokepoints).toEqual([
+      expect(d.details.disruption.chokepoints).toMatchObject([
         { name: "Bab el-Mandeb Strait", portid: "chokepoint4", transitsPerDay: 28.5, baselinePerDay: 56.9, change: -0.5, period: { from: "2025-10-04", to: "2025-11-02" }, baselineYears: [2019, 2020, 2021, 2022], risk: "high", current: false },
         { name: "Suez Canal", portid: "chokepoint1", transitsPerDay: 33.6, baselinePerDay: 58.9, change: -0.43, period: { from: "2025-10-04", to: "2025-11-02" }, baselineYears: [2019, 2020, 2021, 2022], risk: "high", current: false },
       ]);
@@ -132,5 +136,90 @@ describe("trade risk through the service on the mirror's snapshot (transits to 2
     const lax = await query("USLAX");
     expect(lax.details.disruption.chokepoints).toEqual([]);
     expect(lax.details.coverage.notAvailable).toContain("chokepoints on USA's trade routes (the exposure table does not list the country)");
+  });
+});
+
+describe("a chokepoint's own answer over HTTP: by id, by coordinates in the strait, and the list", () => {
+  let server: SupplyChainServer;
+  // The mirror's export read here on its own: Bab el-Mandeb's daily transits, to check the served means and counts.
+  const exportDir = join(dataDir(), "ports/portwatch/chokepoints");
+  const exportFile = readdirSync(exportDir).find((f) => /^Daily_Chokepoints_Data_.*\.csv\.gz$/.test(f))!;
+  const rows = gunzipSync(readFileSync(join(exportDir, exportFile))).toString("utf8").replace(/^\uFEFF/, "").trim().split("\n");
+  const header = rows[0].split(",");
+  const bab = rows.slice(1).map((l) => l.split(",")).filter((r) => r[header.indexOf("portid")] === "chokepoint4");
+  const col = (r: string[], name: string) => Number(r[header.indexOf(name)]);
+  const day = (r: string[]) => r[0].slice(0, 10).replaceAll("/", "-");
+  const mean = (from: string, to: string, name: string) => {
+    const inWindow = bab.filter((r) => day(r) >= from && day(r) <= to);
+    return inWindow.reduce((sum, r) => sum + col(r, name), 0) / inWindow.length;
+  };
+  const median4 = (xs: number[]) => ((xs.sort((a, b) => a - b)[1] + xs[2]) / 2);
+  const baseline = (name: string) => median4([2019, 2020, 2021, 2022].map((y) => mean(`${y}-10-04`, `${y}-11-02`, name)));
+
+  beforeAll(async () => {
+    server = await startSupplyChainServer();
+  }, 120_000);
+  afterAll(() => server?.close());
+
+  it("answers for Bab el-Mandeb by its id: transits of the latest 30 days against 2019–2022, in all and by vessel type, dated and not current", async () => {
+    const { status, json } = await server.query({ chokepoint: "chokepoint4", queryType: "trade_risk" });
+    expect(status).toBe(200);
+    const d = json.data;
+    expect(d).toMatchObject({ port: null, chokepoint: { id: "chokepoint4", name: "Bab el-Mandeb Strait", lat: 12.78859715, lng: 43.34954476 }, congestionIndex: null, avgDwellDays: null, etaDelayHours: null, disruptionRisk: "high", asOf: "2025-11-02" });
+    const recent = mean("2025-10-04", "2025-11-02", "n_total");
+    expect(d.details.transits).toMatchObject({ transitsPerDay: Math.round(recent * 10) / 10, baselinePerDay: Math.round(baseline("n_total") * 10) / 10, change: Math.round((recent / baseline("n_total") - 1) * 100) / 100, risk: "high", current: false });
+    const tanker = mean("2025-10-04", "2025-11-02", "n_tanker") / baseline("n_tanker") - 1;
+    expect(d.details.transits.byVesselType.tanker.change).toBe(Math.round(tanker * 100) / 100);
+    // vesselCount: the transits of the 7 days to the last day.
+    expect(d.vesselCount).toBe(bab.filter((r) => day(r) >= "2025-10-27").reduce((s, r) => s + col(r, "n_total"), 0));
+    expect(d.details.currency).toMatchObject({ current: false, ageDays: 391 });
+    expect(d.details.exposedCountries).toEqual(expect.arrayContaining(["DJI", "EGY", "NLD", "SAU"]));
+    expect(d.details.resolution).toEqual({ by: "chokepoint", requestedChokepoint: "chokepoint4", distanceKm: null, radiusKm: 50, nearestPort: null });
+    expect(d.summary).toBe(`Bab el-Mandeb Strait (chokepoint4): transits −50 % against 2019–2022; disruption risk high (the 30 days to 2025-11-02, not current). Not current: the newest transits are of 2025-11-02, 391 days before 2026-11-28.`);
+    expect(d.details.missing.map((m: string) => m.split(":")[0])).toEqual(["congestionIndex", "avgDwellDays", "etaDelayHours"]);
+  });
+
+  it("coordinates in the strait answer for it; coordinates nearer a port answer for the port", async () => {
+    // 1.8 km off Perim Island (YEPRM, a UN/LOCODE port without any PortWatch record): the strait, not Perim.
+    const strait = (await server.query({ lat: 12.65, lng: 43.4, queryType: "vessel_count" })).json.data;
+    expect(strait).toMatchObject({ port: null, chokepoint: { id: "chokepoint4" }, details: { resolution: { by: "coordinates", requestedChokepoint: null } } });
+    expect(strait.details.resolution.distanceKm).toBe(16.35); // 15.41 km north, 5.48 km west
+    expect(strait.summary).toMatch(/^Bab el-Mandeb Strait \(chokepoint4\): \d+ transits in the 7 days to 2025-11-02, not current;/);
+    // Mid-channel in the Dover Strait: the strait; at the port of Dover (a port nearer than PortWatch's point): the port.
+    const channel = (await server.query({ lat: 51.03, lng: 1.5, queryType: "trade_risk" })).json.data;
+    expect(channel.chokepoint.name).toBe("Dover Strait");
+    const dover = (await server.query({ lat: 51.12, lng: 1.33, queryType: "trade_risk" })).json.data;
+    expect(dover.port.code).toBe("GBDVR");
+    // portCode wins over chokepoint.
+    const both = (await server.query({ portCode: "DJJIB", chokepoint: "chokepoint4", queryType: "trade_risk" })).json.data;
+    expect(both.port.code).toBe("DJJIB");
+  });
+
+  it("an unknown chokepoint is 404 naming the list; a malformed id 400; an unknown port names how to list ports", async () => {
+    const unknown = await server.query({ chokepoint: "chokepoint99", queryType: "trade_risk" });
+    expect(unknown.status).toBe(404);
+    expect(unknown.json.error).toMatchObject({ code: "NOT_FOUND", message: "Unknown chokepoint chokepoint99: GET /api/supply-chain/chokepoints lists the known ones" });
+    const malformed = await server.query({ chokepoint: "Suez", queryType: "trade_risk" });
+    expect(malformed.status).toBe(400);
+    expect(JSON.stringify(malformed.json.error)).toContain("GET /api/supply-chain/chokepoints lists them");
+    const port = await server.query({ portCode: "XXZZZ", queryType: "trade_risk" });
+    expect(port.status).toBe(404);
+    expect(port.json.error.message).toContain("GET /api/supply-chain/ports?bbox=west,south,east,north lists the ports of an area");
+  });
+
+  it("GET /api/supply-chain/chokepoints lists the six with transits in PortWatch's id order", async () => {
+    const { status, json } = await server.get("/api/supply-chain/chokepoints");
+    expect(status).toBe(200);
+    const list = json.data;
+    expect(list.asOf).toBe("2025-11-02");
+    expect(list.chokepoints.map((c: Json) => [c.id, c.name, c.transits.risk])).toEqual([
+      ["chokepoint1", "Suez Canal", "high"],
+      ["chokepoint4", "Bab el-Mandeb Strait", "high"],
+      ["chokepoint5", "Malacca Strait", "low"],
+      ["chokepoint8", "Gibraltar Strait", "low"],
+      ["chokepoint9", "Dover Strait", "low"],
+      ["chokepoint11", "Taiwan Strait", "low"],
+    ]);
+    expect((await server.get("/api/supply-chain/chokepoints?x=1")).status).toBe(400);
   });
 });

@@ -21,7 +21,7 @@ const SNAPSHOT_BUILD_DAY = "2026-08-14";
 const QUERY_TYPES = ["congestion", "vessel_count", "cargo_delay", "trade_risk"] as const;
 const FIGURES = ["congestionIndex", "vesselCount", "avgDwellDays", "etaDelayHours"] as const;
 const at = (service: SnapshotSupplyChainService, q: Omit<SupplyChainBody, "queryType">, queryType: SupplyChainBody["queryType"] = "congestion") =>
-  service.query({ ...q, queryType } as SupplyChainBody);
+  service.portQuery({ ...q, queryType } as SupplyChainBody);
 
 /** Every non-null figure is dated; every date lies within its period; the answer's asOf is its newest datum. */
 function expectDated(d: SupplyChainData) {

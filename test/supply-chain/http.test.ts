@@ -106,7 +106,7 @@ describe("POST /api/supply-chain/query", () => {
   it("answers 404 for an unknown code, a code without the port function and a point far from ports", async () => {
     const unknown = await query({ portCode: "THZZZ", queryType: "congestion" });
     expect(unknown.status).toBe(404);
-    expect(unknown.json.error).toMatchObject({ code: "NOT_FOUND", message: "Unknown port THZZZ: UN/LOCODE, the World Port Index and PortWatch name no port with this code" });
+    expect(unknown.json.error).toMatchObject({ code: "NOT_FOUND", message: "Unknown port THZZZ: UN/LOCODE, the World Port Index and PortWatch name no port with this code (GET /api/supply-chain/ports?bbox=west,south,east,north lists the ports of an area)" });
     expect((await query({ portCode: "THCAN", queryType: "congestion" })).status).toBe(404); // Amnat Charoen, inland
     const sea = await query({ lat: 0, lng: -140, queryType: "congestion" });
     expect(sea.status).toBe(404);

@@ -81,7 +81,7 @@ describe("request schema", () => {
     expect(supplyChainBody.safeParse({ portCode: "THLCHX", queryType: "congestion" }).success).toBe(false);
     const r = supplyChainBody.safeParse({ lat: 13, queryType: "congestion" });
     expect(r.success).toBe(false);
-    expect(r.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([["lng", "required when portCode is omitted"]]);
+    expect(r.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([["lng", "required when portCode and chokepoint are omitted"]]);
   });
 });
 

@@ -206,7 +206,7 @@ describe("codes that are not ports", () => {
     });
     const unknown = await server.query({ portCode: "XXZZZ", queryType: "congestion" });
     expect(unknown.status).toBe(404);
-    expect(unknown.json.error.message).toBe("Unknown port XXZZZ: UN/LOCODE, the World Port Index and PortWatch name no port with this code");
+    expect(unknown.json.error.message).toBe("Unknown port XXZZZ: UN/LOCODE, the World Port Index and PortWatch name no port with this code (GET /api/supply-chain/ports?bbox=west,south,east,north lists the ports of an area)");
     const bad = await server.query({ portCode: "CN-SHA", queryType: "congestion" });
     expect(bad.status).toBe(400);
     expect(bad.json.error.code).toBe("VALIDATION_ERROR");
