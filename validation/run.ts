@@ -12,6 +12,7 @@ import { openOutbreakService } from "../server/services/outbreak-service.ts";
 import { dataDir } from "../lib/config.ts";
 import { outbreakMarkdown, validateOutbreaks, type OutbreakValidation } from "./outbreaks.ts";
 import { currencyMarkdown, currencyTable, openCurrencyServices, type CurrencyRow } from "./currency.ts";
+import { tradeRiskMarkdown, validateTradeRisk, type TradeRiskRow } from "./supply-chain.ts";
 import { clockNow } from "../lib/currency.ts";
 import { formatMonth, monthIndex, parseMonth } from "../lib/months.ts";
 import { buildSettingsFromEnv } from "../pipeline/build-settings.ts";
@@ -31,7 +32,7 @@ const CATALOGUE_DIR = join(import.meta.dirname, "catalogue");
 const pct = (x: number | null) => (x === null ? "–" : `${Math.round(x * 100)} %`);
 const f2 = (x: number | null) => (x === null ? "–" : x.toFixed(2));
 
-export function markdown(results: HazardValidation[], snapshotVersions: Record<string, string | undefined>, day: string, outbreaks?: { v: OutbreakValidation; snapshot: string }, currency?: CurrencyRow[], drought?: DroughtSkill): string {
+export function markdown(results: HazardValidation[], snapshotVersions: Record<string, string | undefined>, day: string, outbreaks?: { v: OutbreakValidation; snapshot: string }, currency?: CurrencyRow[], drought?: DroughtSkill, tradeRisk?: { rows: TradeRiskRow[]; snapshot: string }): string {
   const out: string[] = [
     "# Validation: scores against landmark events and controls",
     "",
@@ -77,6 +78,7 @@ export function markdown(results: HazardValidation[], snapshotVersions: Record<s
     }
   }
   if (outbreaks) out.push(...outbreakMarkdown(outbreaks.v, outbreaks.snapshot));
+  if (tradeRisk) out.push(...tradeRiskMarkdown(tradeRisk));
   if (currency) out.push(...currencyMarkdown(currency, day));
   if (drought) out.push("", ...droughtSkillMarkdown(drought));
   return out.join("\n") + "\n";
@@ -171,9 +173,11 @@ async function main(): Promise<void> {
   for (const v of violations) process.stdout.write(`  VIOLATION ${v.route} ${v.kind} ${v.place}: ${v.violation}\n`);
   process.stdout.write(`dengue          countries ${ov.dengue.countries}  Spearman ${ov.dengue.spearman?.toFixed(2)}  under 1/100k not low ${ov.dengue.underOneNotLow.length}  over 1000/100k below high ${ov.dengue.overThousandBelowHigh.length}\n`);
   for (const l of ov.landmarks) process.stdout.write(`  ${l.ok === null ? "n/a   " : l.ok ? "ok    " : "MISSED"} ${l.disease} ${l.place}: ${l.score} ${l.level} (expected ${l.expect})\n`);
+  const trade = await validateTradeRisk(artifactsDir(), log, now);
+  for (const r of trade.rows) process.stdout.write(`trade risk      ${r.code} ${r.group.padEnd(21)} ${r.asOf.map((a) => `${a.day} ${a.risk}`).join("  ")}  today ${r.latest.disruptionRisk}\n`);
   const day = new Date(now).toISOString().slice(0, 10);
   const drought = await measureDroughtSkill(dataDir(), day);
-  writeFileSync(VALIDATION_MD, markdown(results, versions, day, { v: ov, snapshot: outbreak.service.dataVersion() }, currency, drought));
+  writeFileSync(VALIDATION_MD, markdown(results, versions, day, { v: ov, snapshot: outbreak.service.dataVersion() }, currency, drought, trade));
   process.stdout.write(`wrote ${VALIDATION_MD}\n`);
   process.exit(0);
 }

@@ -46,7 +46,7 @@ export interface OpenChokepoint extends Chokepoint {
 }
 
 /** A chokepoint of the snapshot with its assessments (see PortsSnapshot.chokepoints). */
-function openChokepoint(c: Chokepoint, series: DaySeriesEntry | undefined): OpenChokepoint {
+export function openChokepoint(c: Chokepoint, series: DaySeriesEntry | undefined): OpenChokepoint {
   const byVesselType = Object.fromEntries(CHOKEPOINT_VESSEL_TYPES.map((t) => [t, series ? transitChange(series.columns[`n_${t}`], series.firstDay) : null])) as OpenChokepoint["byVesselType"];
   if (!series) return { ...c, transits: null, byVesselType, week: null, series: null };
   const total = series.columns.n_total;

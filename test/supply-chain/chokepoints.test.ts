@@ -1,7 +1,9 @@
 // Chokepoints in trade risk (issue 36): PortWatch's daily chokepoint export parsed as the ArcGIS layer writes it, the
 // change of the latest 30 days of transits against the same days of the reference years, the level it makes, and the
 // routes' exposure table.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { pino } from "pino";
+import { tradeRiskMarkdown, validateTradeRisk } from "../../validation/supply-chain.ts";
 import { SnapshotSupplyChainService } from "../../server/services/supply-chain-service.ts";
 import type { SupplyChainBody } from "../../server/schemas-supply-chain.ts";
 import { atDay, startSupplyChainServer, TODAY, type Json, type SupplyChainServer } from "./fixture.ts";
@@ -221,5 +223,22 @@ describe("a chokepoint's own answer over HTTP: by id, by coordinates in the stra
       ["chokepoint11", "Taiwan Strait", "low"],
     ]);
     expect((await server.get("/api/supply-chain/chokepoints?x=1")).status).toBe(400);
+  });
+});
+
+describe("npm run validate's trade-risk section (validation/supply-chain.ts) on the suite's snapshot", () => {
+  it("Red Sea and Suez-route ports: low before the crisis (2023-06-30), high in 2024 and 2025 naming Bab el-Mandeb; Malacca ports low throughout", async () => {
+    const v = await validateTradeRisk(inject("artifactsDir"), pino({ level: "silent" }), Date.parse(`${TODAY}T12:00:00Z`));
+    const by = Object.fromEntries(v.rows.map((r) => [r.code, r]));
+    for (const code of ["DJJIB", "EGPSD", "SAJED", "NLRTM", "GRPIR"]) {
+      expect(by[code].asOf.map((a) => a.risk), code).toEqual(["low", "high", "high", "high"]);
+      expect(by[code].asOf[3].worst, code).toBe("Bab el-Mandeb Strait −50 %");
+      expect(by[code].latest, code).toMatchObject({ disruptionRisk: "high", setBy: "chokepoints" });
+    }
+    for (const code of ["SGSIN", "MYPKG", "THLCH"]) {
+      expect(by[code].asOf.map((a) => a.risk), code).toEqual(["low", "low", "low", "low"]);
+      expect(by[code].latest.disruptionRisk, code).toBe("low");
+    }
+    expect(tradeRiskMarkdown(v)).toContain("| Jeddah (SAJED) | Red Sea | low (Bab el-Mandeb Strait +41 %) | high (Bab el-Mandeb Strait −43 %) | high (Bab el-Mandeb Strait −45 %) | high (Bab el-Mandeb Strait −50 %) | high (set by chokepoints) |");
   });
 });
