@@ -5,7 +5,7 @@ export const PORTS_SNAPSHOT = "ports";
 export const PORTS_SOURCES = [
   "UN/LOCODE code list (UNECE; geoapify/un-locode CSV, MIT)",
   "NGA World Port Index, Pub. 150 (public domain)",
-  "IMF PortWatch ports, daily port calls and tanker calls (Arslanalp, Koepke & Verschuur 2021, IMF WP/21/225)",
+  "IMF PortWatch ports, daily port calls, tanker calls and chokepoint transits (Arslanalp, Koepke & Verschuur 2021, IMF WP/21/225)",
   "AIS sample, decoded messages of 2018-07-06 (MIT)",
   "GDACS event feed and flood database (EC JRC / UN OCHA)",
 ];
