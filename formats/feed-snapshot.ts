@@ -96,6 +96,17 @@ export interface EventRecord {
   windYears?: number;
   /** Storm records: storms with at least one reported wind. */
   eventsWithWind?: number;
+  /** Fire records of one country (ISO 3166-1 alpha-3): answer only points in that country, not the whole box. */
+  country?: string;
+  /** Fire records: each sensor's detections (vegetation fires) with their first and last day. */
+  sensors?: Partial<Record<"MODIS" | "VIIRS", FireSensorSpan>>;
+}
+
+/** One sensor's detections in a fire record. */
+export interface FireSensorSpan {
+  start: string;
+  end: string;
+  detections: number;
 }
 
 /** One drought-grid cell's wet extremes (flood snapshot); SPI values null where missing. */

@@ -85,7 +85,24 @@ export const scoreData = z.object({
     confidenceBasis: z.string().optional().describe("what the confidence rests on: record length, distance to data, source"),
     flood: floodDetails.optional(),
     wildfire: eventHazardDetails
-      .extend({ fireRecord: z.object({ id: z.string(), name: z.string(), start: z.string(), end: z.string(), days: z.number() }).describe("the fire file whose extent holds the point") })
+      .extend({
+        fireRecord: z
+          .object({
+            id: z.string(),
+            name: z.string(),
+            start: z.string(),
+            end: z.string(),
+            days: z.number(),
+            years: z.number().describe("years of the record: a level needs 1 at least"),
+            sensor: z.string().describe("the record's sensors: MODIS, VIIRS or MODIS+VIIRS"),
+            sensors: z.object({ MODIS: z.object({ start: z.string(), end: z.string(), detections: z.number().int() }).optional(), VIIRS: z.object({ start: z.string(), end: z.string(), detections: z.number().int() }).optional() }).describe("each sensor's vegetation-fire detections in the record and their days"),
+            country: z.string().optional().describe("a country's record (ISO 3166-1 alpha-3) answers only inside that country"),
+          })
+          .describe("the fire record that answers the point: the longest of a year or more whose extent holds it, else the first that holds it"),
+        sensorScale: z
+          .object({ viirsPerModis: z.number().nullable(), note: z.string() })
+          .describe("one scale across sensors: a VIIRS detection weighs 1/viirsPerModis of a MODIS one, the ratio measured where both sensors saw the same area on the same days; null when no record of the snapshot has such an overlap"),
+      })
       .optional(),
     storm: eventHazardDetails.extend({ trackRecord: stormTrackRecord }).optional(),
     heatwave: heatwaveDetails.optional(),

@@ -10,13 +10,14 @@ import { recentDetails, recentText, recentWindow } from "./recent-window.ts";
 import { inBbox, MIN_RATE_YEARS, notCovered, onLandOrCoast, recordConfidence, span, type AssessQuery, type Assessment, type Place } from "./answer.ts";
 import { r1, r2 } from "../round.ts";
 import { isoDay as day } from "../days.ts";
+import { chooseFireRecord, sensorLabel, wildfireIntensity } from "./wildfire.ts";
 
 const year = (iso: string) => iso.slice(0, 4);
 
 const NOUN: Record<string, string> = { flood: "flood events", wildfire: "fire detections", storm: "tropical cyclones" };
 
 /** The record an event answer counts over: the storm track record whose box holds the point, else the whole snapshot. */
-function chooseRecord(s: FeedSnapshot, q: AssessQuery): { window: RecordWindow; record?: EventRecord; dataset: string; period: { start: string; end: string } } {
+function chooseRecord(s: FeedSnapshot, q: AssessQuery, place: Place): { window: RecordWindow; record?: EventRecord; dataset: string; period: { start: string; end: string } } {
   const { meta } = s;
   const ev = s.events!;
   const records = s.records ?? [];
@@ -24,8 +25,8 @@ function chooseRecord(s: FeedSnapshot, q: AssessQuery): { window: RecordWindow; 
   const whole = { start: meta.recordStart.slice(0, 10), end: meta.asOf.slice(0, 10) };
   const byBox = records.some((r) => r.bbox);
   if (meta.riskType === "flood" || !byBox) return { window: { start: Date.parse(meta.recordStart), years: meta.recordYears }, dataset, period: whole };
-  const rec = records.find((r) => r.bbox && inBbox(r.bbox, q.lat, q.lng));
-  if (!rec && meta.riskType === "wildfire") throw notCovered(s, "outside the extent of every fire file");
+  const rec = meta.riskType === "wildfire" ? chooseFireRecord(records, q.lat, q.lng, place.country) : records.find((r) => r.bbox && inBbox(r.bbox, q.lat, q.lng));
+  if (!rec && meta.riskType === "wildfire") throw notCovered(s, "outside the extent of every fire file (a country's file answers only inside that country)");
   if (!rec || rec.years === undefined) throw new Error(`${meta.riskType} snapshot: no record answers this point`);
   const setNo = rec.set === undefined ? -1 : ev.sets.indexOf(rec.set);
   const window: RecordWindow = {
@@ -44,17 +45,26 @@ export function assessEvents(s: FeedSnapshot, q: AssessQuery, place: Place): Ass
   if (meta.coverage.surface === "land" && !onLandOrCoast(place)) {
     throw notCovered(s, `open sea, ${r1(place.coastDistanceKm)} km from the nearest coast`);
   }
-  const p = { radiusKm: meta.params.radiusKm, decayKm: meta.params.decayKm, annualRateRef: meta.params.annualRateRef, recentRef: meta.params.recentRef };
-  const chosen = chooseRecord(s, q);
+  const windowDays = TIMEFRAME_DAYS[q.timeframe];
+  // Wildfire: the recent window's reference is never below the rate reference's share of that window (λref × days /
+  // 365.25): a year of detections weighs as a year of the rate, a week as before (recentRef).
+  const recentRef = type === "wildfire" ? Math.max(meta.params.recentRef, (meta.params.annualRateRef * windowDays) / 365.2425) : meta.params.recentRef;
+  const p = { radiusKm: meta.params.radiusKm, decayKm: meta.params.decayKm, annualRateRef: meta.params.annualRateRef, recentRef };
+  const chosen = chooseRecord(s, q, place);
   const recordYears = chosen.window.years;
   const now = q.now ?? clockNow();
   // A rate needs a record of a year or more: a 48-hour or two-month fire file gives no events per year, no return
   // period and no level. It answers only while it covers the requested window up to today: then the answer is the
   // current activity, labelled so (docs/methods/currency.md#no-level-from-a-record-under-a-year).
+  // Wildfire: VIIRS detections count 1/k of a MODIS one (k measured where both sensors overlap, lib/feed-risk/wildfire.ts).
+  const viirsPerModis = type === "wildfire" && Number.isFinite(meta.params.viirsPerModis) ? meta.params.viirsPerModis : undefined;
+  const viirsUnscaled = type === "wildfire" && chosen.record?.sensors?.VIIRS !== undefined && viirsPerModis === undefined;
+  if (viirsUnscaled && recordYears >= MIN_RATE_YEARS) {
+    throw notCovered(s, `the fire record here, ${chosen.dataset}, holds VIIRS detections and no record of this snapshot gives a MODIS/VIIRS factor (both sensors over the same days): no level on the MODIS scale`);
+  }
   const rated = recordYears >= MIN_RATE_YEARS;
   const recordStart = Date.parse(chosen.period.start);
   const dataEnd = chosen.record ? Date.parse(chosen.period.end) + DAY_MS - 1 : Date.parse(meta.asOf);
-  const windowDays = TIMEFRAME_DAYS[q.timeframe];
   const win = recentWindow(now, windowDays, recordStart, dataEnd, HORIZON_DAYS.daily);
   if (!rated && win.observed !== "full") {
     throw notCovered(
@@ -64,7 +74,8 @@ export function assessEvents(s: FeedSnapshot, q: AssessQuery, place: Place): Ass
   }
   const asOf = win.end;
   const near = ev.near(q.lat, q.lng, p.radiusKm);
-  const h = scoreEvents(ev, near, INTENSITY[type], p, asOf, windowDays, chosen.window);
+  const intensity = type === "wildfire" ? wildfireIntensity(viirsPerModis) : INTENSITY[type];
+  const h = scoreEvents(ev, near, intensity, p, asOf, windowDays, chosen.window);
   if (!rated) h.score = eventScore(0, h.recentWeighted, p);
   const magnitude = (i: number) => (Number.isFinite(ev.magnitude[i]) ? r2(ev.magnitude[i]) : null);
   const describe = (c: { index: number; distanceKm: number; weight: number }) => ({
@@ -94,10 +105,25 @@ export function assessEvents(s: FeedSnapshot, q: AssessQuery, place: Place): Ass
       weighted: win.observed === "none" ? null : Math.round(h.recentWeighted * 1000) / 1000,
       ...(rated ? {} : { currentActivity: true }),
     },
-    baseline: `${chosen.dataset}; λref ${p.annualRateRef}/yr, recent ref ${p.recentRef}`,
+    baseline: `${chosen.dataset}; λref ${p.annualRateRef}/yr, recent ref ${r2(p.recentRef)}`,
     contributingEvents: h.strongest.map(describe),
   };
-  if (rec && type === "wildfire") details.fireRecord = { id: rec.id, name: rec.name, start: rec.start, end: rec.end, days: r1(recordYears * 365.2425) };
+  if (rec && type === "wildfire") {
+    details.fireRecord = {
+      id: rec.id,
+      name: rec.name,
+      start: rec.start,
+      end: rec.end,
+      days: r1(recordYears * 365.2425),
+      years: r2(recordYears),
+      sensor: sensorLabel(rec.sensors),
+      sensors: rec.sensors ?? {},
+      ...(rec.country ? { country: rec.country } : {}),
+    };
+    details.sensorScale = viirsPerModis !== undefined
+      ? { viirsPerModis: r2(viirsPerModis), note: `each VIIRS detection weighs 1/${r2(viirsPerModis)} of a MODIS one: the VIIRS/MODIS ratio of weighted detections where both sensors saw the same area on the same days` }
+      : { viirsPerModis: null, note: rec.sensors?.VIIRS ? "no MODIS/VIIRS factor measured in this snapshot (no record with both sensors on the same days): VIIRS detections count as they are, several per fire that MODIS sees once, and give no level" : "MODIS detections only: the scale the rate reference is calibrated on" };
+  }
   else if (rec) {
     details.trackRecord = {
       id: rec.id,
@@ -125,7 +151,7 @@ export function assessEvents(s: FeedSnapshot, q: AssessQuery, place: Place): Ass
   const topText = top
     ? ` Strongest: ${ev.names[top.index]} (${ev.sources[ev.sourceNo[top.index]]}, ${day(ev.time[top.index])}, ${r1(top.distanceKm)} km, ${topMagnitude === null ? "no wind reported" : `${topMagnitude} ${meta.unit}`}).`
     : "";
-  const where = rec ? ` in the ${rec.name} (${chosen.period.start}..${chosen.period.end})` : "";
+  const where = rec ? ` in the ${rec.name} (${chosen.period.start}..${chosen.period.end}${type === "wildfire" ? `, ${sensorLabel(rec.sensors)}` : ""})` : "";
   const windText = rec?.windStart
     ? ` Intensity weights use the storms from ${rec.windStart.slice(0, 4)} on (wind reported from then).`
     : "";

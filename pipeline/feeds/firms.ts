@@ -12,7 +12,22 @@ export interface FireRecord extends FeedRecord {
   /** Detection confidence 0..100 (VIIRS l/n/h → 30/60/90). */
   confidence: number;
   brightnessK: number;
+  /** FIRMS `type`: 0 presumed vegetation fire, 1 active volcano, 2 other static land source, 3 offshore; null where the
+   *  file has no `type` column (the NRT 7-day files) or the row leaves it empty (NRT rows of an archive download). */
+  type: number | null;
 }
+
+/** Detections left out of a fire record because they are not vegetation fires (counted, not rejected: the rows are sound). */
+export interface NotVegetation {
+  /** FIRMS type 1, 2 or 3 (volcano, other static land source, offshore). */
+  typed: Record<string, number>;
+  /** NRT rows without a type within STATIC_SOURCE_CELLS of a typed static source or offshore detection of the same file. */
+  untypedNearStatic: number;
+  /** NRT rows without a type that were kept (no typed static source near them). */
+  untypedKept: number;
+}
+
+export type FireResult = AdapterResult<FireRecord> & { notVegetation: NotVegetation };
 
 const VIIRS_CONFIDENCE: Record<string, number> = { l: 30, low: 30, n: 60, nominal: 60, h: 90, high: 90 };
 
@@ -72,10 +87,49 @@ function fireRow(r: Record<string, string>, headerSensor: FirmsSensor, rc: Rejec
     sensor,
     confidence,
     brightnessK: num(sensor === "VIIRS" ? (r.bright_ti4 ?? r.brightness) : r.brightness),
+    type: /^[0-3]$/.test((r.type ?? "").trim()) ? Number(r.type.trim()) : null,
   });
 }
 
-export function parseFirmsCsv(text: string, file = "FIRMS.csv"): AdapterResult<FireRecord> {
+/** Grid of the static-source mask, degrees: 0.01° ≈ 1.1 km, a MODIS pixel at nadir. */
+const STATIC_CELL_DEG = 0.01;
+/** Cells either side searched: an untyped row within ±2 cells (≈ 2 km, a MODIS pixel off nadir) of a static source is one. */
+export const STATIC_SOURCE_CELLS = 2;
+
+/**
+ * Vegetation fires only. FIRMS' standard archives type each detection (0 presumed vegetation fire, 1 active volcano,
+ * 2 other static land source — gas flares, industry —, 3 offshore); type 0 is kept, 1–3 are left out. The NRT rows at
+ * the end of an archive download have no type yet (the standard reprocessing assigns it): they are kept, except where
+ * they lie within ±STATIC_SOURCE_CELLS cells of a typed static-source or offshore detection of the same file — the same
+ * chimney or platform seen again. A file without a `type` column (the global NRT files) is kept whole. Pure.
+ */
+export function vegetationFires(records: FireRecord[]): { records: FireRecord[]; notVegetation: NotVegetation } {
+  const cell = (x: number) => Math.round(x / STATIC_CELL_DEG);
+  const statics = new Set<string>();
+  for (const r of records) if (r.type !== null && r.type !== 0) statics.add(`${cell(r.lat)},${cell(r.lng)}`);
+  const nearStatic = (r: FireRecord) => {
+    const [y, x] = [cell(r.lat), cell(r.lng)];
+    for (let dy = -STATIC_SOURCE_CELLS; dy <= STATIC_SOURCE_CELLS; dy++)
+      for (let dx = -STATIC_SOURCE_CELLS; dx <= STATIC_SOURCE_CELLS; dx++) if (statics.has(`${y + dy},${x + dx}`)) return true;
+    return false;
+  };
+  const typedFile = records.some((r) => r.type !== null);
+  const out: FireRecord[] = [];
+  const nv: NotVegetation = { typed: {}, untypedNearStatic: 0, untypedKept: 0 };
+  for (const r of records) {
+    if (r.type === 0) out.push(r);
+    else if (r.type !== null) nv.typed[r.type] = (nv.typed[r.type] ?? 0) + 1;
+    else if (statics.size > 0 && nearStatic(r)) nv.untypedNearStatic++;
+    else {
+      if (typedFile) nv.untypedKept++;
+      out.push(r);
+    }
+  }
+  return { records: out, notVegetation: nv };
+}
+
+/** The detections of a FIRMS CSV, vegetation fires only (vegetationFires). */
+export function parseFirmsCsv(text: string, file = "FIRMS.csv"): FireResult {
   const csv = readCsvRecords(text, file, { trim: true });
   const sensor = firmsSensor(csv.header);
   const rc = new RejectCounter();
@@ -86,10 +140,11 @@ export function parseFirmsCsv(text: string, file = "FIRMS.csv"): AdapterResult<F
     for (const [k, v] of Object.entries(r)) lower[k.toLowerCase()] = v;
     fireRow(lower, sensor, rc, out, file, csv.lines[i]);
   }
-  return rc.result(out);
+  const veg = vegetationFires(out);
+  return { ...rc.result(veg.records), notVegetation: veg.notVegetation };
 }
 
-export function parseFirmsGeoJson(text: string): AdapterResult<FireRecord> {
+export function parseFirmsGeoJson(text: string): FireResult {
   const fc = JSON.parse(text) as { type?: string; features?: { properties: Record<string, unknown> | null }[] };
   if (fc.type !== "FeatureCollection" || !Array.isArray(fc.features)) throw new Error("FIRMS GeoJSON: not a FeatureCollection");
   const first = fc.features[0]?.properties ?? {};
@@ -101,5 +156,6 @@ export function parseFirmsGeoJson(text: string): AdapterResult<FireRecord> {
     for (const [k, v] of Object.entries(f.properties ?? {})) lower[k.toLowerCase()] = v === null || v === undefined ? "" : String(v);
     fireRow(lower, sensor, rc, out);
   }
-  return rc.result(out);
+  const veg = vegetationFires(out);
+  return { ...rc.result(veg.records), notVegetation: veg.notVegetation };
 }

@@ -25,6 +25,8 @@ export interface NightlyOutcome {
   published: string[];
   /** Sources per refresh outcome. */
   refresh: Record<string, number>;
+  /** "source firms_global: MODIS_C6_1_Global.csv is gone (…)": files of an ending product left out; not failures. */
+  ended: string[];
 }
 
 export function nightlyOutcome(results: readonly SourceRefreshResult[], builds: readonly BuildResult[], reports: readonly SourceReport[]): NightlyOutcome {
@@ -40,7 +42,8 @@ export function nightlyOutcome(results: readonly SourceRefreshResult[], builds: 
   const noSourceRefreshed = tried.length > 0 && tried.every((r) => r.outcome === "failed");
   const everyBuildFailed = builds.length > 0 && builds.every((b) => b.status === "failed" || b.status === "refused");
   const exitCode: ExitCode = failed.length === 0 ? 0 : everyBuildFailed || (noSourceRefreshed && newVersions === 0) ? 2 : 1;
-  return { exitCode, result: exitCode === 0 ? "ok" : exitCode === 1 ? "failures" : "nothing published", failed, frozen, published, refresh };
+  const ended = results.flatMap((r) => (r.ended ?? []).map((e) => `source ${r.source}: ${e}`));
+  return { exitCode, result: exitCode === 0 ? "ok" : exitCode === 1 ? "failures" : "nothing published", failed, frozen, published, refresh, ended };
 }
 
 /** The terminal's last lines: what failed, what is frozen, what was published, and the exit code. */
@@ -48,6 +51,7 @@ export function outcomeText(o: NightlyOutcome): string {
   const lines = [
     `built: ${o.published.join(", ") || "nothing"}`,
     ...(o.frozen.length ? [`frozen upstreams (${o.frozen.length}):`, ...o.frozen.map((f) => `  ${f}`)] : []),
+    ...(o.ended.length ? [`ended products left out (${o.ended.length}):`, ...o.ended.map((f) => `  ${f}`)] : []),
     ...(o.failed.length ? [`failed (${o.failed.length}):`, ...o.failed.map((f) => `  ${f}`)] : []),
     `exit ${o.exitCode}: ${o.result}`,
   ];

@@ -53,11 +53,15 @@ export interface SourceRefreshResult {
   bytes: number;
   dataAsOf: string | null;
   unreachable?: boolean;
+  /** Files of an ending product found gone or empty (ResourceSpec.ending): left out, not failed. */
+  ended?: string[];
   durationMs: number;
 }
 
 interface FileOutcome {
   spec: ResourceSpec;
+  /** An ending product's file found gone or empty: why, and that it left the version. */
+  ended?: string;
   state?: FileState;
   /** The download changed the copy. */
   changed: boolean;
@@ -239,6 +243,16 @@ export async function refreshSource(entry: SourceEntry, ctx: RefreshContext): Pr
       if (note && changed) log.info({ source: entry.name, file: spec.file, note }, "merged with the previous copy");
       return { ...base, changed, confirmed: true, downloadedBytes, state };
     } catch (err) {
+      // An ending product's file that is gone or empty leaves the version: the builders run on the other files.
+      const gone = err instanceof FetchFailure && !err.network && /^attempt \d+: HTTP (404|410)\b/.test(err.errors.at(-1) ?? "");
+      const empty = err instanceof ContentError && /^(no data rows|\d+ rows, fewer than)/.test(err.reason);
+      if (spec.ending && (gone || empty)) {
+        anySuccess = true;
+        const ended = `${spec.file} ${gone ? "is gone" : "has no rows"} (${(err as Error).message.replace(`${spec.file}: `, "")}): ${spec.ending}; left out, the source runs on its other files`;
+        log.warn({ source: entry.name, file: spec.file, url: spec.url, ended }, "an ending product's file is gone or empty: left out");
+        // A new version without it, when the current one holds it.
+        return { ...base, changed: prev?.files[spec.file] !== undefined, ended };
+      }
       const network = err instanceof FetchFailure && err.network;
       // Every reason names its file (a content error already does).
       const error = err instanceof ContentError ? err.message : `${spec.file}: ${(err as Error).message}`;
@@ -259,6 +273,7 @@ export async function refreshSource(entry: SourceEntry, ctx: RefreshContext): Pr
   for (const f of replaced) builder.remove(f);
 
   const failed = outcomes.filter((o) => o.error);
+  const ended = outcomes.filter((o) => o.ended).map((o) => o.ended!);
   const downloadFailures = failed.filter((o) => o.spec.url);
   const changed = outcomes.filter((o) => o.changed).length;
   const unchanged = outcomes.filter((o) => o.confirmed && !o.changed).length;
@@ -297,6 +312,7 @@ export async function refreshSource(entry: SourceEntry, ctx: RefreshContext): Pr
     lastResult: outcome,
     reason,
     unreachable: allUnreachable || undefined,
+    ...(ended.length ? { ended } : {}),
     files: version ? files : (prev?.files ?? {}),
     dataAsOf: version ? dataAsOf : (prev?.dataAsOf ?? null),
   };
@@ -313,6 +329,7 @@ export async function refreshSource(entry: SourceEntry, ctx: RefreshContext): Pr
     bytes: outcomes.reduce((n, o) => n + o.downloadedBytes, 0),
     dataAsOf: state.dataAsOf,
     unreachable: allUnreachable || undefined,
+    ...(ended.length ? { ended } : {}),
     durationMs: Date.now() - start,
   };
 }

@@ -105,6 +105,10 @@ export interface ResourceSpec {
   arcgis?: { pageSize: number; columns: readonly string[]; dateColumns: readonly string[] };
   /** Paged GeoJSON search (GDACS): every page until a short one, kept as one FeatureCollection (geojson-pages.ts). */
   geojsonPages?: GeojsonPaging;
+  /** The product is ending (why, e.g. MODIS' satellites): a download that is gone (HTTP 404 or 410) or holds no rows
+   *  (fewer than check.minRows) is not a failure. The file leaves the source's version, so the builders run on the
+   *  others, and the refresh says so (`ended` in the state, the result and the nightly's notes). */
+  ending?: string;
 }
 
 export interface ResourceContext {
@@ -201,6 +205,8 @@ export interface SourceStateFile {
   unreachable?: boolean;
   /** Kept by writeSourceState from the previous state: the last attempt that did not fail. */
   lastSuccessAt?: string;
+  /** Files of an ending product that were gone or empty at the last refresh, each with why (ResourceSpec.ending). */
+  ended?: string[];
   /** Failed attempts in a row (0 after a success). */
   consecutiveFailures?: number;
   /** Failed attempts ever recorded in this raw cache. */

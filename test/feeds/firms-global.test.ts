@@ -2,12 +2,13 @@
 // 7-day files in FIRMS' MODIS and VIIRS layouts; a refresh merges each into its rolling archive, the inputs tree links
 // them in, and the wildfire snapshot built from it answers Los Angeles (404 offline) and Canberra (offline: the 2019
 // Australia archive) from the global record, through a real server.
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { dataDir } from "../../lib/config.ts";
-import { FIRMS_GLOBAL_FILES, FIRMS_GLOBAL_MIN_ROWS } from "../../pipeline/feeds/firms-global.ts";
+import { FIRMS_GLOBAL_DIR, FIRMS_GLOBAL_FILES, FIRMS_GLOBAL_MIN_ROWS } from "../../pipeline/feeds/firms-global.ts";
+import { nightlyOutcome, outcomeText } from "../../pipeline/sources/nightly-outcome.ts";
 import { refreshSources } from "../../pipeline/refresh.ts";
 import { mergeCsv } from "../../pipeline/sources/merge.ts";
 import { effectiveDataDir, writeInputOverlay } from "../../pipeline/sources/input-overlay.ts";
@@ -47,6 +48,7 @@ describe("FIRMS global near-real-time files", () => {
     bodies.set(`/data/active_fire/${FIRMS_GLOBAL_FILES[0].path}`, modisFile());
     bodies.set(`/data/active_fire/${FIRMS_GLOBAL_FILES[1].path}`, viirsFile("N"));
     bodies.set(`/data/active_fire/${FIRMS_GLOBAL_FILES[2].path}`, viirsFile("N20"));
+    bodies.set(`/data/active_fire/${FIRMS_GLOBAL_FILES[3].path}`, viirsFile("N21"));
     replay = await startReplay((path) => (bodies.has(path) ? Buffer.from(bodies.get(path)!) : undefined));
   });
   afterAll(async () => {
@@ -67,7 +69,7 @@ describe("FIRMS global near-real-time files", () => {
     const artifactsDir = mkdtempSync(join(tmpdir(), "firms-global-"));
     const env = { SOURCE_URL_FIRMS_GLOBAL: `${replay.base}/data/active_fire`, SOURCES_RETRIES: "1", SOURCES_BACKOFF_MS: "5" };
     const [r] = await refreshSources({ dataDir: dataDir(), artifactsDir, env, only: ["firms_global"], progress: { start() {}, source() {} } });
-    expect(r).toMatchObject({ source: "firms_global", outcome: "updated", changed: 3, failed: 0, dataAsOf: "2026-11-26" });
+    expect(r).toMatchObject({ source: "firms_global", outcome: "updated", changed: 4, failed: 0, dataAsOf: "2026-11-26" });
     await writeInputOverlay(dataDir(), artifactsDir, env);
     const inputs = effectiveDataDir(dataDir(), artifactsDir);
     expect(inputs).toBe(join(artifactsDir, "inputs"));
@@ -87,15 +89,46 @@ describe("FIRMS global near-real-time files", () => {
       return (await res.json()).data as { riskScore: number; details: Record<string, unknown> & { wildfire: Record<string, unknown>; coverage: { dataset: string } } };
     };
     const la = await score(LA);
-    expect(la.details.coverage.dataset).toBe("NASA FIRMS global near-real-time fires (MODIS C6.1, VIIRS S-NPP and NOAA-20) 2026-11-20..2026-11-26");
-    // 7 MODIS and 7 + 7 VIIRS detections within 100 km; a 7-day record gives no rate, and answers as the current
+    expect(la.details.coverage.dataset).toBe("NASA FIRMS global near-real-time fires (MODIS C6.1, VIIRS S-NPP, NOAA-20 and NOAA-21) 2026-11-20..2026-11-26");
+    // 7 MODIS and 7 + 7 + 7 VIIRS detections within 100 km; a 7-day record gives no rate, and answers as the current
     // activity of the 7 days it covers to the server's day.
-    expect(la.details.wildfire).toMatchObject({ eventsInRadius: 21, eventsPerYear: null, returnPeriodYears: null, fireRecord: { id: "firms-global-nrt", start: "2026-11-20", end: "2026-11-26" }, recent: { observed: "full", currentActivity: true } });
+    expect(la.details.wildfire).toMatchObject({ eventsInRadius: 28, eventsPerYear: null, returnPeriodYears: null, fireRecord: { id: "firms-global-nrt", start: "2026-11-20", end: "2026-11-26" }, recent: { observed: "full", currentActivity: true } });
     expect(la.details).toMatchObject({ period: { from: "2026-11-20", to: "2026-11-26" }, asOf: "2026-11-26", currency: { current: true, ageDays: 1 } });
     expect(la.riskScore).toBeGreaterThan(0);
     const canberra = await score(CANBERRA);
-    expect(canberra.details.wildfire).toMatchObject({ eventsInRadius: 3, fireRecord: { id: "firms-global-nrt" } });
+    expect(canberra.details.wildfire).toMatchObject({ eventsInRadius: 3, fireRecord: { id: "firms-global-nrt", sensor: "MODIS+VIIRS" } });
+    // Both sensors over the same 7 days worldwide: the factor is measured from them (weighted VIIRS / MODIS detections).
+    const scale = la.details.wildfire.sensorScale as { viirsPerModis: number };
+    expect(scale.viirsPerModis).toBeGreaterThan(0);
     // The Sahel filler lies 2,000 km from either: never counted.
     expect(replay.asked.filter((u) => u.startsWith("/data/active_fire/")).sort()).toEqual(FIRMS_GLOBAL_FILES.map((f) => `/data/active_fire/${f.path}`).sort());
   }, 180_000);
+
+  it("MODIS is ending: its 7-day file gone (404) or empty leaves the refresh green on VIIRS alone, and says so", async () => {
+    const artifactsDir = mkdtempSync(join(tmpdir(), "firms-global-end-"));
+    const env = { SOURCE_URL_FIRMS_GLOBAL: `${replay.base}/data/active_fire`, SOURCES_RETRIES: "1", SOURCES_BACKOFF_MS: "5" };
+    const refresh = async () => (await refreshSources({ dataDir: dataDir(), artifactsDir, env, only: ["firms_global"], progress: { start() {}, source() {} } }))[0];
+    const modisPath = `/data/active_fire/${FIRMS_GLOBAL_FILES[0].path}`;
+    const first = await refresh();
+    expect(first).toMatchObject({ outcome: "updated", changed: 4, failed: 0 });
+    expect(first.ended).toBeUndefined();
+    // The origin drops the MODIS file: not a failure; a new version without it.
+    bodies.delete(modisPath);
+    const gone = await refresh();
+    expect(gone).toMatchObject({ outcome: "updated", failed: 0 });
+    expect(gone.ended).toEqual([expect.stringMatching(/^MODIS_C6_1_Global\.csv is gone \(.*HTTP 404.*\): MODIS is ending .* runs on VIIRS alone; left out/)]);
+    const outcome = nightlyOutcome([gone], [{ name: "wildfire", status: "published" }], []);
+    expect(outcome).toMatchObject({ exitCode: 0, failed: [] });
+    expect(outcomeText(outcome)).toMatch(/ended products left out \(1\):\n {2}source firms_global: MODIS_C6_1_Global\.csv is gone/);
+    await writeInputOverlay(dataDir(), artifactsDir, env);
+    const inputs = effectiveDataDir(dataDir(), artifactsDir);
+    expect(existsSync(join(inputs, FIRMS_GLOBAL_DIR, FIRMS_GLOBAL_FILES[0].file))).toBe(false);
+    expect(existsSync(join(inputs, FIRMS_GLOBAL_DIR, FIRMS_GLOBAL_FILES[1].file))).toBe(true);
+    // An empty MODIS file (the header alone) is the same.
+    bodies.set(modisPath, `${MODIS_HEADER}\n`);
+    const empty = await refresh();
+    expect(empty).toMatchObject({ outcome: "unchanged", failed: 0 });
+    expect(empty.ended).toEqual([expect.stringMatching(/^MODIS_C6_1_Global\.csv has no rows/)]);
+    bodies.set(modisPath, modisFile());
+  }, 120_000);
 });

@@ -274,6 +274,33 @@ describe("wildfire: no level from a record under a year", () => {
   });
 });
 
+describe("wildfire: levels from the 22-year Greek MODIS record (issue 37)", () => {
+  type Fire = { fireRecord: { id: string; years: number; sensor: string; country: string; start: string; end: string }; weightedAnnualRate: number; eventsPerYear: number; sensorScale: { viirsPerModis: number | null } };
+  const at = (lat: number, lng: number) => {
+    const a = service.score({ lat, lng, riskType: "wildfire", timeframe: "1y", includeHistorical: false }) as ScoreData & { details: Details };
+    return { a, f: a.details.wildfire as Fire };
+  };
+  it("Greek fire areas (Rhodes, Mati, northern Evia, Ilia) medium or above from the record of 20+ years, MODIS alone", () => {
+    for (const [name, lat, lng] of [["Lindos", 36.091, 28.0857], ["Mati", 38.045, 23.998], ["Limni", 38.765, 23.32], ["Zacharo", 37.484, 21.649]] as const) {
+      const { a, f } = at(lat, lng);
+      expect(f.fireRecord, name).toMatchObject({ id: "firms-greece-2000-2021", sensor: "MODIS", country: "GRC", start: "2000-11-01", end: "2021-08-10" });
+      expect(f.fireRecord.years, name).toBeGreaterThan(20);
+      expect(f.eventsPerYear, name).toBeGreaterThan(0);
+      expect(f.sensorScale.viirsPerModis, name).toBeNull();
+      expect(["medium", "high", "critical"], name).toContain(a.riskLevel);
+      expect(a.summary, name).toMatch(/NASA FIRMS MODIS C6\.1 archive, Greece \(2000-11-01\.\.2021-08-10, MODIS\) over 20\.8 years/);
+    }
+  });
+  it("Aegean islands that rarely burn (Santorini, Mykonos, Astypalaia) stay low; Izmir, inside the Greek file's box but in Turkey, is not answered from it", () => {
+    for (const [name, lat, lng] of [["Fira", 36.4167, 25.4333], ["Mykonos", 37.4467, 25.3289], ["Astypalaia", 36.55, 26.35]] as const) {
+      const { a, f } = at(lat, lng);
+      expect(f.fireRecord.id, name).toBe("firms-greece-2000-2021");
+      expect(a.riskLevel, name).toBe("low");
+    }
+    expect(notFound("wildfire", 38.42, 27.14).message).toContain("a country's file answers only inside that country");
+  });
+});
+
 describe("validation floors: the landmark-event catalogues scored through the service (docs/validation.md)", () => {
   const run = (hazard: "flood" | "storm" | "sea_level_rise") => validateHazard(service, hazard, readCatalogue(join(import.meta.dirname, "..", "..", "validation", "catalogue", `${hazard}.csv`)));
 

@@ -37,7 +37,10 @@ export const WORLD: [number, number, number, number] = [-180, -90, 180, 90];
 export const GDACS_GEOJSON_FILE = "feeds/gdacs/gdacs_20260530T1858Z.geojson";
 
 export const PARAMS = {
-  wildfire: { radiusKm: 100, decayKm: 30, annualRateRef: 10, recentRef: 3 },
+  // annualRateRef: the median land cell (0.1°) of the multi-year fire records in hand (Greece, Israel, Tunisia 2000–2021,
+  // Malaysia 2023–24: λ 15.0 weighted MODIS detections a year) scores 30, the edge of "medium": 15.0 / -ln(0.7) ≈ 42
+  // (docs/methods/feed-risks.md, "Wildfire rates").
+  wildfire: { radiusKm: 100, decayKm: 30, annualRateRef: 42, recentRef: 3 },
   storm: { radiusKm: 300, decayKm: 150, annualRateRef: 0.2, recentRef: 0.3 },
   // inlandKm: three e-folding distances (exposure factor < 5 %); beyond it a point answers 0 with its distance.
   sea_level_rise: { radiusKm: 300, rateRefMmYr: 10, coastDecayKm: 50, inlandKm: 150, minYears: 20 },

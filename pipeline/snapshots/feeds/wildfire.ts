@@ -4,10 +4,12 @@ import { gunzipSync } from "node:zlib";
 import { join } from "node:path";
 import type { EventInput } from "../../../formats/event-index.ts";
 import { parseGdacsGeoJson } from "../../feeds/gdacs.ts";
-import { parseFirmsCsv, parseFirmsGeoJson } from "../../feeds/firms.ts";
+import { parseFirmsCsv, parseFirmsGeoJson, type FireRecord, type FireResult, type FirmsSensor } from "../../feeds/firms.ts";
 import { FIRMS_GLOBAL_DIR, FIRMS_GLOBAL_FILES } from "../../feeds/firms-global.ts";
 import type { AdapterResult, FeedRecord } from "../../feeds/records.ts";
-import type { EventRecord } from "../../../formats/feed-snapshot.ts";
+import type { EventRecord, FireSensorSpan } from "../../../formats/feed-snapshot.ts";
+import { isoDay } from "../../../lib/days.ts";
+import { MIN_OVERLAP_DAYS, measureSensorFactor } from "../../../lib/feed-risk/wildfire.ts";
 import { YEAR_MS } from "../../../lib/feed-risk/scoring.ts";
 import { type BuildContext, type BuiltSnapshot, GDACS_GEOJSON_FILE, Inputs, PARAMS, WORLD, eventMeta, finish, latest, recordOf, requireValid, toEvent } from "./common.ts";
 
@@ -29,12 +31,31 @@ const degrees = (b: [number, number, number, number]) => {
   return `${lng(b[0])}–${lng(b[2])}, ${lat(b[1])}–${lat(b[3])}`;
 };
 
-/** FIRMS archive downloads (gzip CSV) in the data directory, each its own record with its own extent. */
-export const FIRMS_ARCHIVES = [
+/** FIRMS archive downloads (gzip CSV) in the data directory, each its own record with its own extent; a country's
+ *  download answers only inside that country (`country`, ISO 3166-1 alpha-3). */
+export const FIRMS_ARCHIVES: readonly { file: string; id: string; name: string; country?: string }[] = [
   { file: "feeds/firms-archive/fire_archive_M6_96619.csv.gz", id: "firms-australia-2019", name: "NASA FIRMS MODIS C6 archive, Australia" },
   { file: "feeds/firms-archive/fire_archive_SV-C2_740981.csv.gz", id: "firms-rhodes-2023", name: "NASA FIRMS VIIRS archive, Rhodes (Suomi NPP, NOAA-20)" },
   { file: "feeds/firms-archive/fire_archive_J1V-C2_740979.csv.gz", id: "firms-rhodes-2023", name: "NASA FIRMS VIIRS archive, Rhodes (Suomi NPP, NOAA-20)" },
-] as const;
+  { file: "feeds/firms-archive/fire_archive_M-C61_214279_greece_2000_2021.csv.gz", id: "firms-greece-2000-2021", name: "NASA FIRMS MODIS C6.1 archive, Greece", country: "GRC" },
+  { file: "feeds/firms-archive/fire_archive_M-C61_214285_israel_2000_2021.csv.gz", id: "firms-israel-2000-2021", name: "NASA FIRMS MODIS C6.1 archive, Israel", country: "ISR" },
+  { file: "feeds/firms-archive/fire_archive_M-C61_214281_tunisia_2000_2021.csv.gz", id: "firms-tunisia-2000-2021", name: "NASA FIRMS MODIS C6.1 archive, Tunisia", country: "TUN" },
+  { file: "feeds/firms-archive/fire_archive_M-C61_581934_malaysia_2023_2024.csv.gz", id: "firms-malaysia-2023-2024", name: "NASA FIRMS MODIS C6.1 archive, Malaysia", country: "MYS" },
+];
+
+/** Each sensor's detections in a record, with their first and last day. */
+function sensorSpans(detections: readonly FireRecord[]): Partial<Record<FirmsSensor, FireSensorSpan>> {
+  const out: Partial<Record<FirmsSensor, { first: number; last: number; n: number }>> = {};
+  for (const d of detections) {
+    const s = (out[d.sensor] ??= { first: Infinity, last: -Infinity, n: 0 });
+    s.first = Math.min(s.first, d.time);
+    s.last = Math.max(s.last, d.time);
+    s.n++;
+  }
+  const spans: Partial<Record<FirmsSensor, FireSensorSpan>> = {};
+  for (const k of Object.keys(out).sort() as FirmsSensor[]) spans[k] = { start: isoDay(out[k]!.first), end: isoDay(out[k]!.last), detections: out[k]!.n };
+  return spans;
+}
 
 export async function buildWildfire(ctx: BuildContext): Promise<BuiltSnapshot> {
   const inp = new Inputs(ctx);
@@ -49,7 +70,8 @@ export async function buildWildfire(ctx: BuildContext): Promise<BuiltSnapshot> {
   for (const r of [...(geo?.records ?? []), ...csv.records]) byId.set(r.id, r);
   const nrtSet = "firms-sea-2018";
   const events = [...byId.values()].map((r) => toEvent(r, nrtSet));
-  const recordSpecs: { id: string; name: string; events: EventInput[]; bbox?: [number, number, number, number] }[] = [{ id: nrtSet, name: "NASA FIRMS MODIS C6 South-East Asia 48 h sample", events: [...events] }];
+  type Spec = { id: string; name: string; events: EventInput[]; detections: FireRecord[]; bbox?: [number, number, number, number]; country?: string };
+  const recordSpecs: Spec[] = [{ id: nrtSet, name: "NASA FIRMS MODIS C6 South-East Asia 48 h sample", events: [...events], detections: [...byId.values()] as FireRecord[] }];
   const archives: Record<string, AdapterResult<unknown>> = {};
   // The archive downloads: each a record of its own, answering inside its own extent.
   for (const a of FIRMS_ARCHIVES) {
@@ -60,24 +82,32 @@ export async function buildWildfire(ctx: BuildContext): Promise<BuiltSnapshot> {
     const evs = r.records.map((x) => toEvent(x, a.id));
     events.push(...evs);
     const spec = recordSpecs.find((x) => x.id === a.id);
-    if (spec) spec.events.push(...evs);
-    else recordSpecs.push({ id: a.id, name: a.name, events: evs });
+    if (spec) {
+      spec.events.push(...evs);
+      spec.detections.push(...r.records);
+    } else recordSpecs.push({ id: a.id, name: a.name, events: evs, detections: [...r.records], ...(a.country ? { country: a.country } : {}) });
   }
   // The global near-real-time archives (source firms_global), where a refresh linked them in: one worldwide record,
   // listed first so it answers every point (the fixed files answer only without it).
   const global = FIRMS_GLOBAL_FILES.map((f) => join(FIRMS_GLOBAL_DIR, f.file)).filter((f) => existsSync(join(ctx.dataDir, f)));
   const globalSet = "firms-global-nrt";
   const globalEvents: EventInput[] = [];
+  const globalDetections: FireRecord[] = [];
   for (const file of global) {
     const r = parseFirmsCsv(await inp.text(file), file);
     requireValid(file, r);
     archives[file] = r;
-    for (const x of r.records) globalEvents.push(toEvent(x, globalSet));
+    for (const x of r.records) {
+      globalEvents.push(toEvent(x, globalSet));
+      globalDetections.push(x);
+    }
   }
   if (globalEvents.length > 0) {
     for (const e of globalEvents) events.push(e);
-    recordSpecs.unshift({ id: globalSet, name: "NASA FIRMS global near-real-time fires (MODIS C6.1, VIIRS S-NPP and NOAA-20)", events: globalEvents, bbox: WORLD });
+    recordSpecs.unshift({ id: globalSet, name: "NASA FIRMS global near-real-time fires (MODIS C6.1, VIIRS S-NPP, NOAA-20 and NOAA-21)", events: globalEvents, detections: globalDetections, bbox: WORLD });
   }
+  // One scale across sensors: VIIRS detections over MODIS ones where both saw the same record's area on the same days.
+  const factor = measureSensorFactor(recordSpecs.map((x) => ({ id: x.id, detections: x.detections.map((d) => ({ sensor: d.sensor, time: d.time, frp: d.magnitude })) })));
   const records: EventRecord[] = recordSpecs.map((x) => {
     const rec = recordOf(x.id, x.name, x.events);
     // A loop, not Math.min(...): a global record holds millions of detections.
@@ -85,12 +115,18 @@ export async function buildWildfire(ctx: BuildContext): Promise<BuiltSnapshot> {
     for (const e of x.events) first = Math.min(first, e.time);
     const last = latest(x.events);
     // The files carry no product region: a record answers inside the extent of its detections, rounded out to whole degrees.
-    return { ...rec, bbox: x.bbox ?? extentOf(x.events), set: x.id, years: Math.max(1 / 365.2425, (last - first) / YEAR_MS) };
+    return { ...rec, bbox: x.bbox ?? extentOf(x.events), set: x.id, years: Math.max(1 / 365.2425, (last - first) / YEAR_MS), ...(x.country ? { country: x.country } : {}), sensors: sensorSpans(x.detections) };
   });
   const asOf = latest(events);
   const bbox = globalEvents.length > 0 ? WORLD : extentOf(events);
   const coverage = { bbox, surface: "any" as const, description: `${globalEvents.length > 0 ? "everywhere (the global record first); " : ""}the extents of the fire files present: ${records.map((r) => `${r.name} ${r.start}..${r.end} (${degrees(r.bbox!)})`).join("; ")}` };
-  const meta = eventMeta("wildfire", events, asOf, coverage, ["NASA FIRMS MODIS C6 / VIIRS active fires (Giglio et al. 2016; Schroeder et al. 2014)"], "FRP MW", { ...PARAMS.wildfire });
+  const meta = eventMeta("wildfire", events, asOf, coverage, ["NASA FIRMS MODIS C6 / VIIRS active fires (Giglio et al. 2016; Schroeder et al. 2014)"], "FRP MW", { ...PARAMS.wildfire, ...(factor ? { viirsPerModis: factor.viirsPerModis } : {}) });
   const gdacsFires = gdacs.records.filter((r) => r.kind === "fire").length;
-  return finish(meta, events, { records }, inp, { firmsCsv: csv, ...(geo ? { firmsGeoJson: geo } : {}), ...archives }, { records, gdacsWildfiresNotUsed: gdacsFires, note: "GDACS wildfires (2026) fall outside the FIRMS record windows and are not mixed in" });
+  return finish(meta, events, { records }, inp, { firmsCsv: csv, ...(geo ? { firmsGeoJson: geo } : {}), ...archives }, {
+    records,
+    sensorFactor: factor ?? `not measured: no record holds MODIS and VIIRS detections over ${MIN_OVERLAP_DAYS} common days or more`,
+    notVegetation: Object.fromEntries(Object.entries(archives).map(([f, r]) => [f, (r as FireResult).notVegetation])),
+    gdacsWildfiresNotUsed: gdacsFires,
+    note: "GDACS wildfires (2026) fall outside the FIRMS record windows and are not mixed in",
+  });
 }

@@ -8,15 +8,15 @@ import { GiB, download, joinUrl } from "./shared.ts";
 export const source: SourceEntry = {
   name: "firms_global",
   usedBy: ["wildfire"],
-  title: "NASA FIRMS global active fires, last 7 days (keyless NRT files: MODIS C6.1, VIIRS S-NPP and NOAA-20 C2), merged by detection",
+  title: "NASA FIRMS global active fires, last 7 days (keyless NRT files: MODIS C6.1, VIIRS S-NPP, NOAA-20 and NOAA-21 C2), merged by detection",
   url: FIRMS_GLOBAL_URL,
   otherUrls: ["https://firms.modaps.eosdis.nasa.gov/active_fire/"],
   format: "csv",
   cadence: "daily",
   licence: "NASA open data (free use, citation requested)",
-  attribution: "NASA FIRMS MODIS C6.1 (MCD14DL) and VIIRS 375 m C2 (VNP14IMGTDL, VJ114IMGTDL) NRT active fires; Giglio et al. 2016; Schroeder et al. 2014",
+  attribution: "NASA FIRMS MODIS C6.1 (MCD14DL) and VIIRS 375 m C2 (VNP14IMGTDL, VJ114IMGTDL, VJ214IMGTDL) NRT active fires; Giglio et al. 2016; Schroeder et al. 2014",
   dataDirPath: null,
-  liveFormat: `Three keyless CSVs under ${FIRMS_GLOBAL_URL}/ (MODIS_C6_1_Global_7d.csv, SUOMI_VIIRS_C2_Global_7d.csv, J1_VIIRS_C2_Global_7d.csv), each the last 7 days worldwide with FIRMS' MODIS or VIIRS columns; the mirror has none. Each is merged by detection (latitude, longitude, acq_date, acq_time, satellite) into a rolling archive that keeps ${FIRMS_GLOBAL_DAYS_VARIABLE} days (default ${FIRMS_GLOBAL_DAYS_DEFAULT}) before its latest acq_date, linked into the inputs tree as ${FIRMS_GLOBAL_DIR}/<product>.csv, where the wildfire builder reads it as one worldwide record.`,
+  liveFormat: `Four keyless CSVs under ${FIRMS_GLOBAL_URL}/ (MODIS_C6_1_Global_7d.csv, SUOMI_VIIRS_C2_Global_7d.csv, J1_VIIRS_C2_Global_7d.csv, J2_VIIRS_C2_Global_7d.csv), each the last 7 days worldwide with FIRMS' MODIS or VIIRS columns; the mirror has none. Each is merged by detection (latitude, longitude, acq_date, acq_time, satellite) into a rolling archive that keeps ${FIRMS_GLOBAL_DAYS_VARIABLE} days (default ${FIRMS_GLOBAL_DAYS_DEFAULT}) before its latest acq_date, linked into the inputs tree as ${FIRMS_GLOBAL_DIR}/<product>.csv, where the wildfire builder reads it as one worldwide record.`,
   refresh: "http",
   maxBytes: 2 * GiB,
   resources: (ctx) => FIRMS_GLOBAL_FILES.map((f) =>
@@ -28,5 +28,6 @@ export const source: SourceEntry = {
     }, {
       dataDirFile: join(FIRMS_GLOBAL_DIR, f.file),
       merge: { kind: "csv-rows", key: ["latitude", "longitude", "acq_date", "acq_time", "satellite"], onHeaderChange: "remap", keepDays: { column: "acq_date", days: firmsGlobalDays(ctx.env) } },
+      ...("ending" in f ? { ending: f.ending } : {}),
     })),
 };

@@ -1,0 +1,96 @@
+// Wildfire science, pure (docs/methods/feed-risks.md, "Wildfire: which record answers" and "One scale across
+// sensors"): the intensity of one FIRMS detection, the MODIS/VIIRS factor measured where both sensors saw the same
+// area on the same days, and which fire record answers a point.
+import type { EventRecord, FireSensorSpan } from "../../formats/feed-snapshot.ts";
+import { DAY_MS, type IntensityFn } from "./scoring.ts";
+import { inBbox, MIN_RATE_YEARS } from "./answer.ts";
+
+/** FRP (MW) on a log scale: 10 MW → 0.69, 100 MW → 2.4. */
+export const frpIntensity = (frp: number) => Math.log1p(Math.max(0, frp) / 10);
+
+/** Fewest days both sensors must cover in one record for its detections to count towards the factor. */
+export const MIN_OVERLAP_DAYS = 7;
+/** Fewest detections of each sensor in the overlaps for a factor (fewer: no factor). */
+export const MIN_OVERLAP_DETECTIONS = 100;
+
+export interface SensorFactor {
+  /** Σ intensity of VIIRS detections / Σ intensity of MODIS detections over the overlaps: a VIIRS detection counts 1/k. */
+  viirsPerModis: number;
+  overlapDays: number;
+  modisDetections: number;
+  viirsDetections: number;
+  /** The records the overlaps come from. */
+  records: string[];
+}
+
+/** One detection as the factor needs it. */
+export interface SensorDetection {
+  sensor: "MODIS" | "VIIRS";
+  time: number;
+  frp: number;
+}
+
+/**
+ * The MODIS/VIIRS factor: over every record where both sensors' detections span a common period of at least
+ * MIN_OVERLAP_DAYS (from the later first day to the earlier last day, whole days), the intensity-weighted VIIRS
+ * detections over the MODIS ones in that period, pooled. VIIRS' 375 m pixels split one fire into several detections
+ * that MODIS' 1 km pixels see as one; dividing each VIIRS detection's weight by this factor puts both on the MODIS
+ * scale the rate reference is calibrated on. null when no record has such an overlap.
+ */
+export function measureSensorFactor(records: { id: string; detections: SensorDetection[] }[]): SensorFactor | null {
+  let m = 0, v = 0, nm = 0, nv = 0, days = 0;
+  const used: string[] = [];
+  for (const r of records) {
+    const span = { MODIS: [Infinity, -Infinity], VIIRS: [Infinity, -Infinity] };
+    for (const d of r.detections) {
+      const s = span[d.sensor];
+      s[0] = Math.min(s[0], d.time);
+      s[1] = Math.max(s[1], d.time);
+    }
+    const from = Math.floor(Math.max(span.MODIS[0], span.VIIRS[0]) / DAY_MS) * DAY_MS;
+    const to = Math.floor(Math.min(span.MODIS[1], span.VIIRS[1]) / DAY_MS) * DAY_MS + DAY_MS;
+    if (!(to - from >= MIN_OVERLAP_DAYS * DAY_MS)) continue;
+    for (const d of r.detections) {
+      if (d.time < from || d.time >= to) continue;
+      if (d.sensor === "MODIS") { m += frpIntensity(d.frp); nm++; } else { v += frpIntensity(d.frp); nv++; }
+    }
+    days += (to - from) / DAY_MS;
+    used.push(r.id);
+  }
+  if (nm < MIN_OVERLAP_DETECTIONS || nv < MIN_OVERLAP_DETECTIONS || !(m > 0)) return null;
+  return { viirsPerModis: v / m, overlapDays: days, modisDetections: nm, viirsDetections: nv, records: used };
+}
+
+const intensityByFactor = new Map<number | undefined, IntensityFn>();
+
+/**
+ * Intensity of one wildfire event: FRP on a log scale; a VIIRS detection divided by the measured factor (absent: as
+ * it is, and the answer says the sensors are not on one scale); a GDACS alert score as it is. One function per factor,
+ * so the scoring's per-function cache holds.
+ */
+export function wildfireIntensity(viirsPerModis?: number): IntensityFn {
+  const k = viirsPerModis !== undefined && viirsPerModis > 0 ? viirsPerModis : undefined;
+  let fn = intensityByFactor.get(k);
+  if (!fn) {
+    fn = (m, source) => (source === "GDACS" ? Math.max(0.1, m) : source === "FIRMS-VIIRS" && k !== undefined ? frpIntensity(m) / k : frpIntensity(m));
+    intensityByFactor.set(k, fn);
+  }
+  return fn;
+}
+
+/** Sensors of a record with their spans, "MODIS", "VIIRS" or "MODIS+VIIRS". */
+export function sensorLabel(sensors: Partial<Record<"MODIS" | "VIIRS", FireSensorSpan>> | undefined): string {
+  return Object.keys(sensors ?? {}).sort().join("+") || "unknown";
+}
+
+/**
+ * The fire record that answers a point: among the records whose extent holds it (a country's record only inside that
+ * country), the longest record of a year or more (a rate and a level); else the first that holds it (the global
+ * near-real-time record comes first: current activity only). undefined: none holds it.
+ */
+export function chooseFireRecord(records: EventRecord[], lat: number, lng: number, country: string | null): EventRecord | undefined {
+  const holding = records.filter((r) => r.bbox && inBbox(r.bbox, lat, lng) && (r.country === undefined || r.country === country));
+  let best: EventRecord | undefined;
+  for (const r of holding) if ((r.years ?? 0) >= MIN_RATE_YEARS && (!best || r.years! > best.years!)) best = r;
+  return best ?? holding[0];
+}
