@@ -142,12 +142,13 @@ describe("station-grid build on the real data mirror", () => {
       if (f !== broken) symlinkSync(join(stationDir, f), join(dd, "climate", "ghcnd-thailand", f));
     }
     const lines = readFileSync(join(stationDir, broken), "utf8").split("\n");
-    lines[5] = lines[5].replace(/,[^,]*,([^,]*),([^,]*),([^,]*)$/, ",-3.0,$1,$2,$3"); // negative precipitation
+    // A date that is no date (a value out of its element's range is now dropped and reported, not fatal: issue 37).
+    lines[5] = lines[5].replace(/\d{4}-\d{2}-\d{2}/, "2019-13-45");
     writeFileSync(join(dd, "climate", "ghcnd-thailand", broken), lines.join("\n"));
 
     const current = readlinkSync(join(artifacts, "current"));
     await expect(buildDrought({ dataDir: dd, artifactsDir: artifacts, settings, force: true })).rejects.toThrow(
-      new RegExp(`${broken}:6: .*PRCP`),
+      new RegExp(`${broken}:6: .*2019-13-45`),
     );
     expect(readlinkSync(join(artifacts, "current"))).toBe(current);
     expect(readdirSync(join(artifacts, "staging"))).toEqual([]);
