@@ -29,13 +29,23 @@ function modisYear(year: number, acqYear = year): string {
 
 const path = (year: number) => `/data/country/modis/${year}/modis_${year}_Malta.csv`;
 
+const VIIRS_HEADER = "latitude,longitude,bright_ti4,scan,track,acq_date,acq_time,satellite,instrument,confidence,version,bright_ti5,frp,daynight,type";
+
+/** A VIIRS S-NPP year of Malta: two vegetation fires a month. */
+function viirsYear(year: number): string {
+  const rows: string[] = [];
+  for (let m = 1; m <= 12; m++) for (const t of ["0130", "1245"]) rows.push(`${(35.86 + m * 0.01).toFixed(2)},${(14.31 + m * 0.02).toFixed(2)},330.1,0.4,0.4,${year}-${String(m).padStart(2, "0")}-16,${t},N,VIIRS,n,2,290.0,${3 + m},D,0`);
+  return [VIIRS_HEADER, ...rows].join("\n") + "\n";
+}
+
 describe("FIRMS yearly country files", () => {
   let replay: Replay;
   const bodies = new Map<string, string>();
   const artifactsDir = mkdtempSync(join(tmpdir(), "firms-country-"));
-  const env = { SOURCE_URL_FIRMS_COUNTRY: "", FIRMS_COUNTRIES: "Malta", SOURCES_RETRIES: "0", SOURCES_BACKOFF_MS: "5" };
-  const refresh = async (now: string) => (await refreshSources({ dataDir: dataDir(), artifactsDir, env, now: new Date(now), only: ["firms_country"], progress: { start() {}, source() {} } }))[0];
-  const build = async () => {
+  const env = { SOURCE_URL_FIRMS_COUNTRY: "", FIRMS_COUNTRIES: "Malta", SOURCES_RETRIES: "1", SOURCES_BACKOFF_MS: "5" };
+  const refresh = async (now: string, dir = artifactsDir) => (await refreshSources({ dataDir: dataDir(), artifactsDir: dir, env, now: new Date(now), only: ["firms_country"], progress: { start() {}, source() {} } }))[0];
+  const build = async (dir = artifactsDir) => {
+    const artifactsDir = dir;
     await writeInputOverlay(dataDir(), artifactsDir, env);
     const built = await buildWildfire({ dataDir: effectiveDataDir(dataDir(), artifactsDir), env: {}, now: new Date() });
     return built.qc as { records: EventRecord[]; countryFiles?: { records: { id: string; years: string; leftOut: number[] }[] } };
@@ -98,5 +108,36 @@ describe("FIRMS yearly country files", () => {
     // Valletta is answered from Malta's record; the same box read as Italy is not.
     expect(chooseFireRecord(qc2.records, VALLETTA.lat, VALLETTA.lng, "MLT")?.id).toBe("firms-country-malta-modis");
     expect(chooseFireRecord(qc2.records, VALLETTA.lat, VALLETTA.lng, "ITA")?.id).not.toBe("firms-country-malta-modis");
+  }, 180_000);
+
+  it("one record per sensor: MODIS and VIIRS S-NPP years of a country apart; a missing past year fails and cuts the record after it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "firms-country-viirs-"));
+    bodies.clear();
+    replay.asked.length = 0;
+    // June 2013: MODIS 2000..2012 and VIIRS 2012; the origin lacks MODIS 2005.
+    for (let y = 2000; y <= 2012; y++) if (y !== 2005) bodies.set(path(y), modisYear(y));
+    bodies.set("/data/country/viirs-snpp/2012/viirs-snpp_2012_Malta.csv", viirsYear(2012));
+    const r = await refresh("2013-06-01T00:00:00Z", dir);
+    expect(replay.asked).toHaveLength(14);
+    expect(replay.asked).toContain("/data/country/viirs-snpp/2012/viirs-snpp_2012_Malta.csv");
+    // 2005 is a past year: its 404 is a failure of that file (no copy to keep), not an unpublished year.
+    expect(r).toMatchObject({ outcome: "partial", changed: 13, failed: 1, files: 14 });
+    expect(r.ended).toBeUndefined();
+    expect(r.reason).toMatch(/modis_2005_Malta\.csv: .*HTTP 404/);
+
+    const qc = await build(dir);
+    const modis = qc.records.find((x) => x.id === "firms-country-malta-modis")!;
+    const viirs = qc.records.find((x) => x.id === "firms-country-malta-viirs-snpp")!;
+    // The MODIS record holds the consecutive years up to the latest: 2006..2012, not 2000 with a hole in 2005.
+    expect(modis).toMatchObject({ country: "MLT", start: "2006-01-15", end: "2012-12-15", sensors: { MODIS: { detections: 84 } } });
+    expect(Object.keys(modis.sensors!)).toEqual(["MODIS"]);
+    expect(viirs).toMatchObject({ country: "MLT", start: "2012-01-16", end: "2012-12-16", sensors: { VIIRS: { detections: 24 } } });
+    expect(Object.keys(viirs.sensors!)).toEqual(["VIIRS"]);
+    expect(qc.countryFiles?.records).toEqual([
+      { id: "firms-country-malta-modis", years: "2006..2012", leftOut: [2000, 2001, 2002, 2003, 2004] },
+      { id: "firms-country-malta-viirs-snpp", years: "2012..2012", leftOut: [] },
+    ]);
+    // The longer record answers Valletta.
+    expect(chooseFireRecord(qc.records, VALLETTA.lat, VALLETTA.lng, "MLT")?.id).toBe("firms-country-malta-modis");
   }, 180_000);
 });
