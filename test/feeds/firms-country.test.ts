@@ -105,9 +105,17 @@ describe("FIRMS yearly country files", () => {
     const malta2 = qc2.records.find((r) => r.id === "firms-country-malta-modis")!;
     expect(malta2).toMatchObject({ country: "MLT", start: "2000-01-15", end: "2002-12-15", sensors: { MODIS: { detections: 36 } } });
     expect(malta2.years).toBeCloseTo((Date.UTC(2002, 11, 15, 10, 30) - Date.UTC(2000, 0, 15, 10, 30)) / (365.2425 * 86_400_000), 3);
+    // A setting the listing refuses does not take the downloaded years out of the inputs tree (the state links them).
+    await writeInputOverlay(dataDir(), artifactsDir, { ...env, FIRMS_COUNTRIES: "Atlantis" });
+    expect(readFileSync(join(effectiveDataDir(dataDir(), artifactsDir), FIRMS_COUNTRY_DIR, "Malta", "modis_2002_Malta.csv"), "utf8")).toBe(modisYear(2002));
     // Valletta is answered from Malta's record; the same box read as Italy is not.
     expect(chooseFireRecord(qc2.records, VALLETTA.lat, VALLETTA.lng, "MLT")?.id).toBe("firms-country-malta-modis");
     expect(chooseFireRecord(qc2.records, VALLETTA.lat, VALLETTA.lng, "ITA")?.id).not.toBe("firms-country-malta-modis");
+    // The refresh itself says so, and asks nothing.
+    replay.asked.length = 0;
+    const refused = (await refreshSources({ dataDir: dataDir(), artifactsDir, env: { ...env, FIRMS_COUNTRIES: "Malta,Atlantis" }, now: new Date("2003-06-03T00:00:00Z"), only: ["firms_country"], progress: { start() {}, source() {} } }))[0];
+    expect(refused).toMatchObject({ outcome: "failed", reason: expect.stringMatching(/^listing the files failed: FIRMS_COUNTRIES: "Atlantis" is not a country name/) });
+    expect(replay.asked).toEqual([]);
   }, 180_000);
 
   it("one record per sensor: MODIS and VIIRS S-NPP years of a country apart; a missing past year fails and cuts the record after it", async () => {
