@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { dirname, join, relative, resolve } from "node:path";
 import { currentRawDir, readSourceState } from "./raw-cache.ts";
 import { effectiveOrigin, SOURCES } from "./registry.ts";
-import type { SourceEntry } from "./types.ts";
+import type { ResourceSpec, SourceEntry } from "./types.ts";
 
 export const INPUTS_DIR = "inputs";
 const MARKER = ".overlay.json";
@@ -44,7 +44,13 @@ export async function downloadedInputs(dataDir: string, artifactsDir: string, en
   for (const entry of sources) {
     const currentDir = currentRawDir(artifactsDir, entry.name);
     if (!currentDir) continue;
-    const specs = await entry.resources({ origin: effectiveOrigin(entry, env).url ?? "", dataDir, currentDir, env, now: new Date() });
+    // A listing that refuses its settings (FIRMS_COUNTRIES naming no country) links the files its state names.
+    let specs: ResourceSpec[] = [];
+    try {
+      specs = await entry.resources({ origin: effectiveOrigin(entry, env).url ?? "", dataDir, currentDir, env, now: new Date() });
+    } catch {
+      // The state's links below.
+    }
     const links: [string, string][] = specs.filter((s) => s.dataDirFile && s.adapterReadsLive).map((s) => [s.file, s.dataDirFile!]);
     for (const [file, state] of Object.entries(readSourceState(artifactsDir, entry.name)?.files ?? {})) if (state.linkAs) links.push([file, state.linkAs]);
     for (const [file, at] of links) {

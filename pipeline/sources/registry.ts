@@ -13,6 +13,7 @@ import { source as floodFootprints } from "./catalog/flood-footprints.ts";
 import { source as firmsArchive } from "./catalog/firms-archive.ts";
 import { source as firms } from "./catalog/firms.ts";
 import { source as firmsGlobal } from "./catalog/firms-global.ts";
+import { source as firmsCountry } from "./catalog/firms-country.ts";
 import { source as ibtracsActive } from "./catalog/ibtracs-active.ts";
 import { source as ibtracsRecent } from "./catalog/ibtracs-recent.ts";
 import { source as ibtracsWp } from "./catalog/ibtracs-wp.ts";
@@ -54,6 +55,7 @@ export const SOURCES: readonly SourceEntry[] = [
   firmsArchive,
   firms,
   firmsGlobal,
+  firmsCountry,
   ibtracsActive,
   ibtracsRecent,
   ibtracsWp,

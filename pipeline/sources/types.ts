@@ -105,7 +105,8 @@ export interface ResourceSpec {
   arcgis?: { pageSize: number; columns: readonly string[]; dateColumns: readonly string[] };
   /** Paged GeoJSON search (GDACS): every page until a short one, kept as one FeatureCollection (geojson-pages.ts). */
   geojsonPages?: GeojsonPaging;
-  /** The product is ending (why, e.g. MODIS' satellites): a download that is gone (HTTP 404 or 410) or holds no rows
+  /** The product is ending (why, e.g. MODIS' satellites), or the file may not be published yet (FIRMS' yearly country
+   *  files of the last two years): a download that is gone (HTTP 404 or 410) or holds no rows
    *  (fewer than check.minRows) is not a failure. The file leaves the source's version, so the builders run on the
    *  others, and the refresh says so (`ended` in the state, the result and the nightly's notes). */
   ending?: string;

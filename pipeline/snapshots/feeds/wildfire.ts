@@ -1,11 +1,12 @@
 // The wildfire snapshot: one record per FIRMS file (its extent and period), the global near-real-time files first.
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { join } from "node:path";
 import type { EventInput } from "../../../formats/event-index.ts";
 import { parseGdacsGeoJson } from "../../feeds/gdacs.ts";
 import { parseFirmsCsv, parseFirmsGeoJson, type FireRecord, type FireResult, type FirmsSensor } from "../../feeds/firms.ts";
 import { FIRMS_GLOBAL_DIR, FIRMS_GLOBAL_FILES } from "../../feeds/firms-global.ts";
+import { FIRMS_COUNTRY_DIR, FIRMS_COUNTRY_PRODUCTS, firmsCountryCode, parseFirmsCountryFile } from "../../feeds/firms-country.ts";
 import type { AdapterResult, FeedRecord } from "../../feeds/records.ts";
 import type { EventRecord, FireSensorSpan } from "../../../formats/feed-snapshot.ts";
 import { isoDay } from "../../../lib/days.ts";
@@ -42,6 +43,45 @@ export const FIRMS_ARCHIVES: readonly { file: string; id: string; name: string; 
   { file: "feeds/firms-archive/fire_archive_M-C61_214281_tunisia_2000_2021.csv.gz", id: "firms-tunisia-2000-2021", name: "NASA FIRMS MODIS C6.1 archive, Tunisia", country: "TUN" },
   { file: "feeds/firms-archive/fire_archive_M-C61_581934_malaysia_2023_2024.csv.gz", id: "firms-malaysia-2023-2024", name: "NASA FIRMS MODIS C6.1 archive, Malaysia", country: "MYS" },
 ];
+
+/** A country's year files of one product (source firms_country), as the inputs tree links them in. */
+export interface CountryYears {
+  country: string;
+  iso3: string;
+  product: (typeof FIRMS_COUNTRY_PRODUCTS)[number];
+  /** The consecutive years joined into the record, ending at the latest one present. */
+  years: { year: number; file: string }[];
+  /** Years present but left out: older than a missing year (a record's period must hold every year it spans). */
+  leftOut: number[];
+}
+
+/**
+ * The yearly country files under feeds/firms-country/<Country>/, grouped by country and product: the longest run of
+ * consecutive years that ends at the latest year present (a gap would make the record's period claim years it does not
+ * hold, and lower its rate). Folders whose name is not a country (no ISO code) are listed as such.
+ */
+export function countryYearFiles(dataDir: string): { groups: CountryYears[]; notCountries: string[] } {
+  const root = join(dataDir, FIRMS_COUNTRY_DIR);
+  const groups: CountryYears[] = [];
+  const notCountries: string[] = [];
+  if (!existsSync(root)) return { groups, notCountries };
+  for (const country of readdirSync(root).sort()) {
+    const iso3 = firmsCountryCode(country);
+    if (!iso3) {
+      notCountries.push(country);
+      continue;
+    }
+    const files = readdirSync(join(root, country)).map((f) => ({ f, parsed: parseFirmsCountryFile(f) })).filter((x) => x.parsed?.country === country);
+    for (const product of FIRMS_COUNTRY_PRODUCTS) {
+      const years = files.filter((x) => x.parsed!.product === product).map((x) => ({ year: x.parsed!.year, file: join(FIRMS_COUNTRY_DIR, country, x.f) })).sort((a, b) => a.year - b.year);
+      if (years.length === 0) continue;
+      let from = years.length - 1;
+      while (from > 0 && years[from - 1].year === years[from].year - 1) from--;
+      groups.push({ country, iso3, product, years: years.slice(from), leftOut: years.slice(0, from).map((y) => y.year) });
+    }
+  }
+  return { groups, notCountries };
+}
 
 /** Each sensor's detections in a record, with their first and last day. */
 function sensorSpans(detections: readonly FireRecord[]): Partial<Record<FirmsSensor, FireSensorSpan>> {
@@ -87,6 +127,28 @@ export async function buildWildfire(ctx: BuildContext): Promise<BuiltSnapshot> {
       spec.detections.push(...r.records);
     } else recordSpecs.push({ id: a.id, name: a.name, events: evs, detections: [...r.records], ...(a.country ? { country: a.country } : {}) });
   }
+  // The yearly country files (source firms_country), where a refresh linked them in: a country's years joined into one
+  // record per sensor, answering inside that country as the archive downloads do (the longer record wins there).
+  const countries = countryYearFiles(ctx.dataDir);
+  const countryRecords: { id: string; years: string; leftOut: number[] }[] = [];
+  for (const g of countries.groups) {
+    const id = `firms-country-${g.country.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-${g.product.product}`;
+    const spec: Spec = { id, name: `NASA FIRMS ${g.product.sensor} yearly country files, ${g.country.replace(/_/g, " ")}`, events: [], detections: [], country: g.iso3 };
+    for (const y of g.years) {
+      const r = parseFirmsCsv(await inp.text(y.file), y.file);
+      requireValid(y.file, r);
+      archives[y.file] = r;
+      for (const x of r.records) {
+        const e = toEvent(x, id);
+        events.push(e);
+        spec.events.push(e);
+        spec.detections.push(x);
+      }
+    }
+    if (spec.events.length === 0) continue;
+    recordSpecs.push(spec);
+    countryRecords.push({ id, years: `${g.years[0].year}..${g.years.at(-1)!.year}`, leftOut: g.leftOut });
+  }
   // The global near-real-time archives (source firms_global), where a refresh linked them in: one worldwide record,
   // listed first so it answers every point (the fixed files answer only without it).
   const global = FIRMS_GLOBAL_FILES.map((f) => join(FIRMS_GLOBAL_DIR, f.file)).filter((f) => existsSync(join(ctx.dataDir, f)));
@@ -125,6 +187,7 @@ export async function buildWildfire(ctx: BuildContext): Promise<BuiltSnapshot> {
   return finish(meta, events, { records }, inp, { firmsCsv: csv, ...(geo ? { firmsGeoJson: geo } : {}), ...archives }, {
     records,
     sensorFactor: factor ?? `not measured: no record holds MODIS and VIIRS detections over ${MIN_OVERLAP_DAYS} common days or more`,
+    ...(countryRecords.length || countries.notCountries.length ? { countryFiles: { records: countryRecords, notCountries: countries.notCountries } } : {}),
     notVegetation: Object.fromEntries(Object.entries(archives).map(([f, r]) => [f, (r as FireResult).notVegetation])),
     gdacsWildfiresNotUsed: gdacsFires,
     note: "GDACS wildfires (2026) fall outside the FIRMS record windows and are not mixed in",
