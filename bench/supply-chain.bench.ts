@@ -1,6 +1,6 @@
 // Micro benchmark of POST /api/supply-chain/query's service call, in process (no HTTP): builds the ports snapshot
 // from DATA_DIR into a temp ARTIFACTS_DIR, opens it, and times queries of every type for ports on every continent,
-// by code, by an alias code and by coordinate. Target (issue 10): p50 ≤ 50 µs per query.
+// by code, by an alias code and by coordinate, and a strait by its id and by coordinates. Target (issue 10): p50 ≤ 50 µs per query.
 // Run: npx tsx bench/supply-chain.bench.ts   (prints a markdown table of the median and p99 µs per query)
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -35,6 +35,8 @@ const cases: [continent: string, q: SupplyChainBody][] = [
   ["South America", { portCode: "BRSSZ", queryType: "trade_risk" }],
   ["Oceania", { portCode: "AUMEL", queryType: "congestion" }],
   ["Oceania", { lat: -33.86, lng: 151.2, queryType: "vessel_count" }],
+  ["Strait", { chokepoint: "chokepoint4", queryType: "trade_risk" }],
+  ["Strait", { lat: 12.65, lng: 43.4, queryType: "vessel_count" }],
 ];
 
 function time(q: SupplyChainBody, n: number): number[] {
@@ -53,9 +55,10 @@ const rows: string[] = [];
 for (const [continent, q] of cases) {
   const t = time(q, RUNS);
   for (const v of t) all.push(v);
-  const port = service.portQuery(q).port;
-  const asked = q.portCode ?? `${q.lat}, ${q.lng}`;
-  rows.push(`| ${continent} | ${asked} → ${port.code ?? "(no code)"} ${port.name} | ${q.queryType} | ${t[RUNS / 2].toFixed(1)} | ${t[Math.floor(RUNS * 0.99)].toFixed(1)} |`);
+  const a = service.query(q);
+  const answered = a.port ? `${a.port.code ?? "(no code)"} ${a.port.name}` : `${a.chokepoint.id} ${a.chokepoint.name}`;
+  const asked = q.portCode ?? q.chokepoint ?? `${q.lat}, ${q.lng}`;
+  rows.push(`| ${continent} | ${asked} → ${answered} | ${q.queryType} | ${t[RUNS / 2].toFixed(1)} | ${t[Math.floor(RUNS * 0.99)].toFixed(1)} |`);
 }
 all.sort((a, b) => a - b);
 const p50 = all[Math.floor(all.length / 2)];
