@@ -27,6 +27,8 @@ export interface NightlyOutcome {
   refresh: Record<string, number>;
   /** "source firms_global: MODIS_C6_1_Global.csv is gone (…)": files of an ending product left out; not failures. */
   ended: string[];
+  /** "source firms_country: modis_2025_Greece.csv is not published yet (…)": files not out yet, left out; not failures. */
+  unpublished: string[];
 }
 
 export function nightlyOutcome(results: readonly SourceRefreshResult[], builds: readonly BuildResult[], reports: readonly SourceReport[]): NightlyOutcome {
@@ -43,7 +45,8 @@ export function nightlyOutcome(results: readonly SourceRefreshResult[], builds: 
   const everyBuildFailed = builds.length > 0 && builds.every((b) => b.status === "failed" || b.status === "refused");
   const exitCode: ExitCode = failed.length === 0 ? 0 : everyBuildFailed || (noSourceRefreshed && newVersions === 0) ? 2 : 1;
   const ended = results.flatMap((r) => (r.ended ?? []).map((e) => `source ${r.source}: ${e}`));
-  return { exitCode, result: exitCode === 0 ? "ok" : exitCode === 1 ? "failures" : "nothing published", failed, frozen, published, refresh, ended };
+  const unpublished = results.flatMap((r) => (r.unpublished ?? []).map((e) => `source ${r.source}: ${e}`));
+  return { exitCode, result: exitCode === 0 ? "ok" : exitCode === 1 ? "failures" : "nothing published", failed, frozen, published, refresh, ended, unpublished };
 }
 
 /** The terminal's last lines: what failed, what is frozen, what was published, and the exit code. */
@@ -52,6 +55,7 @@ export function outcomeText(o: NightlyOutcome): string {
     `built: ${o.published.join(", ") || "nothing"}`,
     ...(o.frozen.length ? [`frozen upstreams (${o.frozen.length}):`, ...o.frozen.map((f) => `  ${f}`)] : []),
     ...(o.ended.length ? [`ended products left out (${o.ended.length}):`, ...o.ended.map((f) => `  ${f}`)] : []),
+    ...(o.unpublished.length ? [`not published yet, left out (${o.unpublished.length}):`, ...o.unpublished.map((f) => `  ${f}`)] : []),
     ...(o.failed.length ? [`failed (${o.failed.length}):`, ...o.failed.map((f) => `  ${f}`)] : []),
     `exit ${o.exitCode}: ${o.result}`,
   ];

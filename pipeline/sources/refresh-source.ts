@@ -55,6 +55,8 @@ export interface SourceRefreshResult {
   unreachable?: boolean;
   /** Files of an ending product found gone or empty (ResourceSpec.ending): left out, not failed. */
   ended?: string[];
+  /** Files not published yet, found gone or empty (ResourceSpec.notYetPublished): left out, not failed. */
+  unpublished?: string[];
   durationMs: number;
 }
 
@@ -62,6 +64,8 @@ interface FileOutcome {
   spec: ResourceSpec;
   /** An ending product's file found gone or empty: why, and that it left the version. */
   ended?: string;
+  /** A file not published yet, found gone or empty: why, and that it left the version. */
+  unpublished?: string;
   state?: FileState;
   /** The download changed the copy. */
   changed: boolean;
@@ -243,15 +247,23 @@ export async function refreshSource(entry: SourceEntry, ctx: RefreshContext): Pr
       if (note && changed) log.info({ source: entry.name, file: spec.file, note }, "merged with the previous copy");
       return { ...base, changed, confirmed: true, downloadedBytes, state };
     } catch (err) {
-      // An ending product's file that is gone or empty leaves the version: the builders run on the other files.
+      // An ending product's file, or one not published yet, that is gone or empty leaves the version: the builders
+      // run on the other files. Each is worded for what it is.
       const gone = err instanceof FetchFailure && !err.network && /^attempt \d+: HTTP (404|410)\b/.test(err.errors.at(-1) ?? "");
       const empty = err instanceof ContentError && /^(no data rows|\d+ rows, fewer than)/.test(err.reason);
-      if (spec.ending && (gone || empty)) {
+      if ((spec.ending || spec.notYetPublished) && (gone || empty)) {
         anySuccess = true;
-        const ended = `${spec.file} ${gone ? "is gone" : "has no rows"} (${(err as Error).message.replace(`${spec.file}: `, "")}): ${spec.ending}; left out, the source runs on its other files`;
-        log.warn({ source: entry.name, file: spec.file, url: spec.url, ended }, "an ending product's file is gone or empty: left out");
+        const detail = (err as Error).message.replace(`${spec.file}: `, "");
         // A new version without it, when the current one holds it.
-        return { ...base, changed: prev?.files[spec.file] !== undefined, ended };
+        const changed = prev?.files[spec.file] !== undefined;
+        if (spec.ending) {
+          const ended = `${spec.file} ${gone ? "is gone" : "has no rows"} (${detail}): ${spec.ending}; left out, the source runs on its other files`;
+          log.warn({ source: entry.name, file: spec.file, url: spec.url, ended }, "an ending product's file is gone or empty: left out");
+          return { ...base, changed, ended };
+        }
+        const unpublished = `${spec.file} is not published yet (${gone ? "" : "no rows: "}${detail}): ${spec.notYetPublished}; left out until it is, the source runs on its other files`;
+        log.info({ source: entry.name, file: spec.file, url: spec.url, unpublished }, "a file not published yet: left out");
+        return { ...base, changed, unpublished };
       }
       const network = err instanceof FetchFailure && err.network;
       // Every reason names its file (a content error already does).
@@ -274,6 +286,7 @@ export async function refreshSource(entry: SourceEntry, ctx: RefreshContext): Pr
 
   const failed = outcomes.filter((o) => o.error);
   const ended = outcomes.filter((o) => o.ended).map((o) => o.ended!);
+  const unpublished = outcomes.filter((o) => o.unpublished).map((o) => o.unpublished!);
   const downloadFailures = failed.filter((o) => o.spec.url);
   const changed = outcomes.filter((o) => o.changed).length;
   const unchanged = outcomes.filter((o) => o.confirmed && !o.changed).length;
@@ -313,6 +326,7 @@ export async function refreshSource(entry: SourceEntry, ctx: RefreshContext): Pr
     reason,
     unreachable: allUnreachable || undefined,
     ...(ended.length ? { ended } : {}),
+    ...(unpublished.length ? { unpublished } : {}),
     files: version ? files : (prev?.files ?? {}),
     dataAsOf: version ? dataAsOf : (prev?.dataAsOf ?? null),
   };
@@ -330,6 +344,7 @@ export async function refreshSource(entry: SourceEntry, ctx: RefreshContext): Pr
     dataAsOf: state.dataAsOf,
     unreachable: allUnreachable || undefined,
     ...(ended.length ? { ended } : {}),
+    ...(unpublished.length ? { unpublished } : {}),
     durationMs: Date.now() - start,
   };
 }

@@ -105,11 +105,14 @@ export interface ResourceSpec {
   arcgis?: { pageSize: number; columns: readonly string[]; dateColumns: readonly string[] };
   /** Paged GeoJSON search (GDACS): every page until a short one, kept as one FeatureCollection (geojson-pages.ts). */
   geojsonPages?: GeojsonPaging;
-  /** The product is ending (why, e.g. MODIS' satellites), or the file may not be published yet (FIRMS' yearly country
-   *  files of the last two years): a download that is gone (HTTP 404 or 410) or holds no rows
+  /** The product is ending (why, e.g. MODIS' satellites): a download that is gone (HTTP 404 or 410) or holds no rows
    *  (fewer than check.minRows) is not a failure. The file leaves the source's version, so the builders run on the
-   *  others, and the refresh says so (`ended` in the state, the result and the nightly's notes). */
+   *  others, and the refresh says so (`ended` in the state, the result and the nightly's "ended products left out"). */
   ending?: string;
+  /** The file may not be published yet (why, e.g. FIRMS' yearly country files of the last two years): gone or empty
+   *  is not a failure, as for `ending`, but the refresh says "not published yet" (`unpublished` in the state, the
+   *  result and the nightly's "not published yet, left out"). */
+  notYetPublished?: string;
 }
 
 export interface ResourceContext {
@@ -208,6 +211,8 @@ export interface SourceStateFile {
   lastSuccessAt?: string;
   /** Files of an ending product that were gone or empty at the last refresh, each with why (ResourceSpec.ending). */
   ended?: string[];
+  /** Files not published yet (gone or empty) at the last refresh, each with why (ResourceSpec.notYetPublished). */
+  unpublished?: string[];
   /** Failed attempts in a row (0 after a success). */
   consecutiveFailures?: number;
   /** Failed attempts ever recorded in this raw cache. */

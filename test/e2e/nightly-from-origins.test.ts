@@ -38,7 +38,8 @@ const DON = readdirSync(join(mirror, "health/who-don")).find((f) => /^outbreaks_
 /** Origin-shaped path → mirror file. */
 const FILES: Record<string, string> = {
   "/o/gdacs_events": "feeds/gdacs/gdacs_20260530T1858Z.geojson",
-  "/o/firms": "feeds/firms/MODIS_C6_SouthEast_Asia_20180523-25_reconstructed.csv",
+  // The area API's MODIS answer; its VIIRS products answer 404 (the mirror has no VIIRS area file): a failure of those files.
+  "/o/firms/MODIS_NRT/92,5,110,24/5": "feeds/firms/MODIS_C6_SouthEast_Asia_20180523-25_reconstructed.csv",
   "/o/ibtracs_active": "feeds/ibtracs/ibtracs.ACTIVE.list.v04r01.csv",
   "/o/psmsl/filelist.txt": "feeds/psmsl/filelist.txt",
   "/o/owid_temperature": "feeds/temperature/monthly-temperature-anomalies.csv",

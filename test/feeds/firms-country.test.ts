@@ -11,6 +11,7 @@ import { chooseFireRecord } from "../../lib/feed-risk/wildfire.ts";
 import type { EventRecord } from "../../formats/feed-snapshot.ts";
 import { FIRMS_COUNTRY_DIR, firmsCountries } from "../../pipeline/feeds/firms-country.ts";
 import { refreshSources } from "../../pipeline/refresh.ts";
+import { nightlyOutcome, outcomeText } from "../../pipeline/sources/nightly-outcome.ts";
 import { currentRawDir, readSourceState } from "../../pipeline/sources/raw-cache.ts";
 import { effectiveDataDir, writeInputOverlay } from "../../pipeline/sources/input-overlay.ts";
 import { buildWildfire } from "../../pipeline/snapshots/feeds/wildfire.ts";
@@ -71,7 +72,16 @@ describe("FIRMS yearly country files", () => {
     // June 2003: MODIS 2000..2002 (VIIRS starts in 2012); 2002 is not published yet.
     const first = await refresh("2003-06-01T00:00:00Z");
     expect(first).toMatchObject({ source: "firms_country", outcome: "updated", changed: 2, failed: 0, files: 3, dataAsOf: "2001-12-15" });
-    expect(first.ended).toEqual([expect.stringMatching(/^modis_2002_Malta\.csv is gone \(.*HTTP 404.*\): FIRMS publishes a country's 2002 file months after the year ends/)]);
+    // Not published yet, and worded so: not an ended product.
+    expect(first.ended).toBeUndefined();
+    expect(first.unpublished).toEqual([expect.stringMatching(/^modis_2002_Malta\.csv is not published yet \(.*HTTP 404.*\): FIRMS publishes a country's 2002 file months after the year ends.*; left out until it is/)]);
+    expect(readSourceState(artifactsDir, "firms_country")).toMatchObject({ unpublished: first.unpublished });
+    expect(readSourceState(artifactsDir, "firms_country")!.ended).toBeUndefined();
+    const night = nightlyOutcome([first], [{ name: "wildfire", status: "published" }], []);
+    expect(night).toMatchObject({ exitCode: 0, failed: [], ended: [] });
+    const text = outcomeText(night);
+    expect(text).toMatch(/not published yet, left out \(1\):\n {2}source firms_country: modis_2002_Malta\.csv is not published yet/);
+    expect(text).not.toMatch(/ended|is gone/);
     expect([...replay.asked].sort()).toEqual([path(2000), path(2001), path(2002)]);
     const state = readSourceState(artifactsDir, "firms_country")!;
     expect(Object.keys(state.files).sort()).toEqual(["modis_2000_Malta.csv", "modis_2001_Malta.csv"]);
@@ -95,6 +105,7 @@ describe("FIRMS yearly country files", () => {
     expect([...replay.asked].sort()).toEqual([path(2001), path(2002)]);
     expect(second).toMatchObject({ outcome: "partial", changed: 1, failed: 1, dataAsOf: "2002-12-15" });
     expect(second.ended).toBeUndefined();
+    expect(second.unpublished).toBeUndefined();
     expect(second.reason).toMatch(/modis_2001_Malta\.csv: line 2: acq_date 2005-01-15 is not in 2001, the file's year/);
     const state2 = readSourceState(artifactsDir, "firms_country")!;
     expect(state2.files["modis_2000_Malta.csv"].from).toBe("carried");
@@ -131,6 +142,7 @@ describe("FIRMS yearly country files", () => {
     // 2005 is a past year: its 404 is a failure of that file (no copy to keep), not an unpublished year.
     expect(r).toMatchObject({ outcome: "partial", changed: 13, failed: 1, files: 14 });
     expect(r.ended).toBeUndefined();
+    expect(r.unpublished).toBeUndefined();
     expect(r.reason).toMatch(/modis_2005_Malta\.csv: .*HTTP 404/);
 
     const qc = await build(dir);

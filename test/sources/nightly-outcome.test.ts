@@ -26,6 +26,24 @@ describe("nightly outcome", () => {
     expect(outcomeText(o)).toContain("frozen upstreams (1):\n  source b: data end 2024-08-14\nexit 0: ok");
   });
 
+  it("an ended product and a file not published yet are each worded as what they are, and neither fails the run", () => {
+    const o = nightlyOutcome(
+      [
+        { ...result("firms_global", "updated"), ended: ["MODIS_C6_1_Global.csv is gone (attempt 1: HTTP 404): MODIS is ending; left out"] },
+        { ...result("firms_country", "updated"), unpublished: ["modis_2025_Greece.csv is not published yet (attempt 1: HTTP 404): FIRMS publishes late; left out until it is"] },
+      ],
+      builds,
+      [],
+    );
+    expect([o.exitCode, o.failed]).toEqual([0, []]);
+    expect(o.ended).toEqual(["source firms_global: MODIS_C6_1_Global.csv is gone (attempt 1: HTTP 404): MODIS is ending; left out"]);
+    expect(o.unpublished).toEqual(["source firms_country: modis_2025_Greece.csv is not published yet (attempt 1: HTTP 404): FIRMS publishes late; left out until it is"]);
+    const text = outcomeText(o);
+    expect(text).toContain("ended products left out (1):\n  source firms_global: MODIS_C6_1_Global.csv is gone");
+    expect(text).toContain("not published yet, left out (1):\n  source firms_country: modis_2025_Greece.csv is not published yet");
+    expect(text.split("\n").find((l) => l.startsWith("ended products"))).toBe("ended products left out (1):");
+  });
+
   it("SOURCES_OFFLINE=1 (every source skipped): 0", () => {
     expect(nightlyOutcome([result("a", "skipped", "SOURCES_OFFLINE=1")], builds, [report("a", "offline")]).exitCode).toBe(0);
   });

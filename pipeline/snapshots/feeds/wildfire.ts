@@ -6,6 +6,7 @@ import type { EventInput } from "../../../formats/event-index.ts";
 import { parseGdacsGeoJson } from "../../feeds/gdacs.ts";
 import { parseFirmsCsv, parseFirmsGeoJson, type FireRecord, type FireResult, type FirmsSensor } from "../../feeds/firms.ts";
 import { FIRMS_GLOBAL_DIR, FIRMS_GLOBAL_FILES } from "../../feeds/firms-global.ts";
+import { FIRMS_AREA_VIIRS_FILES } from "../../feeds/firms-area.ts";
 import { FIRMS_COUNTRY_DIR, FIRMS_COUNTRY_PRODUCTS, firmsCountryCode, parseFirmsCountryFile } from "../../feeds/firms-country.ts";
 import type { AdapterResult, FeedRecord } from "../../feeds/records.ts";
 import type { EventRecord, FireSensorSpan } from "../../../formats/feed-snapshot.ts";
@@ -109,10 +110,22 @@ export async function buildWildfire(ctx: BuildContext): Promise<BuiltSnapshot> {
   const byId = new Map<string, FeedRecord>();
   for (const r of [...(geo?.records ?? []), ...csv.records]) byId.set(r.id, r);
   const nrtSet = "firms-sea-2018";
+  const archives: Record<string, AdapterResult<unknown>> = {};
+  // The area API's VIIRS files (source firms, where a refresh linked them in): the same South-East Asia record, on the
+  // MODIS scale through the sensor factor below. MODIS is ending; VIIRS carries the record on.
+  const areaViirs: string[] = [];
+  for (const file of FIRMS_AREA_VIIRS_FILES) {
+    if (!existsSync(join(ctx.dataDir, file))) continue;
+    const r = parseFirmsCsv(await inp.text(file), file);
+    requireValid(file, r);
+    archives[file] = r;
+    areaViirs.push(file);
+    for (const x of r.records) byId.set(x.id, x);
+  }
   const events = [...byId.values()].map((r) => toEvent(r, nrtSet));
   type Spec = { id: string; name: string; events: EventInput[]; detections: FireRecord[]; bbox?: [number, number, number, number]; country?: string };
-  const recordSpecs: Spec[] = [{ id: nrtSet, name: "NASA FIRMS MODIS C6 South-East Asia 48 h sample", events: [...events], detections: [...byId.values()] as FireRecord[] }];
-  const archives: Record<string, AdapterResult<unknown>> = {};
+  const seaName = areaViirs.length > 0 ? "NASA FIRMS South-East Asia area API (VIIRS and MODIS NRT) with the 2018 MODIS C6 sample" : "NASA FIRMS MODIS C6 South-East Asia 48 h sample";
+  const recordSpecs: Spec[] = [{ id: nrtSet, name: seaName, events: [...events], detections: [...byId.values()] as FireRecord[] }];
   // The archive downloads: each a record of its own, answering inside its own extent.
   for (const a of FIRMS_ARCHIVES) {
     if (!existsSync(join(ctx.dataDir, a.file))) continue;
@@ -186,6 +199,7 @@ export async function buildWildfire(ctx: BuildContext): Promise<BuiltSnapshot> {
   const gdacsFires = gdacs.records.filter((r) => r.kind === "fire").length;
   return finish(meta, events, { records }, inp, { firmsCsv: csv, ...(geo ? { firmsGeoJson: geo } : {}), ...archives }, {
     records,
+    ...(areaViirs.length ? { areaViirsFiles: areaViirs } : {}),
     sensorFactor: factor ?? `not measured: no record holds MODIS and VIIRS detections over ${MIN_OVERLAP_DAYS} common days or more`,
     ...(countryRecords.length || countries.notCountries.length ? { countryFiles: { records: countryRecords, notCountries: countries.notCountries } } : {}),
     notVegetation: Object.fromEntries(Object.entries(archives).map(([f, r]) => [f, (r as FireResult).notVegetation])),

@@ -56,7 +56,7 @@ export const source: SourceEntry = {
           specs.push(download(joinUrl(ctx.origin, firmsCountryPath(p, year, name)), firmsCountryFile(p, year, name), firmsCountryYearCheck(p, year), {
             dataDirFile: firmsCountryDataDirFile(p, year, name),
             ...(recent
-              ? { ending: `FIRMS publishes a country's ${year} file months after the year ends (404 until then)` }
+              ? { notYetPublished: `FIRMS publishes a country's ${year} file months after the year ends (404 until then)` }
               : { refreshDays: FIRMS_COUNTRY_REFRESH_DAYS }),
           }));
         }
