@@ -94,3 +94,22 @@ export function chooseFireRecord(records: EventRecord[], lat: number, lng: numbe
   for (const r of holding) if ((r.years ?? 0) >= MIN_RATE_YEARS && (!best || r.years! > best.years!)) best = r;
   return best ?? holding[0];
 }
+
+/**
+ * Two years without a single detection anywhere in a record's extent are years the record did not observe (one year
+ * is too short: a region that burns only in one season has gaps of a year and a day between its fire seasons).
+ */
+export const UNOBSERVED_GAP_MS = 2 * 365.2425 * DAY_MS;
+
+/**
+ * The years a fire record observed: the span from its first to its last detection, less every gap of more than two
+ * years without one (a live merge into the mirror's 2018 sample would otherwise claim the eight years between them and
+ * give a rate of fires it never looked for). At least one day. `times` in epoch ms, any order.
+ */
+export function observedYears(times: ArrayLike<number>): number {
+  const t = Float64Array.from(times).sort();
+  if (t.length === 0) return 1 / 365.2425;
+  let span = t[t.length - 1] - t[0];
+  for (let i = 1; i < t.length; i++) if (t[i] - t[i - 1] > UNOBSERVED_GAP_MS) span -= t[i] - t[i - 1];
+  return Math.max(1 / 365.2425, span / (365.2425 * DAY_MS));
+}

@@ -3,7 +3,7 @@
 // record answers a point (a country's record only inside it; the longest record of a year or more first).
 import { describe, expect, it } from "vitest";
 import { parseFirmsCsv } from "../../pipeline/feeds/firms.ts";
-import { chooseFireRecord, frpIntensity, measureSensorFactor, MIN_OVERLAP_DETECTIONS, wildfireIntensity, type SensorDetection } from "../../lib/feed-risk/wildfire.ts";
+import { chooseFireRecord, frpIntensity, measureSensorFactor, MIN_OVERLAP_DETECTIONS, observedYears, wildfireIntensity, type SensorDetection } from "../../lib/feed-risk/wildfire.ts";
 import { DAY_MS } from "../../lib/feed-risk/scoring.ts";
 import type { EventRecord } from "../../formats/feed-snapshot.ts";
 
@@ -85,5 +85,21 @@ describe("which fire record answers", () => {
     expect(chooseFireRecord(records, 3.14, 101.69, "MYS")?.id).toBe("malaysia");
     expect(chooseFireRecord(records.slice(1), 38.42, 27.14, "TUR")).toBeUndefined();
     expect(chooseFireRecord(records.slice(1, 2), 36.09, 28.08, "GRC")?.id).toBe("rhodes-2023");
+  });
+});
+
+describe("the years a fire record observed", () => {
+  const day = (iso: string) => Date.parse(`${iso}T12:00:00Z`);
+  it("is first to last detection, less every gap of more than two years without one", () => {
+    // The mirror's 2-day 2018 sample with live rows of 2026 merged into it: 30 days observed, not eight years.
+    const merged = [day("2018-05-23"), day("2018-05-25"), day("2026-10-01"), day("2026-10-15"), day("2026-10-29")];
+    expect(observedYears(merged) * 365.2425).toBeCloseTo(2 + 28, 6);
+    // A multi-year archive that burns only in July (gaps of 366 days across leap years) keeps its whole span.
+    const archive = [day("2000-11-01"), day("2001-06-01"), day("2001-12-18"), day("2021-08-10")].concat(Array.from({ length: 20 }, (_, i) => day(`${2002 + i}-07-01`)));
+    expect(observedYears(archive)).toBeCloseTo((day("2021-08-10") - day("2000-11-01")) / (365.2425 * DAY_MS), 9);
+    // Order does not matter; nothing or one detection is one day.
+    expect(observedYears([...merged].reverse())).toBe(observedYears(merged));
+    expect(observedYears([])).toBe(1 / 365.2425);
+    expect(observedYears([day("2020-01-01")])).toBe(1 / 365.2425);
   });
 });

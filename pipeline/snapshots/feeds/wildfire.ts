@@ -11,8 +11,7 @@ import { FIRMS_COUNTRY_DIR, FIRMS_COUNTRY_PRODUCTS, firmsCountryCode, parseFirms
 import type { AdapterResult, FeedRecord } from "../../feeds/records.ts";
 import type { EventRecord, FireSensorSpan } from "../../../formats/feed-snapshot.ts";
 import { isoDay } from "../../../lib/days.ts";
-import { MIN_OVERLAP_DAYS, measureSensorFactor } from "../../../lib/feed-risk/wildfire.ts";
-import { YEAR_MS } from "../../../lib/feed-risk/scoring.ts";
+import { MIN_OVERLAP_DAYS, measureSensorFactor, observedYears } from "../../../lib/feed-risk/wildfire.ts";
 import { type BuildContext, type BuiltSnapshot, GDACS_GEOJSON_FILE, Inputs, PARAMS, WORLD, eventMeta, finish, latest, recordOf, requireValid, toEvent } from "./common.ts";
 
 export const FIRMS_CSV_FILE = "feeds/firms/MODIS_C6_SouthEast_Asia_20180523-25_reconstructed.csv";
@@ -185,12 +184,10 @@ export async function buildWildfire(ctx: BuildContext): Promise<BuiltSnapshot> {
   const factor = measureSensorFactor(recordSpecs.map((x) => ({ id: x.id, detections: x.detections.map((d) => ({ sensor: d.sensor, time: d.time, frp: d.magnitude })) })));
   const records: EventRecord[] = recordSpecs.map((x) => {
     const rec = recordOf(x.id, x.name, x.events);
-    // A loop, not Math.min(...): a global record holds millions of detections.
-    let first = Infinity;
-    for (const e of x.events) first = Math.min(first, e.time);
-    const last = latest(x.events);
+    // The years observed: first to last detection, less any year-long gap without one (lib/feed-risk/wildfire.ts).
+    const years = observedYears(x.events.map((e) => e.time));
     // The files carry no product region: a record answers inside the extent of its detections, rounded out to whole degrees.
-    return { ...rec, bbox: x.bbox ?? extentOf(x.events), set: x.id, years: Math.max(1 / 365.2425, (last - first) / YEAR_MS), ...(x.country ? { country: x.country } : {}), sensors: sensorSpans(x.detections) };
+    return { ...rec, bbox: x.bbox ?? extentOf(x.events), set: x.id, years, ...(x.country ? { country: x.country } : {}), sensors: sensorSpans(x.detections) };
   });
   const asOf = latest(events);
   const bbox = globalEvents.length > 0 ? WORLD : extentOf(events);
