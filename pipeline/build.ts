@@ -2,7 +2,7 @@
 // binary artifacts → a published version. Each stage is a module of its own; this file only wires them,
 // reports progress and collects the build report (its own steps in pipeline/build/).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { log } from "../lib/log.ts";
 import { formatMonth } from "../lib/months.ts";
 import { interleaveIndices } from "../formats/drought-grid.ts";
@@ -264,10 +264,12 @@ async function buildFromSource(opts: BuildOptions, skipped: { gridSource: string
       report: ARTIFACT_FILES.report,
       ...(deferred ? { deferred } : {}),
       settings: { ...settings, fingerprint: fp, codeFingerprint: code },
-    });
+    }, opts.now);
+    // The id is the staging one unless a version was published while this build ran (publishedId).
+    const published = basename(dir);
     const removed = await pruneVersions(artifactsDir, settings.keepVersions);
-    log.info({ version, dir, removed, deferred, ms: Math.round(performance.now() - t0) }, "published");
-    return { status: "published", version, dir, ...(deferred ? { deferred } : {}) };
+    log.info({ version: published, ...(published === version ? {} : { startedAs: version }), dir, removed, deferred, ms: Math.round(performance.now() - t0) }, "published");
+    return { status: "published", version: published, dir, ...(deferred ? { deferred } : {}) };
   } catch (err) {
     discardStaging(staging);
     throw err;

@@ -35,7 +35,7 @@ async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
   let health: HealthThread | undefined;
   if (healthSettings.port !== undefined && cluster.isWorker) beatToPrimary();
   else if (healthSettings.port !== undefined) {
-    health = await startHealthThread({ ...healthSettings, port: healthSettings.port }, (err) =>
+    health = await startHealthThread({ ...healthSettings, port: healthSettings.port, timeouts: httpTimeoutsFromEnv(env) }, (err) =>
       log.error({ err }, "the health listener's thread failed: GET /healthz on HEALTH_PORT no longer answers; the API serves on"),
     );
     log.info({ host: healthSettings.host, port: health.port }, "health listener (GET /healthz) on its own thread");
@@ -121,7 +121,7 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
     superviseWorkers(workers, listenAddress(env), log);
     const health = healthFromEnv(env);
     if (health.port !== undefined) {
-      const started = await startClusterHealth({ ...health, port: health.port });
+      const started = await startClusterHealth({ ...health, port: health.port, timeouts: httpTimeoutsFromEnv(env) });
       log.info({ host: health.host, port: started.port }, "health listener (GET /healthz) in the primary, fed by the workers' heartbeats");
     }
     return;

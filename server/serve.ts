@@ -3,7 +3,7 @@
 // then resolve; connections still busy after `graceMs` are destroyed.
 // Timeouts (docs/api.md "Limits"): a request must arrive whole within requestTimeoutMs and its headers within
 // headersTimeoutMs, else 408; Node's defaults (300 s, 60 s) would let slow clients hold connections for minutes.
-import { createServer, type Server } from "node:http";
+import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { availableParallelism } from "node:os";
 import type { Express } from "express";
@@ -55,24 +55,35 @@ function checkTimeouts(t: HttpTimeouts): HttpTimeouts {
  */
 export const DEFAULT_LISTEN_BACKLOG = 4096;
 
+/**
+ * A node:http server with the API's HTTP limits: the timeouts above (checked every second at most, not Node's 30 s),
+ * idle keep-alive connections closed after keepAliveTimeoutMs, and what Node's parser refuses (malformed request,
+ * headers over the size limit, timeouts) answered in the error envelope with the API's headers (http/client-error.ts),
+ * not with Node's bare 400/408/431. The API port and the health listener (health/health-server.ts) both use it.
+ */
+export function createLimitedServer(handler: RequestListener, timeouts: HttpTimeouts, logger: Logger): Server {
+  const checked = checkTimeouts(timeouts);
+  const server = createServer(
+    {
+      requestTimeout: checked.requestTimeoutMs,
+      headersTimeout: checked.headersTimeoutMs,
+      // Node checks the timeouts every 30 s by default, so a 10 s timeout could take 40 s to fire.
+      connectionsCheckingInterval: Math.min(1_000, Math.max(10, Math.floor(checked.headersTimeoutMs / 4))),
+      // Node's own missing-Host answer is an empty 400; the app answers it in the envelope instead (app.ts).
+      requireHostHeader: false,
+    },
+    handler,
+  );
+  server.keepAliveTimeout = checked.keepAliveTimeoutMs;
+  server.on("clientError", (err: NodeJS.ErrnoException, socket) => onClientError(err, socket, logger));
+  return server;
+}
+
 export function listen(
   app: Express,
   opts: { port: number; host: string; logger: Logger; graceMs?: number; timeouts?: Partial<HttpTimeouts>; backlog?: number },
 ): Promise<RunningServer> {
-  const timeouts = checkTimeouts({ ...DEFAULT_HTTP_TIMEOUTS, ...opts.timeouts });
-  const server = createServer(
-    {
-      requestTimeout: timeouts.requestTimeoutMs,
-      headersTimeout: timeouts.headersTimeoutMs,
-      // Node checks the timeouts every 30 s by default, so a 10 s timeout could take 40 s to fire.
-      connectionsCheckingInterval: Math.min(1_000, Math.max(10, Math.floor(timeouts.headersTimeoutMs / 4))),
-      // Node's own missing-Host answer is an empty 400; the app answers it in the envelope instead (app.ts).
-      requireHostHeader: false,
-    },
-    app,
-  );
-  server.keepAliveTimeout = timeouts.keepAliveTimeoutMs;
-  server.on("clientError", (err: NodeJS.ErrnoException, socket) => onClientError(err, socket, opts.logger));
+  const server = createLimitedServer(app, { ...DEFAULT_HTTP_TIMEOUTS, ...opts.timeouts }, opts.logger);
   // An Expect other than 100-continue: the app answers 417 in the envelope (http/header-checks.ts), not Node.
   server.on("checkExpectation", app);
   const graceMs = opts.graceMs ?? 10_000;

@@ -1,6 +1,6 @@
 // The map tiles and exports of a version, built with it or added later to a version published without them (defer).
 import { copyFileSync, linkSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { log } from "../../lib/log.ts";
 import { parseMonth, type MonthIndex } from "../../lib/months.ts";
 import type { Province } from "../../lib/geo/province-rings.ts";
@@ -106,10 +106,11 @@ export async function completeDeferred(opts: BuildOptions, m: Manifest, gridSour
     const full = { ...report, version, tiles: tilesReport(derived.tiles), exports: derived.exports, completes: { version: m.version, at: completedAt, ms: Math.round(performance.now() - t0) } };
     writeFileSync(join(staging.dir, m.report), JSON.stringify(full, null, 2) + "\n");
     const { manifestFormat: _f, version: _v, artifacts: _a, deferred: _d, ...body } = m;
-    const dir = await publishStaging(staging, body as ManifestBody);
+    const dir = await publishStaging(staging, body as ManifestBody, opts.now);
+    const published = basename(dir); // the staging id unless a version was published meanwhile (publishedId)
     const removed = await pruneVersions(artifactsDir, settings.keepVersions);
-    log.info({ version, completes: m.version, dir, removed, ms: Math.round(performance.now() - t0) }, "published with tiles and exports");
-    return { status: "published", version, dir, completed: m.version };
+    log.info({ version: published, ...(published === version ? {} : { startedAs: version }), completes: m.version, dir, removed, ms: Math.round(performance.now() - t0) }, "published with tiles and exports");
+    return { status: "published", version: published, dir, completed: m.version };
   } catch (err) {
     discardStaging(staging);
     throw err;

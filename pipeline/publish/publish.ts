@@ -7,7 +7,7 @@
 //   - the newest version that passes the server's load-time check (formats/version-files.ts: manifest,
 //     checksums, every file) — when newer versions are refused, servers still serve this one,
 //   - a version a running server holds a lease on (formats/reader-leases.ts).
-import { mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
 import { join, basename } from "node:path";
 import { MANIFEST_FILE, MANIFEST_FORMAT, sha256File, type FileChecksum, type Manifest } from "../../formats/manifest.ts";
 import { validateVersion } from "../../formats/version-files.ts";
@@ -23,10 +23,35 @@ export interface Staging {
   dir: string;
 }
 
-/** A version id sorts by build time: 20261123T103000Z-<suffix>. */
+/** A version id sorts by time: 20261123T103000Z-<suffix> (build start, or publish time: publishedId). */
 export function makeVersionId(now: Date, suffix: string): string {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
   return `${stamp}-${suffix}`;
+}
+
+const STAMPED_ID = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z-(.+)$/;
+
+/** The time and suffix of an id made by makeVersionId, or undefined for any other name. */
+export function parseVersionId(id: string): { at: Date; suffix: string } | undefined {
+  const m = STAMPED_ID.exec(id);
+  if (!m) return undefined;
+  const at = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]));
+  return Number.isNaN(at.getTime()) ? undefined : { at, suffix: m[7] };
+}
+
+/**
+ * The id a staged version is published under, so that ids only move forward (X-Data-Version never goes back):
+ * its own id (stamped when its build started) while that sorts after every version of the root — `current` and
+ * everything in versions/ —, else the same suffix stamped at publish time `now`, and at least one second after the
+ * newest (a build that started before another but finished after it, two publishes within one second, a clock set
+ * back). Names not in the id format (tests' "v1", "v2") are kept as they are.
+ */
+export function publishedId(stagedId: string, published: readonly string[], now: Date): string {
+  const staged = parseVersionId(stagedId);
+  const newest = published.filter((v) => parseVersionId(v) !== undefined).sort().at(-1);
+  if (staged === undefined || newest === undefined || stagedId > newest) return stagedId;
+  const after = parseVersionId(newest)!.at.getTime() + 1000;
+  return makeVersionId(new Date(Math.max(now.getTime(), after)), staged.suffix);
 }
 
 export function createStaging(artifactsDir: string, version: string): Staging {
@@ -44,9 +69,14 @@ export type ManifestBody = Omit<Manifest, "manifestFormat" | "version" | "artifa
 
 /**
  * Checksums every file in the staging directory into the manifest, moves the directory into versions/ and
- * points `current` at it. Returns the published version directory.
+ * points `current` at it. Returns the published version directory, whose name is the version id: the staging id,
+ * or a later one when another version was published meanwhile (publishedId; the report's `version` follows).
+ * `now`: the clock at publish time (a build's fixed clock in tests; default the real one).
  */
-export async function publishStaging(staging: Staging, body: ManifestBody): Promise<string> {
+export async function publishStaging(staging: Staging, body: ManifestBody, now?: Date): Promise<string> {
+  const current = currentVersion(staging.artifactsDir);
+  const version = publishedId(staging.version, [...listVersions(staging.artifactsDir), ...(current === undefined ? [] : [current])], now ?? new Date());
+  if (version !== staging.version && body.report !== undefined) restampReport(join(staging.dir, body.report), staging.version, version);
   const artifacts: Record<string, FileChecksum> = {};
   for (const name of readdirSync(staging.dir).sort()) {
     if (name === MANIFEST_FILE) continue;
@@ -54,16 +84,28 @@ export async function publishStaging(staging: Staging, body: ManifestBody): Prom
     artifacts[name] = { bytes: statSync(path).size, sha256: await sha256File(path) };
   }
   // The staging version and the checksums just computed win over anything the caller passed along.
-  const manifest: Manifest = { ...body, manifestFormat: MANIFEST_FORMAT, version: staging.version, artifacts };
+  const manifest: Manifest = { ...body, manifestFormat: MANIFEST_FORMAT, version, artifacts };
   writeFileSync(join(staging.dir, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + "\n");
 
   const versionsDir = join(staging.artifactsDir, VERSIONS_DIR);
   mkdirSync(versionsDir, { recursive: true });
-  const target = join(versionsDir, staging.version);
-  if (existsSync(target)) throw new Error(`version ${staging.version} already exists`);
+  const target = join(versionsDir, version);
+  if (existsSync(target)) throw new Error(`version ${version} already exists`);
   renameSync(staging.dir, target);
-  switchCurrent(staging.artifactsDir, staging.version);
+  switchCurrent(staging.artifactsDir, version);
   return target;
+}
+
+/** A build report (a JSON object) that names the staging id as its `version` names the published one instead. */
+function restampReport(path: string, from: string, to: string): void {
+  let report: unknown;
+  try {
+    report = JSON.parse(readFileSync(path, "utf8"));
+  } catch {
+    return; // no report, or not JSON: the load-time check judges it, as before
+  }
+  if (report === null || typeof report !== "object" || Array.isArray(report) || (report as { version?: unknown }).version !== from) return;
+  writeFileSync(path, JSON.stringify({ ...report, version: to }, null, 2) + "\n");
 }
 
 /** Atomic: a new symlink is created beside `current` and renamed over it. */

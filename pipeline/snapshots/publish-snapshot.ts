@@ -2,7 +2,7 @@
 // drought artifacts — staging directory, checksummed manifest, atomic `current` link — each under its own root
 // ARTIFACTS_DIR/snapshots/<name>/, so the server can follow each one with an ArtifactStore.
 import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { createHash } from "node:crypto";
 import type { FileChecksum } from "../../formats/manifest.ts";
 import { createStaging, discardStaging, makeVersionId, publishStaging, pruneVersions } from "../publish/publish.ts";
@@ -61,10 +61,11 @@ export async function publishSnapshot(s: SnapshotInput): Promise<{ version: stri
       qc: s.acceptedRows ? { ...s.qc, acceptedRows: s.acceptedRows } : s.qc,
       report: s.report,
       settings: s.settings ?? {},
-    });
-    if (s.acceptedRows) recordRowCounts(root, { version, acceptedRows: s.acceptedRows }, maxDrop >= 1);
+    }, s.now);
+    const published = basename(dir); // the staging id unless a version was published meanwhile (publishedId)
+    if (s.acceptedRows) recordRowCounts(root, { version: published, acceptedRows: s.acceptedRows }, maxDrop >= 1);
     await pruneVersions(root, s.keep ?? 3);
-    return { version, dir };
+    return { version: published, dir };
   } catch (err) {
     discardStaging(staging);
     throw err;

@@ -3,10 +3,11 @@
 // formats/version-files.ts — readers, JSON shapes, PMTiles headers, value ranges);
 // only then is it swapped in with one assignment. A request takes `current()` once and keeps that object, so
 // in-flight requests finish on the version they started with. A version that fails is refused and logged once
-// (not on every poll), and the previous one keeps serving.
+// (not on every poll), and the previous one keeps serving; so is a version whose id sorts before the served one
+// (X-Data-Version never goes back; a restarted server loads whatever `current` leads to).
 import { watch, type FSWatcher } from "node:fs";
 import { basename } from "node:path";
-import type { Manifest } from "../../formats/manifest.ts";
+import { readManifest, type Manifest } from "../../formats/manifest.ts";
 import { locateCurrent, NO_LINK, openVerifiedVersion } from "../../formats/published-version.ts";
 import type { Logger } from "../../lib/log.ts";
 import { LEASE_REFRESH_MS, removeLease, writeLease } from "../../formats/reader-leases.ts";
@@ -99,6 +100,14 @@ export class ArtifactStore<T> {
     }
     this.lastSeen = seen;
     try {
+      // Ids only move forward (pipeline/publish publishedId): a version that sorts before the one served — a link
+      // switched back by hand, an old copy synced over — is refused before it is opened, so X-Data-Version never
+      // goes back. The same id again (its manifest rewritten) is checked and loaded as any change.
+      const served = this.loaded?.version;
+      const next = served === undefined ? undefined : readManifest(dir).version;
+      if (served !== undefined && next !== undefined && next < served) {
+        throw new Error(`version ${next} sorts before the served version ${served}: versions only move forward (restart the server to serve an older one)`);
+      }
       const { manifest, data } = await openVerifiedVersion(dir, { open: this.opts.open, openedFiles: this.opts.openedFiles, kind: this.opts.kind });
       const previous = this.loaded?.version;
       this.loaded = { version: manifest.version, dir, manifest, data, loadedAt: new Date() };

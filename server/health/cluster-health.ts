@@ -6,6 +6,7 @@ import cluster from "node:cluster";
 import { HEARTBEAT_EVERY_MS } from "./heartbeat.ts";
 import { createHealthServer } from "./health-server.ts";
 import type { HealthThread } from "./health-thread.ts";
+import type { HttpTimeouts } from "../serve.ts";
 
 /** In a worker: beat to the primary until the process ends. */
 export function beatToPrimary(): void {
@@ -14,7 +15,7 @@ export function beatToPrimary(): void {
 }
 
 /** In the primary: the health listener, fed by the workers' beats (their arrival times on this loop). */
-export function startClusterHealth(settings: { port: number; host: string; stallMs: number }): Promise<HealthThread> {
+export function startClusterHealth(settings: { port: number; host: string; stallMs: number; timeouts?: HttpTimeouts }): Promise<HealthThread> {
   const lastBeat = new Map<number, number>();
   cluster.on("message", (worker, message: { heartbeat?: unknown }) => {
     if (message?.heartbeat === true) lastBeat.set(worker.id, Date.now());
@@ -26,7 +27,7 @@ export function startClusterHealth(settings: { port: number; host: string; stall
     for (const t of lastBeat.values()) worst = Math.max(worst, now - t);
     return { heartbeatAgeMs: worst, serving: lastBeat.size };
   };
-  const server = createHealthServer(read, settings.stallMs);
+  const server = createHealthServer(read, settings.stallMs, settings.timeouts);
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen({ port: settings.port, host: settings.host }, () => {

@@ -5,6 +5,7 @@
 import { Worker } from "node:worker_threads";
 import { intSetting } from "../../lib/config.ts";
 import { newHeartbeat, startBeating } from "./heartbeat.ts";
+import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from "../serve.ts";
 
 /** A loop that has not beaten for this long is reported stalled (503): HEALTH_STALL_MS. */
 export const DEFAULT_HEALTH_STALL_MS = 5_000;
@@ -43,7 +44,7 @@ function workerEntry(): { entry: string | URL; eval: boolean } {
 
 /** Starts the main loop's heartbeat and the health listener's thread; resolves once it listens. A later failure of the thread goes to `onFailure`. */
 export function startHealthThread(
-  settings: { port: number; host: string; stallMs: number; backlog?: number },
+  settings: { port: number; host: string; stallMs: number; backlog?: number; timeouts?: HttpTimeouts },
   onFailure: (err: Error) => void = () => {},
   /** The thread's code; another only in tests (a thread that fails after it started). */
   code: { entry: string | URL; eval: boolean } = workerEntry(),
@@ -51,7 +52,7 @@ export function startHealthThread(
   const beat = newHeartbeat();
   const stopBeating = startBeating(beat);
   const { entry, eval: isEval } = code;
-  const worker = new Worker(entry, { eval: isEval, workerData: { beat, port: settings.port, host: settings.host, stallMs: settings.stallMs, backlog: settings.backlog ?? 511 } });
+  const worker = new Worker(entry, { eval: isEval, workerData: { beat, port: settings.port, host: settings.host, stallMs: settings.stallMs, backlog: settings.backlog ?? 511, timeouts: settings.timeouts ?? DEFAULT_HTTP_TIMEOUTS } });
   worker.unref();
   return new Promise((resolve, reject) => {
     const failed = (err: Error) => {

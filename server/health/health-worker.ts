@@ -3,9 +3,17 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { heartbeatAgeMs } from "./heartbeat.ts";
 import { createHealthServer } from "./health-server.ts";
+import type { HttpTimeouts } from "../serve.ts";
 
-const { beat, port, host, stallMs, backlog } = workerData as { beat: SharedArrayBuffer; port: number; host: string; stallMs: number; backlog: number };
-const server = createHealthServer(() => ({ heartbeatAgeMs: heartbeatAgeMs(beat), serving: 1 }), stallMs);
+const { beat, port, host, stallMs, backlog, timeouts } = workerData as {
+  beat: SharedArrayBuffer;
+  port: number;
+  host: string;
+  stallMs: number;
+  backlog: number;
+  timeouts: HttpTimeouts;
+};
+const server = createHealthServer(() => ({ heartbeatAgeMs: heartbeatAgeMs(beat), serving: 1 }), stallMs, timeouts);
 server.on("error", (err: NodeJS.ErrnoException) => parentPort?.postMessage({ error: { code: err.code, message: err.message } }));
 server.listen({ port, host, backlog }, () => {
   const address = server.address();

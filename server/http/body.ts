@@ -13,8 +13,16 @@ import { findForbiddenKey } from "./validate.ts";
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
 /** Deepest accepted nesting of objects/arrays in a JSON body; the API's own bodies need 3. */
 export const MAX_JSON_DEPTH = 32;
-/** Past this many bytes we stop draining an oversized body and just close the connection. */
+/** Past this many bytes (× the limit) we stop draining an oversized body before answering: 413 at once. */
 const DRAIN_CAP_FACTOR = 16;
+/**
+ * After that early 413, the rest of the body is still read and thrown away, up to this many bytes of body in all
+ * (× the limit: 8 MiB at 64 KiB) and for at most DISCARD_MS, before the connection closes: a client that writes its
+ * whole body before reading (Python's urllib, often Node's http.request) then reads the 413 instead of a broken pipe.
+ * A body declared longer than that is not read at all (it would be cut off anyway).
+ */
+export const DISCARD_CAP_FACTOR = 128;
+export const DISCARD_MS = 5_000;
 
 /** Content-Encoding (lower case) → the name body-parser knows it by; `deflate` is the zlib format (RFC 9110 8.4.1.2). */
 const CODINGS: Record<string, string | undefined> = { gzip: "gzip", "x-gzip": "gzip", deflate: "deflate", br: "br" };
@@ -86,20 +94,61 @@ function bodyParserAnswer(err: BodyParserError, coding: string | undefined, limi
 }
 
 /**
+ * After an early 413 (`wire` bytes of the body read so far): reads and discards the rest of the body until it ends,
+ * DISCARD_CAP_FACTOR × limit bytes in all or DISCARD_MS, whichever comes first, then closes the connection. The
+ * answer says `Connection: close`; Node would close the socket as soon as it is written, with the client's bytes
+ * unread — the kernel then resets the connection and a client still writing never reads the 413 — so only our
+ * side is shut (FIN) when the answer is out, and the socket is destroyed once the body is read or the bound is hit.
+ */
+function discardRest(req: Request, limit: number, wire: number): void {
+  const res = req.res!;
+  res.setHeader("Connection", "close");
+  const cap = limit * DISCARD_CAP_FACTOR;
+  if (Number(req.headers["content-length"] ?? NaN) > cap || req.complete) return; // Node closes after the answer
+  const socket = req.socket;
+  // Node calls socket.destroySoon() once a Connection: close answer is written: end our side only.
+  socket.destroySoon = function endOnly(this: typeof socket) {
+    this.end();
+  };
+  let read = wire;
+  const close = () => {
+    clearTimeout(timer);
+    req.off("data", count);
+    socket.destroy();
+  };
+  const count = (chunk: Buffer) => {
+    read += chunk.length;
+    if (read > cap) close();
+  };
+  const timer = setTimeout(close, DISCARD_MS);
+  timer.unref();
+  req.on("data", count);
+  req.once("end", () => {
+    // The whole body is read: nothing of the client's is left unread when the socket closes (after the answer).
+    clearTimeout(timer);
+    if (res.writableFinished) socket.destroy();
+    else res.once("finish", () => socket.destroy());
+  });
+  req.once("close", () => clearTimeout(timer));
+  req.resume();
+}
+
+/**
  * The body's decoded bytes through body-parser. Beside it, counting the bytes on the wire: a body larger than
  * `limit` as sent is 413 even where it decodes to less, and past DRAIN_CAP_FACTOR × limit (declared or counted) we
- * answer at once and close the connection instead of draining (body-parser drains to the end). A connection closed
- * mid-body ends here too, also while a decoder waits for bytes that will never come.
+ * answer at once, without draining first (body-parser drains to the end), and discard the rest within bounds
+ * (discardRest). A connection closed mid-body ends here too, also while a decoder waits for bytes that will never
+ * come.
  */
 function readRaw(req: Request, coding: string | undefined, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const res = req.res!;
+    let wire = 0;
     const refuse = () => {
-      res.setHeader("Connection", "close");
+      discardRest(req, limit, wire);
       reject(tooLarge(limit));
     };
     if (Number(req.headers["content-length"] ?? NaN) > limit * DRAIN_CAP_FACTOR) return refuse();
-    let wire = 0;
     const count = (chunk: Buffer) => {
       wire += chunk.length;
       if (wire <= limit * DRAIN_CAP_FACTOR) return;

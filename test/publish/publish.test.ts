@@ -10,6 +10,8 @@ import {
   discardStaging,
   listVersions,
   makeVersionId,
+  parseVersionId,
+  publishedId,
   publishStaging,
   pruneVersions,
   type ManifestBody,
@@ -133,5 +135,59 @@ describe("publish", () => {
     removeLease(dir);
     expect(await pruneVersions(dir, 1)).toEqual(["v1"]);
     expect(listVersions(dir)).toEqual(["v4"]);
+  });
+});
+
+describe("version ids only move forward (issue 39, item 4)", () => {
+  const T0 = new Date("2026-11-23T10:00:00Z");
+  const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
+
+  /** Stages a version whose build started at `startedAt`, with a report naming its staging id; publishes it at `publishAt`. */
+  function stage(dir: string, startedAt: Date, suffix: string) {
+    const staging = createStaging(dir, makeVersionId(startedAt, suffix));
+    writeFileSync(join(staging.dir, "a.bin"), suffix);
+    writeFileSync(join(staging.dir, "build-report.json"), JSON.stringify({ version: staging.version, ok: true }, null, 2) + "\n");
+    return { staging, publish: (publishAt: Date) => publishStaging(staging, body, publishAt) };
+  }
+
+  it("a long build started first and published second gets an id after the short one's, stamped when it is published", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pub-"));
+    const long = stage(dir, at(0), "aaaaaaaaaa"); // started first, takes 10 minutes
+    const short = stage(dir, at(60), "bbbbbbbbbb"); // started a minute later, done at once
+    const shortDir = await short.publish(at(90));
+    expect(currentVersion(dir)).toBe("20261123T100100Z-bbbbbbbbbb");
+    const longDir = await long.publish(at(600));
+    const id = readManifest(longDir).version;
+    expect(id).toBe("20261123T101000Z-aaaaaaaaaa"); // its publish time, its own hash
+    expect(id > readManifest(shortDir).version).toBe(true);
+    expect([currentVersion(dir), listVersions(dir)]).toEqual([id, ["20261123T100100Z-bbbbbbbbbb", id]]);
+    // The report names the id it was published under; its checksum is that of the rewritten file.
+    expect(JSON.parse(readFileSync(join(longDir, "build-report.json"), "utf8"))).toEqual({ version: id, ok: true });
+    expect(await verifyArtifacts(longDir, readManifest(longDir))).toEqual([]);
+  });
+
+  it("a build that still sorts after every published version keeps the id of its start", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pub-"));
+    await stage(dir, at(0), "aaaaaaaaaa").publish(at(30));
+    const later = await stage(dir, at(60), "0000000000").publish(at(600));
+    expect(readManifest(later).version).toBe("20261123T100100Z-0000000000");
+  });
+
+  it("two publishes within one second, or a clock set back, still move forward: one second after the newest", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pub-"));
+    await stage(dir, at(0), "ffffffffff").publish(at(0));
+    const same = await stage(dir, at(0), "0000000000").publish(at(0)); // same second, a hash that sorts first
+    expect(readManifest(same).version).toBe("20261123T100001Z-0000000000");
+    const back = await stage(dir, at(-3600), "1111111111").publish(at(-3600)); // the clock an hour behind
+    expect(readManifest(back).version).toBe("20261123T100002Z-1111111111");
+    expect(listVersions(dir)).toEqual(["20261123T100000Z-ffffffffff", "20261123T100001Z-0000000000", "20261123T100002Z-1111111111"]);
+  });
+
+  it("publishedId compares with every version of the root; names outside the id format are kept", () => {
+    expect(publishedId("20261123T100000Z-abc", ["20261123T100500Z-x", "20261123T090000Z-y"], at(0))).toBe("20261123T100501Z-abc");
+    expect(publishedId("20261123T100000Z-abc", [], at(0))).toBe("20261123T100000Z-abc");
+    expect(publishedId("v1", ["v2"], at(0))).toBe("v1");
+    expect(parseVersionId("20261123T103005Z-abc")).toEqual({ at: new Date("2026-11-23T10:30:05Z"), suffix: "abc" });
+    expect(parseVersionId("v1")).toBeUndefined();
   });
 });

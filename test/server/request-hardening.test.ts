@@ -279,7 +279,7 @@ describe("reading a body (body-parser, with our limits around it)", () => {
     expect([res.status, (await res.json()).error]).toEqual([413, { code: "PAYLOAD_TOO_LARGE", message: `Request body exceeds ${MIB} bytes`, details: { limitBytes: MIB } }]);
   });
 
-  it("a chunked body going on past 16 × the limit is 413 at once and the connection closes (no draining to its end)", async () => {
+  it("a chunked body going on past 16 × the limit is 413 at once and the connection closes (no draining to its end: 5 s of discarding at most, body-discard.test.ts)", async () => {
     const chunk = `${MIB.toString(16)}\r\n${"x".repeat(MIB)}\r\n`;
     const a = await rawExchange(s.running.port, [head("Transfer-Encoding: chunked\r\n"), ...Array<string>(17).fill(chunk)], { timeoutMs: 10_000 });
     expect([a.status, envelopeOf(a)?.code, a.headers.connection, a.closedByServer]).toEqual([413, "PAYLOAD_TOO_LARGE", "close", true]);

@@ -426,6 +426,41 @@ describe("versions that cannot be read at all", () => {
   });
 });
 
+describe("a version that sorts before the served one (issue 39, item 4)", () => {
+  it("is refused and logged once; the served version keeps serving; a later one loads", async () => {
+    const root = mkdtempSync(join(tmpdir(), "version-load-"));
+    const log = capture();
+    await publish(root, "20261123T100000Z-old");
+    await publish(root, "20261123T110000Z-new");
+    const store = openStore(root, log.logger);
+    expect(await store.reload()).toBe("loaded");
+    expect(store.versionOrNone()).toBe("20261123T110000Z-new");
+    // `current` switched back to the older version (by hand, or an old copy synced over).
+    symlinkSync(join("versions", "20261123T100000Z-old"), join(root, "current.tmp"));
+    renameSync(join(root, "current.tmp"), join(root, "current"));
+    expect(await store.reload()).toBe("refused");
+    for (let i = 0; i < 2; i++) expect(await store.reload()).toBe("unchanged"); // the same state: not checked again
+    expect(store.versionOrNone()).toBe("20261123T110000Z-new");
+    const refusals = log.messages().filter((m) => m.level >= 40);
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]).toMatchObject({
+      msg: "artifact version refused; previous version keeps serving",
+      err: "version 20261123T100000Z-old sorts before the served version 20261123T110000Z-new: versions only move forward (restart the server to serve an older one)",
+    });
+    await publish(root, "20261123T120000Z-next");
+    expect(await store.reload()).toBe("loaded");
+    expect(store.versionOrNone()).toBe("20261123T120000Z-next");
+    // A server started afresh serves what current leads to, whatever its id.
+    symlinkSync(join("versions", "20261123T100000Z-old"), join(root, "current.tmp"));
+    renameSync(join(root, "current.tmp"), join(root, "current"));
+    const fresh = openStore(root, log.logger);
+    expect(await fresh.reload()).toBe("loaded");
+    expect(fresh.versionOrNone()).toBe("20261123T100000Z-old");
+    store.stop();
+    fresh.stop();
+  });
+});
+
 describe("retention and the served version", () => {
   it("a store holds a lease on the version it serves: pruning keeps it until the store moves on or stops", async () => {
     const root = mkdtempSync(join(tmpdir(), "version-load-"));
