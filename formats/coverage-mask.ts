@@ -64,6 +64,8 @@ export class CoverageMask {
     // A state outside the enumeration would answer "outside the covered area" for a land point.
     const bad = this.state.findIndex((v) => v > MIXED);
     if (bad >= 0) throw new Error(`${source}: square ${bad} (row ${Math.floor(bad / this.nCols)}, col ${bad % this.nCols}) has state ${this.state[bad]}, not 0 outside, 1 inside or 2 mixed`);
+    // A mask of zeros is a broken file, not a grid that covers nothing (a build never publishes an empty grid).
+    if (this.state.every((v) => v === OUTSIDE)) throw new Error(`${source}: no square is inside or mixed: every point would answer 404`);
   }
 
   /** OUTSIDE, INSIDE or MIXED for the square holding the point; OUTSIDE beyond the mask. */

@@ -12,7 +12,7 @@ const lat = z.number().min(-90).max(90);
 const tilesIndexSchema = z.object({
   version: z.literal(1),
   indices: z.array(z.string().regex(/^[a-z0-9]+$/)),
-  months: z.array(month),
+  months: z.array(month).min(1, "no month: a tile build with no month has nothing to serve"),
   maxZoom: zoom,
   countriesMaxZoom: zoom,
   bbox: z.tuple([lng, lat, lng, lat]).refine(([w, s, e, n]) => w <= e && s <= n, "bbox must be [west, south, east, north]"),

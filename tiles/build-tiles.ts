@@ -172,6 +172,8 @@ export async function buildTiles(input: TileBuildInput): Promise<TileBuildReport
   const indices = (input.indices ?? [...TILE_INDICES]).filter((i) => grid.indexNames.includes(i));
   if (indices.length === 0) throw new Error(`none of the tile indices is in the grid (${grid.indexNames.join(", ")})`);
   const months = precomputedMonths(grid, input.latestMonth ?? latestMapMonth(grid), monthCount);
+  // The server refuses a tiles index without a month (formats/tiles-index.ts): so does the build that would write one.
+  if (months.length === 0) throw new Error(`no month to precompute tiles for (TILE_MONTHS=${monthCount})`);
   const lattice = cellLattice(grid);
   // Coastal cells are drawn over their land only (the mask is month-independent: made once).
   const land = latticeLand(lattice, landMask(flattenRings(input.provinces), lattice.bbox, grid.resolutionDeg));

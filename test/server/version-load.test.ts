@@ -358,6 +358,13 @@ const patch = (dir: string, name: string, change: (bytes: Buffer) => Buffer | vo
 describe("a version with a corrupted file of each format and matching checksums is refused; the previous keeps serving", () => {
   const cases: Array<[string, (dir: string) => void, RegExp]> = [
     ["a coverage-mask state outside its enumeration", (dir) => patch(dir, "coverage-mask.bin", (b) => void (b[48 + 4] = 3)), /^coverage-mask\.bin: square 4 \(row 1, col 1\) has state 3/],
+    // Issue 39: a mask of all zeros loaded, and every point then answered 404.
+    ["a coverage mask that covers no square", (dir) => patch(dir, "coverage-mask.bin", (b) => void b.fill(0, 48)), /^coverage-mask\.bin: no square is inside or mixed: every point would answer 404/],
+    [
+      "a tiles index with no month",
+      (dir) => patch(dir, "tiles-index.json", (b) => Buffer.from(JSON.stringify({ ...JSON.parse(b.toString("utf8")), months: [] }))),
+      /^tiles-index\.json: .*months.*no month/,
+    ],
     [
       "NaN over a province's record that has cells",
       (dir) => patch(dir, "province-summaries.bin", (b) => INDICES.forEach((_, k) => b.writeFloatLE(NaN, b.readUInt32LE(28) + ((1 * 2 + 1) * (INDICES.length + 1) + k) * 4))),

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
@@ -60,6 +61,14 @@ beforeAll(async () => {
 afterAll(async () => {
   server?.close();
   await tilesRouter?.close();
+});
+
+describe("a tile build with no month to precompute", () => {
+  it("fails and writes no index (the server would refuse an index without a month)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tiles-no-month-"));
+    await expect(buildTiles({ grid: fx.grid, provinces: PROVINCES, summaries: fx.summaries, provinceMeta: PROVINCE_META, outDir: dir, months: 0, maxZoom: 2 })).rejects.toThrow("no month to precompute tiles for (TILE_MONTHS=0)");
+    expect(existsSync(join(dir, "tiles-index.json"))).toBe(false);
+  });
 });
 
 describe("buildTiles", () => {
