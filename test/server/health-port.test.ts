@@ -96,8 +96,10 @@ describe("a health thread that fails after it started", () => {
       eval: true,
       entry: `const { parentPort } = require("node:worker_threads");
 parentPort.postMessage({ port: 1 });
-setTimeout(() => { throw new Error("health thread broke"); }, 50);`,
+setTimeout(() => { throw new Error("health thread broke"); }, 1000);`,
     };
+    // 1 s after it said it listens, not 50 ms: the worker's 'error' and its message reach the main loop by different
+    // ways, and with both cores busy (a fresh-clone CI run) the error came first, a failure of the start instead.
     const thread = await startHealthThread({ port: 0, host: "127.0.0.1", stallMs: 300 }, (err) => failures.push(err), failing);
     expect(thread.port).toBe(1);
     await eventually(() => failures.length === 1, "the failure reported");
