@@ -5,7 +5,7 @@
 // port's own hazards and calls are today's, so the table shows the chokepoint part and the latest answer in full).
 import type { Logger } from "../lib/log.ts";
 import { dayOf } from "../lib/days.ts";
-import { chokepointsFor } from "../server/services/supply-chain-chokepoints.ts";
+import { chokepointsFor, percent } from "../server/services/supply-chain-chokepoints.ts";
 import { emptyNotes } from "../server/services/supply-chain-notes.ts";
 import { openChokepoint, openSupplyChainService, type PortsSnapshot } from "../server/services/supply-chain-service.ts";
 import type { SupplyChainData } from "../server/schemas-supply-chain.ts";
@@ -56,7 +56,7 @@ export async function validateTradeRisk(artifactsDir: string, logger: Logger, no
       const asOf = TRADE_RISK_DAYS.map((day) => {
         const r = chokepointsFor(cutAt(loaded.data, day), iso3, emptyNotes(), Date.parse(`${day}T12:00:00Z`));
         const w = r.worst;
-        return { day, risk: r.risk, worst: w ? `${w.name} ${w.change !== null && w.change >= 0 ? "+" : "−"}${Math.abs(Math.round((w.change ?? 0) * 100))} %` : null };
+        return { day, risk: r.risk, worst: w ? `${w.name} ${percent(w.change ?? 0)}` : null };
       });
       return { code, name: latest.port.name, group, asOf, latest: { disruptionRisk: latest.disruptionRisk, setBy: latest.details.disruption.setBy, summary: latest.summary } };
     });

@@ -1,6 +1,7 @@
 // Maritime chokepoints in a port's trade risk (docs/methods/supply-chain.md, "Chokepoints"): which chokepoints a
 // port's main trade routes pass (an exposure table by country), and how far each one's transits have moved from
 // before the Red Sea crisis. Pure functions over PortWatch's daily transit series (Float32Array, NaN = no data).
+import { isoOfDay } from "../days.ts";
 import { windowMean } from "./activity.ts";
 
 /** Days of the recent window, as for port calls. */
@@ -49,8 +50,6 @@ export interface TransitChange {
   to: string;
   baselineYears: number[];
 }
-
-const isoOfDay = (day: number) => new Date(day * 86_400_000).toISOString().slice(0, 10);
 
 /**
  * How far a chokepoint's daily transits (`values` from day `firstDay`, days since 1970-01-01) over the window ending

@@ -3,7 +3,7 @@
 // 2019–2022 (lib/ports/chokepoints.ts), dated. Methods: docs/methods/supply-chain.md, "Chokepoints".
 import { PORTS_SOURCES } from "../../formats/ports-snapshot.ts";
 import { currencyOf } from "../../lib/currency.ts";
-import { isoDay } from "../../lib/days.ts";
+import { isoDay, isoOfDay } from "../../lib/days.ts";
 import { CHOKEPOINT_BASELINE_YEARS, CHOKEPOINT_EXPOSURE, CHOKEPOINT_WINDOW_DAYS } from "../../lib/ports/chokepoints.ts";
 import type { ChokepointAnswerData, ChokepointList, SupplyChainBody } from "../schemas-supply-chain.ts";
 import { assessChokepoint, BASELINE_LABEL, percent } from "./supply-chain-chokepoints.ts";
@@ -31,7 +31,8 @@ export function chokepointAnswer(s: PortsSnapshot, c: OpenChokepoint, resolution
   const to = part.period.to;
   const from = `${CHOKEPOINT_BASELINE_YEARS[0]}-01-01`;
   const series = c.series!;
-  const period = { from: isoDay(series.firstDay * 86_400_000) > from ? isoDay(series.firstDay * 86_400_000) : from, to };
+  const first = isoOfDay(series.firstDay);
+  const period = { from: first > from ? first : from, to };
   const currency = currencyOf(to, "daily", t);
   const stale = currency.current ? "" : ", not current";
   const when = `the ${CHOKEPOINT_WINDOW_DAYS} days to ${to}`;
