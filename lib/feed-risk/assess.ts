@@ -4,11 +4,13 @@
 // NotCoveredError naming the coverage. The answer's shape and the shared rules: answer.ts.
 import type { FeedRiskType, FeedSnapshot } from "../../formats/feed-snapshot.ts";
 import { inBbox, notCovered, onLandOrCoast, type AssessQuery, type Assessment, type Place } from "./answer.ts";
-import { assessEvents } from "./events.ts";
+import { eventAssessor } from "./events.ts";
 import { assessFlood } from "./flood.ts";
 import { assessHeat } from "./heatwave.ts";
 import { assessSeaLevel } from "./sea-level.ts";
 import { r1 } from "../round.ts";
+import { STORM } from "./storm.ts";
+import { WILDFIRE } from "./wildfire.ts";
 
 type Assessor = (s: FeedSnapshot, q: AssessQuery, place: Place) => Assessment;
 
@@ -17,8 +19,8 @@ const ASSESSORS: Record<FeedRiskType, { assess: Assessor; landOrCoast: boolean }
   flood: { assess: assessFlood, landOrCoast: true },
   heatwave: { assess: assessHeat, landOrCoast: true },
   sea_level_rise: { assess: assessSeaLevel, landOrCoast: false },
-  wildfire: { assess: assessEvents, landOrCoast: false },
-  storm: { assess: assessEvents, landOrCoast: false },
+  wildfire: { assess: eventAssessor(WILDFIRE), landOrCoast: false },
+  storm: { assess: eventAssessor(STORM), landOrCoast: false },
 };
 
 export function assess(s: FeedSnapshot, q: AssessQuery, place: Place): Assessment {

@@ -1,32 +1,55 @@
 // Event hazards (wildfire, storm): every event within the radius weighted by intensity and distance, the long-record
-// rate and the recent window to today (scoring.ts), from the record that answers the point (a storm basin's track
-// record, a fire file's extent). A record under a year gives no level unless it covers the window to today
-// (docs/methods/currency.md). Pure: the snapshot and the point's place in, the answer out.
+// rate and the recent window to today (scoring.ts), from the record that answers the point. A record under a year gives
+// no level unless it covers the window to today (docs/methods/currency.md). What differs between hazards (which record
+// answers, an event's intensity, the record's details) is each hazard's EventHazard (wildfire.ts, storm.ts). Pure: the
+// snapshot and the point's place in, the answer out.
 import { riskLevel } from "../drought-scale.ts";
 import type { EventRecord, FeedSnapshot } from "../../formats/feed-snapshot.ts";
-import { DAY_MS, INTENSITY, eventScore, TIMEFRAME_DAYS, scoreEvents, type RecordWindow } from "./scoring.ts";
+import { DAY_MS, eventScore, TIMEFRAME_DAYS, scoreEvents, type IntensityFn, type RecordWindow } from "./scoring.ts";
 import { clockNow, HORIZON_DAYS } from "../currency.ts";
 import { recentDetails, recentText, recentWindow } from "./recent-window.ts";
-import { inBbox, MIN_RATE_YEARS, notCovered, onLandOrCoast, recordConfidence, span, type AssessQuery, type Assessment, type Place } from "./answer.ts";
+import { MIN_RATE_YEARS, notCovered, onLandOrCoast, recordConfidence, span, type AssessQuery, type Assessment, type Place } from "./answer.ts";
 import { r1, r2 } from "../round.ts";
 import { isoDay as day } from "../days.ts";
-import { chooseFireRecord, sensorLabel, wildfireIntensity } from "./wildfire.ts";
-
 const year = (iso: string) => iso.slice(0, 4);
 
-const NOUN: Record<string, string> = { flood: "flood events", wildfire: "fire detections", storm: "tropical cyclones" };
+/** The record an answer counts over, its window and its name in the answer. */
+export interface ChosenRecord {
+  window: RecordWindow;
+  record?: EventRecord;
+  dataset: string;
+  period: { start: string; end: string };
+}
 
-/** The record an event answer counts over: the storm track record whose box holds the point, else the whole snapshot. */
-function chooseRecord(s: FeedSnapshot, q: AssessQuery, place: Place): { window: RecordWindow; record?: EventRecord; dataset: string; period: { start: string; end: string } } {
+/** What one event hazard decides for itself; assessEvents does the rest the same way for every hazard. */
+export interface EventHazard {
+  /** The events in prose, plural ("fire detections"). */
+  noun: string;
+  /** The record of the snapshot (with boxes) that answers the point; undefined when none holds it. May throw a NotCoveredError naming why. */
+  chooseRecord(s: FeedSnapshot, q: AssessQuery, place: Place): EventRecord | undefined;
+  /** The recent window's reference count for a window of this many days. */
+  recentRef(params: Record<string, number>, windowDays: number): number;
+  /** The intensity of one event on the scale the rate reference is calibrated on; may refuse a record it cannot put on that scale. */
+  intensity(s: FeedSnapshot, chosen: ChosenRecord): IntensityFn;
+  /** Details of the answering record under the hazard's own keys. */
+  recordDetails(s: FeedSnapshot, rec: EventRecord, recordYears: number): Record<string, unknown>;
+  /** Text after the record's period in "in the <record> (<period><this>)". */
+  recordLabel(rec: EventRecord): string;
+  /** Sentence appended to the summary ("" for none). */
+  summaryNote(rec: EventRecord | undefined, recordYears: number): string;
+  /** Confidence: the full-record share and the basis text (answer.ts recordConfidence). */
+  confidence: { full: number; basis: string };
+}
+
+/** The record an event answer counts over: the hazard's record for the point when the records have boxes, else the whole snapshot. */
+function chooseRecord(s: FeedSnapshot, q: AssessQuery, place: Place, hazard: EventHazard): ChosenRecord {
   const { meta } = s;
   const ev = s.events!;
   const records = s.records ?? [];
   const dataset = records.length ? records.map((r) => `${r.name} ${r.start}..${r.end}`).join(" + ") : meta.dataSources.join(" + ");
   const whole = { start: meta.recordStart.slice(0, 10), end: meta.asOf.slice(0, 10) };
-  const byBox = records.some((r) => r.bbox);
-  if (meta.riskType === "flood" || !byBox) return { window: { start: Date.parse(meta.recordStart), years: meta.recordYears }, dataset, period: whole };
-  const rec = meta.riskType === "wildfire" ? chooseFireRecord(records, q.lat, q.lng, place.country) : records.find((r) => r.bbox && inBbox(r.bbox, q.lat, q.lng));
-  if (!rec && meta.riskType === "wildfire") throw notCovered(s, "outside the extent of every fire file (a country's file answers only inside that country)");
+  if (!records.some((r) => r.bbox)) return { window: { start: Date.parse(meta.recordStart), years: meta.recordYears }, dataset, period: whole };
+  const rec = hazard.chooseRecord(s, q, place);
   if (!rec || rec.years === undefined) throw new Error(`${meta.riskType} snapshot: no record answers this point`);
   const setNo = rec.set === undefined ? -1 : ev.sets.indexOf(rec.set);
   const window: RecordWindow = {
@@ -38,30 +61,24 @@ function chooseRecord(s: FeedSnapshot, q: AssessQuery, place: Place): { window: 
   return { window, record: rec, dataset: `${rec.name} ${rec.start}..${rec.end}`, period: { start: rec.start, end: rec.end } };
 }
 
-export function assessEvents(s: FeedSnapshot, q: AssessQuery, place: Place): Assessment {
+/** The assessor of an event hazard (lib/feed-risk/assess.ts). */
+export const eventAssessor = (hazard: EventHazard) => (s: FeedSnapshot, q: AssessQuery, place: Place) => assessEvents(s, q, place, hazard);
+
+function assessEvents(s: FeedSnapshot, q: AssessQuery, place: Place, hazard: EventHazard): Assessment {
   const { meta } = s;
   const ev = s.events!;
-  const type = meta.riskType as "flood" | "wildfire" | "storm";
   if (meta.coverage.surface === "land" && !onLandOrCoast(place)) {
     throw notCovered(s, `open sea, ${r1(place.coastDistanceKm)} km from the nearest coast`);
   }
   const windowDays = TIMEFRAME_DAYS[q.timeframe];
-  // Wildfire: the recent window's reference is never below the rate reference's share of that window (λref × days /
-  // 365.25): a year of detections weighs as a year of the rate, a week as before (recentRef).
-  const recentRef = type === "wildfire" ? Math.max(meta.params.recentRef, (meta.params.annualRateRef * windowDays) / 365.2425) : meta.params.recentRef;
-  const p = { radiusKm: meta.params.radiusKm, decayKm: meta.params.decayKm, annualRateRef: meta.params.annualRateRef, recentRef };
-  const chosen = chooseRecord(s, q, place);
+  const p = { radiusKm: meta.params.radiusKm, decayKm: meta.params.decayKm, annualRateRef: meta.params.annualRateRef, recentRef: hazard.recentRef(meta.params, windowDays) };
+  const chosen = chooseRecord(s, q, place, hazard);
   const recordYears = chosen.window.years;
   const now = q.now ?? clockNow();
   // A rate needs a record of a year or more: a 48-hour or two-month fire file gives no events per year, no return
   // period and no level. It answers only while it covers the requested window up to today: then the answer is the
   // current activity, labelled so (docs/methods/currency.md#no-level-from-a-record-under-a-year).
-  // Wildfire: VIIRS detections count 1/k of a MODIS one (k measured where both sensors overlap, lib/feed-risk/wildfire.ts).
-  const viirsPerModis = type === "wildfire" && Number.isFinite(meta.params.viirsPerModis) ? meta.params.viirsPerModis : undefined;
-  const viirsUnscaled = type === "wildfire" && chosen.record?.sensors?.VIIRS !== undefined && viirsPerModis === undefined;
-  if (viirsUnscaled && recordYears >= MIN_RATE_YEARS) {
-    throw notCovered(s, `the fire record here, ${chosen.dataset}, holds VIIRS detections and no record of this snapshot gives a MODIS/VIIRS factor (both sensors over the same days): no level on the MODIS scale`);
-  }
+  const intensity = hazard.intensity(s, chosen);
   const rated = recordYears >= MIN_RATE_YEARS;
   const recordStart = Date.parse(chosen.period.start);
   const dataEnd = chosen.record ? Date.parse(chosen.period.end) + DAY_MS - 1 : Date.parse(meta.asOf);
@@ -69,12 +86,11 @@ export function assessEvents(s: FeedSnapshot, q: AssessQuery, place: Place): Ass
   if (!rated && win.observed !== "full") {
     throw notCovered(
       s,
-      `the ${NOUN[type].replace(/s$/, "")} record here, ${chosen.dataset}, spans ${span(recordYears)}: too short for a level (a record of ${MIN_RATE_YEARS} year at least), and it does not cover the ${q.timeframe} to ${day(now)}`,
+      `the ${hazard.noun.replace(/s$/, "")} record here, ${chosen.dataset}, spans ${span(recordYears)}: too short for a level (a record of ${MIN_RATE_YEARS} year at least), and it does not cover the ${q.timeframe} to ${day(now)}`,
     );
   }
   const asOf = win.end;
   const near = ev.near(q.lat, q.lng, p.radiusKm);
-  const intensity = type === "wildfire" ? wildfireIntensity(viirsPerModis) : INTENSITY[type];
   const h = scoreEvents(ev, near, intensity, p, asOf, windowDays, chosen.window);
   if (!rated) h.score = eventScore(0, h.recentWeighted, p);
   const magnitude = (i: number) => (Number.isFinite(ev.magnitude[i]) ? r2(ev.magnitude[i]) : null);
@@ -108,34 +124,7 @@ export function assessEvents(s: FeedSnapshot, q: AssessQuery, place: Place): Ass
     baseline: `${chosen.dataset}; λref ${p.annualRateRef}/yr, recent ref ${r2(p.recentRef)}`,
     contributingEvents: h.strongest.map(describe),
   };
-  if (rec && type === "wildfire") {
-    details.fireRecord = {
-      id: rec.id,
-      name: rec.name,
-      start: rec.start,
-      end: rec.end,
-      days: r1(recordYears * 365.2425),
-      years: r2(recordYears),
-      sensor: sensorLabel(rec.sensors),
-      sensors: rec.sensors ?? {},
-      ...(rec.country ? { country: rec.country } : {}),
-    };
-    details.sensorScale = viirsPerModis !== undefined
-      ? { viirsPerModis: r2(viirsPerModis), note: `each VIIRS detection weighs 1/${r2(viirsPerModis)} of a MODIS one: the VIIRS/MODIS ratio of weighted detections where both sensors saw the same area on the same days` }
-      : { viirsPerModis: null, note: rec.sensors?.VIIRS ? "no MODIS/VIIRS factor measured in this snapshot (no record with both sensors on the same days): VIIRS detections count as they are, several per fire that MODIS sees once, and give no level" : "MODIS detections only: the scale the rate reference is calibrated on" };
-  }
-  else if (rec) {
-    details.trackRecord = {
-      id: rec.id,
-      name: rec.name,
-      start: rec.start,
-      end: rec.end,
-      years: r1(recordYears),
-      windStart: rec.windStart ?? rec.start,
-      windYears: r1(rec.windYears ?? recordYears),
-      ...(recordYears < SHORT_STORM_RECORD_YEARS ? { note: shortStormRecordNote(recordYears) } : {}),
-    };
-  }
+  if (rec) Object.assign(details, hazard.recordDetails(s, rec, recordYears));
   if (q.includeHistorical) {
     const byYear = new Map<number, number>();
     for (const c of h.contributions) {
@@ -151,19 +140,19 @@ export function assessEvents(s: FeedSnapshot, q: AssessQuery, place: Place): Ass
   const topText = top
     ? ` Strongest: ${ev.names[top.index]} (${ev.sources[ev.sourceNo[top.index]]}, ${day(ev.time[top.index])}, ${r1(top.distanceKm)} km, ${topMagnitude === null ? "no wind reported" : `${topMagnitude} ${meta.unit}`}).`
     : "";
-  const where = rec ? ` in the ${rec.name} (${chosen.period.start}..${chosen.period.end}${type === "wildfire" ? `, ${sensorLabel(rec.sensors)}` : ""})` : "";
+  const where = rec ? ` in the ${rec.name} (${chosen.period.start}..${chosen.period.end}${hazard.recordLabel(rec)})` : "";
   const windText = rec?.windStart
     ? ` Intensity weights use the storms from ${rec.windStart.slice(0, 4)} on (wind reported from then).`
     : "";
   const summary =
     (h.eventCount === 0
-      ? `No ${NOUN[type]} within ${p.radiusKm} km${where || ` in ${chosen.dataset}`}, ${span(recordYears)} searched`
-      : `${h.eventCount} ${NOUN[type]} within ${p.radiusKm} km${where} over ${span(recordYears)}` +
+      ? `No ${hazard.noun} within ${p.radiusKm} km${where || ` in ${chosen.dataset}`}, ${span(recordYears)} searched`
+      : `${h.eventCount} ${hazard.noun} within ${p.radiusKm} km${where} over ${span(recordYears)}` +
         (h.returnPeriodYears === null || !rated ? "" : ` (one every ${span(h.returnPeriodYears)})`)) +
     (rated ? `; ${recentText(q.timeframe, win, h.recentCount)}.` : ".") +
     `${topText}${windText}` +
     (rated ? "" : ` Current activity: the record (${span(recordYears)}) is too short for a rate; it covers the ${q.timeframe} to ${day(now)}.`) +
-    (type === "storm" && recordYears < SHORT_STORM_RECORD_YEARS ? ` ${shortStormRecordNote(recordYears)}` : "");
+    hazard.summaryNote(rec, recordYears);
   return {
     riskScore: h.score,
     riskLevel: riskLevel(h.score),
@@ -171,14 +160,8 @@ export function assessEvents(s: FeedSnapshot, q: AssessQuery, place: Place): Ass
     details,
     coverage: { country: place.country, dataset: chosen.dataset, period: chosen.period, area: meta.coverage.description },
     dataSources: meta.dataSources,
-    ...recordConfidence(recordYears, type === "storm" ? 0.8 : 0.7, type === "storm" ? "IBTrACS best tracks within 300 km" : "satellite fire detections (FIRMS) within 100 km"),
+    ...recordConfidence(recordYears, hazard.confidence.full, hazard.confidence.basis),
     time: { period: { from: chosen.period.start, to: day(dataEnd) }, asOf: day(dataEnd), cadence: "daily" },
   };
 }
-
-
-/** A storm record shorter than this samples a basin's cyclones too thinly for a return period to mean much. */
-const SHORT_STORM_RECORD_YEARS = 10;
-const shortStormRecordNote = (years: number) =>
-  `Only the recent global record (${span(years)}) reaches this basin here: its rates come from those years alone; the long record (IBTrACS since 1980 for every basin) answers where a refresh brings it, the West Pacific record does now.`;
 

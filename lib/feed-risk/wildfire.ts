@@ -1,9 +1,11 @@
 // Wildfire science, pure (docs/methods/feed-risks.md, "Wildfire: which record answers" and "One scale across
 // sensors"): the intensity of one FIRMS detection, the MODIS/VIIRS factor measured where both sensors saw the same
-// area on the same days, and which fire record answers a point.
-import type { EventRecord, FireSensorSpan } from "../../formats/feed-snapshot.ts";
+// area on the same days, which fire record answers a point, and the wildfire hooks of the event assessment (events.ts).
+import type { EventRecord, FeedSnapshot, FireSensorSpan } from "../../formats/feed-snapshot.ts";
 import { DAY_MS, type IntensityFn } from "./scoring.ts";
-import { inBbox, MIN_RATE_YEARS } from "./answer.ts";
+import { inBbox, MIN_RATE_YEARS, notCovered } from "./answer.ts";
+import type { EventHazard } from "./events.ts";
+import { r1, r2 } from "../round.ts";
 
 /** FRP (MW) on a log scale: 10 MW → 0.69, 100 MW → 2.4. */
 export const frpIntensity = (frp: number) => Math.log1p(Math.max(0, frp) / 10);
@@ -113,3 +115,49 @@ export function observedYears(times: ArrayLike<number>): number {
   for (let i = 1; i < t.length; i++) if (t[i] - t[i - 1] > UNOBSERVED_GAP_MS) span -= t[i] - t[i - 1];
   return Math.max(1 / 365.2425, span / (365.2425 * DAY_MS));
 }
+
+/** The snapshot's MODIS/VIIRS factor (absent when no record had both sensors over the same days). */
+const factorOf = (s: FeedSnapshot) => (Number.isFinite(s.meta.params.viirsPerModis) ? s.meta.params.viirsPerModis : undefined);
+
+/** Wildfire in the event assessment (lib/feed-risk/events.ts). */
+export const WILDFIRE: EventHazard = {
+  noun: "fire detections",
+  chooseRecord(s, q, place) {
+    const rec = chooseFireRecord(s.records ?? [], q.lat, q.lng, place.country);
+    if (!rec) throw notCovered(s, "outside the extent of every fire file (a country's file answers only inside that country)");
+    return rec;
+  },
+  // Never below the rate reference's share of the window (λref × days / 365.25): a year of detections weighs as a
+  // year of the rate, a week as before (recentRef).
+  recentRef: (params, windowDays) => Math.max(params.recentRef, (params.annualRateRef * windowDays) / 365.2425),
+  // VIIRS detections count 1/k of a MODIS one; a rated record with VIIRS and no factor gives no level on the MODIS scale.
+  intensity(s, chosen) {
+    const k = factorOf(s);
+    if (chosen.record?.sensors?.VIIRS !== undefined && k === undefined && chosen.window.years >= MIN_RATE_YEARS) {
+      throw notCovered(s, `the fire record here, ${chosen.dataset}, holds VIIRS detections and no record of this snapshot gives a MODIS/VIIRS factor (both sensors over the same days): no level on the MODIS scale`);
+    }
+    return wildfireIntensity(k);
+  },
+  recordDetails(s, rec, recordYears) {
+    const k = factorOf(s);
+    return {
+      fireRecord: {
+        id: rec.id,
+        name: rec.name,
+        start: rec.start,
+        end: rec.end,
+        days: r1(recordYears * 365.2425),
+        years: r2(recordYears),
+        sensor: sensorLabel(rec.sensors),
+        sensors: rec.sensors ?? {},
+        ...(rec.country ? { country: rec.country } : {}),
+      },
+      sensorScale: k !== undefined
+        ? { viirsPerModis: r2(k), note: `each VIIRS detection weighs 1/${r2(k)} of a MODIS one: the VIIRS/MODIS ratio of weighted detections where both sensors saw the same area on the same days` }
+        : { viirsPerModis: null, note: rec.sensors?.VIIRS ? "no MODIS/VIIRS factor measured in this snapshot (no record with both sensors on the same days): VIIRS detections count as they are, several per fire that MODIS sees once, and give no level" : "MODIS detections only: the scale the rate reference is calibrated on" },
+    };
+  },
+  recordLabel: (rec) => `, ${sensorLabel(rec.sensors)}`,
+  summaryNote: () => "",
+  confidence: { full: 0.7, basis: "satellite fire detections (FIRMS) within 100 km" },
+};
