@@ -49,7 +49,7 @@ export /**
  * A bare Express 5 app in its own process that answers with fixed bytes (the service's own answers, captured), the
  * baseline of goal 1: our route against Express doing nothing but sending the same body.
  */
-async function bareExpress(bodies: Record<string, { method: "get" | "post"; body: string; type: string }>, opts: { cpu?: string } = {}): Promise<{ base: string; stop(): Promise<void> }> {
+async function bareExpress(bodies: Record<string, { method: "get" | "post"; body: string; type: string }>, opts: { cpu?: string } = {}): Promise<ExpressProcess> {
   const routes = Object.entries(bodies)
     .map(([path, b]) => `app.${b.method}(${JSON.stringify(path)}, (req, res) => { if (req.method === "POST") req.resume(); res.type(${JSON.stringify(b.type)}).send(${JSON.stringify(b.body)}); });`)
     .join("\n");
@@ -57,8 +57,14 @@ async function bareExpress(bodies: Record<string, { method: "get" | "post"; body
   return expressProcess(script, "/", opts);
 }
 
+export interface ExpressProcess {
+  base: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
 /** Runs an Express app's module text (`app` defined, not listening) on a free port in its own process; ready once `probe` answers. */
-async function expressProcess(script: string, probe: string, opts: { cpu?: string }): Promise<{ base: string; stop(): Promise<void> }> {
+async function expressProcess(script: string, probe: string, opts: { cpu?: string }): Promise<ExpressProcess> {
   const port = 30000 + Math.floor(Math.random() * 20000);
   const argv = ["--input-type=module", "-e", `${script}\napp.listen(${port}, "127.0.0.1");`];
   const proc = spawn(opts.cpu === undefined ? process.execPath : "taskset", opts.cpu === undefined ? argv : ["-c", opts.cpu, process.execPath, ...argv], { cwd: PROJECT_ROOT, stdio: ["ignore", "inherit", "inherit"] });
@@ -71,7 +77,7 @@ async function expressProcess(script: string, probe: string, opts: { cpu?: strin
       await new Promise((r) => setTimeout(r, 20));
     }
   }
-  return { base, stop: () => new Promise((res) => (proc.once("exit", () => res()), proc.kill("SIGTERM"))) };
+  return { base, pid: proc.pid!, stop: () => new Promise((res) => (proc.once("exit", () => res()), proc.kill("SIGTERM"))) };
 }
 
 export /**
@@ -82,7 +88,7 @@ export /**
  * observed on finish (labelled children looked up once). No routing table, rate limiter, validation, lookup or
  * serialisation. Its rate against bareExpress's is the most any route of ours could reach.
  */
-async function floorExpress(path: string, body: string, key: string, opts: { cpu?: string } = {}): Promise<{ base: string; stop(): Promise<void> }> {
+async function floorExpress(path: string, body: string, key: string, opts: { cpu?: string } = {}): Promise<ExpressProcess> {
   const keyHash = createHash("sha256").update(key).digest("hex");
   // The server's own helmet middleware (dist/, compiled by the benches' `make build`): the same two headers, built once.
   const securityHeaders = pathToFileURL(join(PROJECT_ROOT, "dist/server/http/security-headers.js")).href;

@@ -105,7 +105,7 @@ async function millionVsThai() {
 const STAGES: [stage: string, functions: string[]][] = [
   ["security headers", ["helmetMiddleware@/node_modules/helmet/"]],
   ["common headers, request hooks", ["commonHeadersLogMetrics"]],
-  ["map/tiles routers (skipped for API paths)", ["mapAndTilesRouters"]],
+  ["the two layers (entry, api), rest", ["entry", "api"]],
   ["routing gate", ["routingGate"]],
   ["auth (key hash)", ["authenticate"]],
   ["rate limit", ["consume"]],

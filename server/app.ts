@@ -148,11 +148,15 @@ export function createApp(deps: AppDeps) {
     });
   }
 
-  // Common headers, request log line and metrics (named, so a CPU profile names each middleware's cost:
-  // bench/http-pinned.bench.ts).
+  // Two Express layers, each a few named steps called in turn (named, so a CPU profile names each step's cost:
+  // bench/http-pinned.bench.ts): the entry (security and common headers, the request's log line and metrics, the map
+  // and tiles routers for paths that are not API routes), then the API layer (routing gate, auth and rate limit,
+  // dispatch). One layer per step cost Express's layer matching six times per request.
   const logRequests = () => logger.isLevelEnabled("info");
-  app.use(securityHeaders);
-  app.use(function commonHeadersLogMetrics(req, res, next) {
+  const noop = () => {};
+
+  /** X-Data-Version, CORS, the request's log line and metrics on finish; throws on a missing Host or unknown Expect. */
+  function commonHeadersLogMetrics(req: Request, res: Response): void {
     const started = process.hrtime.bigint();
     res.setHeader("X-Data-Version", currentVersion());
     res.setHeader("Access-Control-Allow-Origin", "*");
@@ -175,14 +179,12 @@ export function createApp(deps: AppDeps) {
       res.setHeader("Connection", "close");
       throw problem;
     }
-    next();
-  });
+  }
 
-  // The map page and tiles answer their own paths (server/routes/tiles.ts); everything else goes to the gate.
+  // The map page and tiles answer their own paths (server/routes/tiles.ts); everything else goes to the API layer.
   // An API path never goes through them (one Map lookup instead of each router's path matching).
   const pageRouters = deps.routers ?? [];
-  app.use(function mapAndTilesRouters(req, res, next) {
-    if (pageRouters.length === 0 || ROUTE_BY_PATH.has(req.path)) return next();
+  function mapAndTilesRouters(req: Request, res: Response, next: NextFunction): void {
     let i = 0;
     const step = (err?: unknown) => {
       if (err !== undefined && err !== "route" && err !== "router") return next(err);
@@ -191,10 +193,17 @@ export function createApp(deps: AppDeps) {
       router(req, res, step);
     };
     step();
+  }
+
+  app.use(function entry(req: Request, res: Response, next: NextFunction) {
+    securityHeaders(req, res, noop); // helmet's two headers, set synchronously
+    commonHeadersLogMetrics(req, res);
+    if (pageRouters.length === 0 || ROUTE_BY_PATH.has(req.path)) return next();
+    mapAndTilesRouters(req, res, next);
   });
 
-  // Routing gate: 404, CORS preflight, 405.
-  app.use(function routingGate(req, res, next) {
+  /** 404, CORS preflight (answered here: undefined), 405; else the path's entry. */
+  function routingGate(req: Request, res: Response): PathEntry | undefined {
     const route = ROUTE_BY_PATH.get(req.path);
     if (route === undefined) throw new ApiError("NOT_FOUND", `No route ${req.method} ${req.path}`);
     res.locals.route = route.path;
@@ -204,7 +213,7 @@ export function createApp(deps: AppDeps) {
       res.setHeader("Access-Control-Allow-Headers", "X-API-Key, Content-Type, If-None-Match, Accept-Encoding");
       res.setHeader("Access-Control-Max-Age", "600");
       res.status(204).end();
-      return;
+      return undefined;
     }
     const method = req.method === "HEAD" ? "GET" : req.method;
     if (!route.methods.includes(method as "GET" | "POST")) {
@@ -213,13 +222,11 @@ export function createApp(deps: AppDeps) {
         allow: allowHeader(route).split(", "),
       });
     }
-    res.locals.auth = route.auth;
-    next();
-  });
+    return route;
+  }
 
-  // Auth, then the rate limit's entry point (1 point).
-  app.use(async function authAndRateLimit(req: Request, res: Response, next: NextFunction) {
-    if (!res.locals.auth) return next();
+  /** Auth, then the rate limit's entry point (1 point); throws 401 or 429. */
+  async function authAndRateLimit(req: Request, res: Response): Promise<void> {
     const header = req.headers["x-api-key"];
     const record = deps.keys.authenticate(typeof header === "string" ? header : undefined);
     if (record === undefined) throw new ApiError("INVALID_API_KEY", "Missing, invalid, or expired API key");
@@ -228,16 +235,22 @@ export function createApp(deps: AppDeps) {
     const decision = await deps.limiter.consume(record.id, record.plan, 1);
     setRateHeaders(res, decision);
     if (!decision.allowed) throw rateLimited(res, decision);
-    next();
-  });
+  }
 
   // The routes' handlers by "METHOD path": one Map lookup per request instead of Express matching each route's
   // path in turn (HEAD runs the GET handlers; sendJson sends no body for it).
   const handlers = new Map<string, Handler[]>();
-  app.use(function dispatch(req, res, next) {
+  function dispatch(req: Request, res: Response, next: NextFunction): void {
     const chain = handlers.get(`${req.method === "HEAD" ? "GET" : req.method} ${res.locals.route as string}`);
     if (chain === undefined) return next();
     runChain(chain, req, res, next);
+  }
+
+  app.use(function api(req: Request, res: Response, next: NextFunction) {
+    const route = routingGate(req, res);
+    if (route === undefined) return;
+    if (!route.auth) return dispatch(req, res, next);
+    return authAndRateLimit(req, res).then(() => dispatch(req, res, next));
   });
 
   // A drought answer is stale by the inputs of the grid it was drawn from, not by those of the other grids.

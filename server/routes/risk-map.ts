@@ -12,6 +12,7 @@ import {
   droughtGridData,
   droughtHistoryData,
   droughtQuery,
+  droughtQueryFast,
   historyQuery,
   MAX_BATCH_LOCATIONS,
   provinceChoropleth,
@@ -152,7 +153,7 @@ export function riskMapHandlers(deps: RiskMapDeps) {
     },
 
     drought(req: Request, res: Response) {
-      const q = parseOrThrow(droughtQuery, req.query, "query");
+      const q = droughtQueryFast(req.query) ?? parseOrThrow(droughtQuery, req.query, "query");
       const data = drought.drought(q.lat, q.lng, q.month);
       if (wantsCsv(req, q.format)) sendCsv(req, res, droughtCsv(data), "drought.csv");
       else sendJson(req, res, 200, { success: true, data: { ...data, ...deps.freshness("drought") } });
