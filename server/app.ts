@@ -161,17 +161,15 @@ export function createApp(deps: AppDeps) {
     res.setHeader("X-Data-Version", currentVersion());
     res.setHeader("Access-Control-Allow-Origin", "*");
     res.setHeader("Access-Control-Expose-Headers", EXPOSED_HEADERS);
-    res.on("finish", function logAndMeasure() {
+    // One listener: "close" follows "finish" when the answer was sent. Closed before it was sent (client gone, or
+    // closed on a request timeout): no status, not a server error, not in the status metrics.
+    res.once("close", function logAndMeasure() {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      if (!res.writableFinished) return logger.info(logFields(req, res, seconds), "request aborted");
       const route = (res.locals.route as string | undefined) ?? "unmatched";
       metrics.observe(req.method, route, res.statusCode, seconds);
       // req.path has no query string, so nothing secret in it; the key itself is never logged, only its id.
       if (logRequests()) logger.info({ ...logFields(req, res, seconds), status: res.statusCode }, "request");
-    });
-    // Connection closed before our answer was sent (client gone, or closed on a request timeout): no status,
-    // not a server error, not in the status metrics.
-    res.on("close", () => {
-      if (!res.writableFinished) logger.info(logFields(req, res, Number(process.hrtime.bigint() - started) / 1e9), "request aborted");
     });
     // A missing or repeated Host (serve.ts turns off Node's empty-bodied 400) or an unknown Expect.
     const problem = headerProblem(req);
