@@ -5,6 +5,7 @@
 import { EARTH_RADIUS_KM } from "../lib/geo/sphere.ts";
 import KDBush from "kdbush";
 import { jsonHeaded, pad8 } from "./json-headed.ts";
+import { PackedStrings } from "./packed-strings.ts";
 
 const MAGIC = 0x58495645; // "EVIX" little-endian
 const FORMAT_VERSION = 1;
@@ -135,9 +136,10 @@ export class EventIndex {
   readonly group: Uint32Array;
   readonly sourceNo: Uint8Array;
   readonly sources: string[];
-  readonly ids: string[];
-  readonly names: string[];
-  readonly groups: string[];
+  /** Per event and per group, packed (formats/packed-strings.ts): one heap object each, not one per event. */
+  readonly ids: PackedStrings;
+  readonly names: PackedStrings;
+  readonly groups: PackedStrings;
   /** Event-set names; [""] when the file names none. */
   readonly sets: string[];
   /** Per group, its number in `sets`. */
@@ -179,9 +181,14 @@ export class EventIndex {
     off += pad8(n);
     this.kd = KDBush.from(bytes.buffer.slice(off, off + h.kdbushBytes));
     this.sources = h.sources;
-    this.ids = h.ids;
-    this.names = h.names;
-    this.groups = h.groups;
+    if (!Array.isArray(h.ids) || h.ids.length !== n || !Array.isArray(h.names) || h.names.length !== n) {
+      throw new Error(`event index: ids and names must list ${n} events`);
+    }
+    if (!Array.isArray(this.sources) || !Array.isArray(h.groups)) throw new Error("event index: sources and groups must be lists");
+    if (![h.ids, h.names, h.groups].every((list) => list.every((x) => typeof x === "string"))) throw new Error("event index: ids, names and groups must be strings");
+    this.ids = new PackedStrings(h.ids);
+    this.names = new PackedStrings(h.names);
+    this.groups = new PackedStrings(h.groups);
     this.sets = h.sets ?? [""];
     if (h.groupSet !== undefined && (!Array.isArray(h.groupSet) || h.groupSet.length !== h.groups.length)) {
       throw new Error(`event index: groupSet must list ${h.groups.length} groups`);
@@ -197,13 +204,9 @@ export class EventIndex {
   /** Ranges of event-index.md "Value ranges": refuses the first event outside them. */
   private checkValues(): void {
     const { n } = this;
-    if (!Array.isArray(this.ids) || this.ids.length !== n || !Array.isArray(this.names) || this.names.length !== n) {
-      throw new Error(`event index: ids and names must list ${n} events`);
-    }
-    if (!Array.isArray(this.sources) || !Array.isArray(this.groups)) throw new Error("event index: sources and groups must be lists");
     for (let i = 0; i < n; i++) {
       const bad = (what: string): never => {
-        throw new Error(`event index: event ${i} (${this.ids[i]}): ${what}`);
+        throw new Error(`event index: event ${i} (${this.ids.get(i)}): ${what}`);
       };
       if (!(this.lat[i] >= -90 && this.lat[i] <= 90 && this.lng[i] >= -180 && this.lng[i] <= 180)) bad(`point ${this.lat[i]}, ${this.lng[i]} is not on the globe`);
       if (!Number.isFinite(this.time[i]) || !Number.isFinite(this.endTime[i]) || this.endTime[i] < this.time[i]) bad(`times ${this.time[i]}..${this.endTime[i]} are not a period`);

@@ -95,8 +95,8 @@ function assessEvents(s: FeedSnapshot, q: AssessQuery, place: Place, hazard: Eve
   if (!rated) h.score = eventScore(0, h.recentWeighted, p);
   const magnitude = (i: number) => (Number.isFinite(ev.magnitude[i]) ? r2(ev.magnitude[i]) : null);
   const describe = (c: { index: number; distanceKm: number; weight: number }) => ({
-    id: ev.groups[ev.group[c.index]],
-    name: ev.names[c.index],
+    id: ev.groups.get(ev.group[c.index]),
+    name: ev.names.get(c.index),
     source: ev.sources[ev.sourceNo[c.index]],
     date: day(ev.time[c.index]),
     endDate: day(ev.endTime[c.index]),
@@ -138,7 +138,7 @@ function assessEvents(s: FeedSnapshot, q: AssessQuery, place: Place, hazard: Eve
   const top = h.strongest[0];
   const topMagnitude = top === undefined ? null : magnitude(top.index);
   const topText = top
-    ? ` Strongest: ${ev.names[top.index]} (${ev.sources[ev.sourceNo[top.index]]}, ${day(ev.time[top.index])}, ${r1(top.distanceKm)} km, ${topMagnitude === null ? "no wind reported" : `${topMagnitude} ${meta.unit}`}).`
+    ? ` Strongest: ${ev.names.get(top.index)} (${ev.sources[ev.sourceNo[top.index]]}, ${day(ev.time[top.index])}, ${r1(top.distanceKm)} km, ${topMagnitude === null ? "no wind reported" : `${topMagnitude} ${meta.unit}`}).`
     : "";
   const where = rec ? ` in the ${rec.name} (${chosen.period.start}..${chosen.period.end}${hazard.recordLabel(rec)})` : "";
   const windText = rec?.windStart

@@ -148,8 +148,8 @@ export function assessFlood(s: FeedSnapshot, q: AssessQuery, place: Place): Asse
     const i = h.index;
     const cs = fp.countries[i];
     return {
-      id: ev.ids[i],
-      name: ev.names[i],
+      id: ev.ids.get(i),
+      name: ev.names.get(i),
       source: ev.sources[ev.sourceNo[i]],
       date: day(ev.time[i]),
       endDate: day(ev.endTime[i]),
@@ -190,7 +190,7 @@ export function assessFlood(s: FeedSnapshot, q: AssessQuery, place: Place): Asse
       ? `No large-flood footprint covers this point in ${r1(years)} years of records (${meta.recordStart.slice(0, 4)}–${meta.asOf.slice(0, 4)})`
       : `${hits.length} flood footprint(s) cover this point in ${r1(years)} years (one every ${returnPeriod} years; weighted ${r3(rate)} a year)`) +
     `; ${recentText(q.timeframe, win, recentWeights.length)}.` +
-    (top ? ` Strongest: ${ev.names[top.index]} (${ev.sources[ev.sourceNo[top.index]]}, ${day(ev.time[top.index])}).` : "");
+    (top ? ` Strongest: ${ev.names.get(top.index)} (${ev.sources[ev.sourceNo[top.index]]}, ${day(ev.time[top.index])}).` : "");
   return {
     riskScore: score,
     riskLevel: riskLevel(score),

@@ -37,7 +37,7 @@ export const INTENSITY: Record<"flood" | "wildfire" | "storm", IntensityFn> = {
 export interface EventView {
   n: number;
   /** Group names (only their number is used: the size of the per-group scratch). */
-  groups: ArrayLike<unknown>;
+  groups: { readonly length: number };
   time: ArrayLike<number>;
   endTime: ArrayLike<number>;
   magnitude: ArrayLike<number>;

@@ -112,8 +112,8 @@ export function eventsInBox(snap: FeedSnapshot, q: EventsQuery): EventsPage {
   if (q.riskType !== "storm") {
     for (const i of hits) {
       const feature: PointFeature = {
-        type: "Feature", id: ev!.ids[i], geometry: { type: "Point", coordinates: [ev!.lng[i], ev!.lat[i]] },
-        properties: { id: ev!.ids[i], name: ev!.names[i], source: ev!.sources[ev!.sourceNo[i]], start: day(ev!.time[i]), end: day(ev!.endTime[i]), magnitude: finite(ev!.magnitude[i]), unit },
+        type: "Feature", id: ev!.ids.get(i), geometry: { type: "Point", coordinates: [ev!.lng[i], ev!.lat[i]] },
+        properties: { id: ev!.ids.get(i), name: ev!.names.get(i), source: ev!.sources[ev!.sourceNo[i]], start: day(ev!.time[i]), end: day(ev!.endTime[i]), magnitude: finite(ev!.magnitude[i]), unit },
       };
       items.push({ newest: ev!.time[i], feature });
     }
@@ -132,11 +132,11 @@ export function eventsInBox(snap: FeedSnapshot, q: EventsQuery): EventsPage {
       let max = NaN;
       for (const i of list) if (!(ev!.magnitude[i] <= max)) max = Number.isNaN(ev!.magnitude[i]) ? max : ev!.magnitude[i];
       const coords = list.map((i) => [ev!.lng[i], ev!.lat[i]] as [number, number]);
-      const id = ev!.groups[g];
+      const id = ev!.groups.get(g);
       const feature: TrackFeature = {
         type: "Feature", id,
         geometry: { type: "MultiLineString", coordinates: cutAtAntimeridian(coords) },
-        properties: { id, name: ev!.names[first], source: ev!.sources[ev!.sourceNo[first]], start: day(ev!.time[first]), end: day(ev!.time[last]), magnitude: finite(max), unit, fixes: coords.length },
+        properties: { id, name: ev!.names.get(first), source: ev!.sources[ev!.sourceNo[first]], start: day(ev!.time[first]), end: day(ev!.time[last]), magnitude: finite(max), unit, fixes: coords.length },
       };
       items.push({ newest: ev!.time[last], feature });
     }

@@ -319,7 +319,7 @@ describe("GET /api/risk-map/events (map layers)", () => {
       const [lng, lat] = f.geometry.coordinates;
       expect(inThailandBox(lng, lat)).toBe(true);
       const i = snap.ids.indexOf(f.id);
-      expect([snap.lng[i], snap.lat[i], snap.names[i]]).toEqual([lng, lat, f.properties.name]);
+      expect([snap.lng[i], snap.lat[i], snap.names.get(i)]).toEqual([lng, lat, f.properties.name]);
     }
   });
 

@@ -64,7 +64,7 @@ describe("flood worldwide from footprints (Asia: Dhaka, Sindh)", () => {
     // (The answer lists the ten heaviest events; DFO-227 is read from the published footprint index.)
     const snap = openFeedSnapshot(join(dir, "snapshots", "flood", "current"), "t");
     const c = snap.footprints!.covering(DHAKA.lat, DHAKA.lng, 10, "BGD");
-    const i227 = Array.from(c.index.subarray(0, c.count)).find((i) => snap.events!.ids[i] === "DFO-227")!;
+    const i227 = Array.from(c.index.subarray(0, c.count)).find((i) => snap.events!.ids.get(i) === "DFO-227")!;
     expect(new Date(snap.events!.time[i227]).toISOString().slice(0, 10)).toBe("1988-08-20");
     expect(Math.abs(snap.footprints!.weight[i227] - (2 * 100_000) / Number(row.Area))).toBeLessThan(0.05);
     expect(f.contributingEvents.every((e) => e.weight >= snap.footprints!.weight[i227] || e.id === "DFO-227")).toBe(true);
@@ -85,7 +85,7 @@ describe("flood worldwide from footprints (Asia: Dhaka, Sindh)", () => {
     const f = a.details.flood as unknown as Flood;
     const snap = openFeedSnapshot(join(dir, "snapshots", "flood", "current"), "t");
     const c = snap.footprints!.covering(26.73, 67.78, 10, "PAK");
-    const ids = Array.from(c.index.subarray(0, c.count)).map((i) => snap.events!.ids[i]);
+    const ids = Array.from(c.index.subarray(0, c.count)).map((i) => snap.events!.ids.get(i));
     expect(f.footprintsCovering).toBe(ids.length);
     expect(ids).toContain("DFO-2279");
     expect(ids).not.toContain("DFO-3696");

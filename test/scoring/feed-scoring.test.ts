@@ -69,7 +69,7 @@ describe("scoreEvents with a record window", () => {
     expect(h.eventCount).toBe(2);
     expect(h.returnPeriodYears).toBeCloseTo(window.years / 2, 9);
     expect(h.annualRate).toBeCloseTo(1 / window.rateYears, 9);
-    expect(h.strongest.map((c) => ix.groups[ix.group[c.index]])).toEqual(["T90", "OLD"]);
+    expect(h.strongest.map((c) => ix.groups.get(ix.group[c.index]))).toEqual(["T90", "OLD"]);
     // The windless storm carries the depression floor weight 0.05 in the list, not in the rate.
     expect(h.strongest[1].weight).toBeCloseTo(0.05, 9);
   });
