@@ -334,6 +334,33 @@ describe("a version with out-of-range values and matching checksums", () => {
     expect(refused[0].err).toMatch(/^drought-grid\.bin: .*1e\+30.*spei1/);
   });
 
+  // Issue 39: under the old ±40 rule a grid value of 30 or −Inf, and a province summary of 30, loaded and served.
+  const impossible: Array<[string, string, (bytes: Buffer) => void, RegExp]> = [
+    ["a grid value of 30", "drought-grid.bin", (b) => void b.writeFloatLE(30, gridValueOffset(b, 0, 1, 0)), /^drought-grid\.bin: .*value 30 of spei1 .* is outside \[-38\.4674, 8\.2095\]/],
+    ["a grid value of −Inf", "drought-grid.bin", (b) => void b.writeFloatLE(-Infinity, gridValueOffset(b, 2, 1, 1)), /^drought-grid\.bin: .*value -Infinity of spei3 .* is outside/],
+    ["an mcdi of 5 (beyond what mcdi's clamped components give)", "drought-grid.bin", (b) => void b.writeFloatLE(5, gridValueOffset(b, 1, 1, INDICES.indexOf("mcdi"))), /value 5 of mcdi .* is outside \[-4\.2258, 4\.2258\]/],
+    ["a province summary of 30", "province-summaries.bin", (b) => void b.writeFloatLE(30, b.readUInt32LE(28)), /^province-summaries\.bin: value 30 of spei1 for province 0, 2020-01 is outside/],
+    ["a province summary of +Inf", "province-summaries.bin", (b) => void b.writeFloatLE(Infinity, b.readUInt32LE(28) + 4), /^province-summaries\.bin: value Infinity of spei3 for province 0, 2020-01 is outside/],
+  ];
+  for (const [what, file, edit, reason] of impossible) {
+    it(`${what} is refused; the previous version keeps serving`, async () => {
+      const root = mkdtempSync(join(tmpdir(), "version-load-"));
+      await expectSwapRefused(root, capture(), "v1", () => publish(root, "v2", (dir) => patch(dir, file, edit)), reason);
+    });
+  }
+
+  it("a manifest's latestValidMonth outside the grid, or not the month the build's rule gives, is refused", async () => {
+    const root = mkdtempSync(join(tmpdir(), "version-load-"));
+    const log = capture();
+    await expectSwapRefused(root, log, "v1", () => publishEdited(root, "v2", (_d, _a, m) => void (m.latestValidMonth = "2001-01")), /^manifest\.json: latestValidMonth 2001-01 lies outside the grid's months 2020-01\.\.2020-02/);
+    const other = mkdtempSync(join(tmpdir(), "version-load-"));
+    await publishEdited(other, "v1", (_d, _a, m) => void (m.settings = { validCellShare: 0.9 }));
+    expect(await openStore(other, log.logger).reload()).toBe("loaded");
+    await publishEdited(other, "v2", (_d, _a, m) => void ((m.settings = { validCellShare: 0.9 }), (m.latestValidMonth = "2020-01")));
+    expect(await openStore(other, log.logger).reload()).toBe("refused");
+    expect(log.messages().at(-1)?.err).toMatch(/^manifest\.json: latestValidMonth 2020-01 is not the grid's \(2020-02: the latest month with each answer index on 90 % of the cells\)/);
+  });
+
   it("a province summary of 1e30 is refused", async () => {
     const root = mkdtempSync(join(tmpdir(), "version-load-"));
     const log = capture();
