@@ -7,13 +7,12 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import express, { type NextFunction, type Request, type Response } from "express";
+import express from "express";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ArtifactStore } from "../../server/data/artifact-store.ts";
 import { openDroughtArtifacts, type DroughtArtifacts } from "../../formats/drought-version.ts";
-import { ApiError } from "../../server/errors.ts";
-import { sendError } from "../../server/http/respond.ts";
+import { errorHandler } from "../../server/http/error-handler.ts";
 import { createTilesRouter } from "../../server/routes/tiles.ts";
 import { ArtifactDroughtService } from "../../server/services/drought-service.ts";
 import { createStaging, listVersions, publishStaging, pruneVersions, type ManifestBody } from "../../pipeline/publish/publish.ts";
@@ -23,6 +22,8 @@ import { CELLS, INDICES, JAN, SPEI1_FEB, writeFixture, writeVersionExtras } from
 import { CONFIDENCE_FILE, writeConfidenceGrid } from "../../formats/confidence-grid.ts";
 import { EXPORT_FILE_NAMES } from "../../formats/drought-export.ts";
 import { missingFiles } from "../../formats/version-files.ts";
+import { checkMvt, checkPng } from "../../formats/pmtiles-archive.ts";
+import { tilesCovering } from "../../tiles/tile-math.ts";
 import { ExportService } from "../../server/services/export-service.ts";
 
 const BODY: ManifestBody = {
@@ -171,7 +172,7 @@ async function serveTiles(store: ArtifactStore<DroughtArtifacts>, logger: pino.L
   const tiles = createTilesRouter({ current: () => store.current(), logger });
   app.use(tiles);
   routes?.(app);
-  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => sendError(req, res, err instanceof ApiError ? err : new ApiError("INTERNAL_ERROR", String(err))));
+  app.use(errorHandler(logger));
   const server = app.listen(0, "127.0.0.1");
   server.once("close", () => void tiles.close()); // its archive files with it
   await new Promise((r) => server.once("listening", r));
@@ -419,6 +420,46 @@ describe("a version with a corrupted file of each format and matching checksums 
       await expectSwapRefused(root, capture(), "v1", () => publish(root, "v2", damage), reason);
     });
   }
+});
+
+describe("a tile that cannot be read answers 500 INTERNAL_ERROR in the envelope, never a 200 with a broken body (issue 39, item 3)", () => {
+  /** Four bytes flipped in the middle of an archive's tile data: headers and directories intact, so the load takes it. */
+  const flipTileData = (b: Buffer) => {
+    const at = Number(b.readBigUInt64LE(56)) + Math.floor(Number(b.readBigUInt64LE(64)) / 2);
+    for (let i = at; i < at + 4; i++) b[i] ^= 0xff;
+  };
+
+  it("every tile of a damaged MVT and PNG archive answers 200 with a body that decodes, 204, or 500 in the envelope, logged", async () => {
+    const root = mkdtempSync(join(tmpdir(), "version-load-"));
+    const log = capture();
+    await publish(root, "v1", (dir) => {
+      patch(dir, "tiles-provinces.pmtiles", flipTileData);
+      patch(dir, "tiles-drought-spei1-2020-02.pmtiles", flipTileData);
+    });
+    const store = openStore(root, log.logger);
+    expect(await store.reload()).toBe("loaded"); // load-time checks read headers only: the build's verification reads the tiles
+    const { server, base } = await serveTiles(store, log.logger);
+    try {
+      const index = JSON.parse(readFileSync(join(root, "current", "tiles-index.json"), "utf8")) as { bbox: [number, number, number, number]; maxZoom: number };
+      for (const [url, check] of [["provinces", checkMvt], ["drought-spei1", checkPng]] as const) {
+        const statuses: number[] = [];
+        for (const [z, x, y] of tilesCovering(index.bbox, 0, index.maxZoom)) {
+          const r = await fetch(`${base}/tiles/${url}/${z}/${x}/${y}.${url === "provinces" ? "mvt" : "png"}?month=2020-02`);
+          statuses.push(r.status);
+          if (r.status === 200) check(new Uint8Array(await r.arrayBuffer()));
+          else if (r.status === 500) expect((await r.json()).error).toMatchObject({ code: "INTERNAL_ERROR", message: "Unexpected server error" });
+          else expect(r.status).toBe(204);
+        }
+        expect(statuses).toContain(500);
+        expect(statuses).toContain(200);
+      }
+      const errors = log.messages().filter((m) => m.level >= 50);
+      expect(errors.some((m) => /tiles-provinces\.pmtiles of data version v1: tile \d+\/\d+\/\d+ cannot be read/.test(JSON.stringify(m)))).toBe(true);
+      expect(errors.some((m) => /tiles-drought-spei1-2020-02\.pmtiles of data version v1: tile \d+\/\d+\/\d+ cannot be read: PNG/.test(JSON.stringify(m)))).toBe(true);
+    } finally {
+      server.close();
+    }
+  });
 });
 
 describe("versions that cannot be read at all", () => {
