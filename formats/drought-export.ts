@@ -2,9 +2,10 @@
 // (DuckDB, Spark/Sedona, GDAL, pandas): the grid as GeoParquet (one row per cell and month, the cell's square as WKB)
 // and the province summaries as Parquet, each also as gzip-compressed CSV. Written by the pipeline's build next to
 // the binary artifacts (so they are checksummed and swapped with them); checked on load by formats/version-files.ts.
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { gunzipSync, gzipSync, constants as zlibConstants } from "node:zlib";
-import { parquetMetadata, type FileMetaData } from "hyparquet";
+import { closeSync, createReadStream, fstatSync, openSync, readFileSync, readSync } from "node:fs";
+import { pipeline } from "node:stream/promises";
+import { createGunzip, gunzipSync, gzipSync, constants as zlibConstants } from "node:zlib";
+import { parquetMetadata, parquetRead, type FileMetaData } from "hyparquet";
 import { parquetWriteBuffer } from "hyparquet-writer";
 import type { DroughtGrid } from "./drought-grid.ts";
 import type { ConfidenceGrid } from "./confidence-grid.ts";
@@ -299,4 +300,125 @@ export function checkCsvExport(bytes: Uint8Array, name: string): void {
   const header = head.slice(0, head.indexOf("\n"));
   const first = name === EXPORT_FILES.cellsCsv ? CELL_COLUMNS.join(",") : PROVINCE_COLUMNS.join(",");
   if (!header.startsWith(first + ",")) throw new Error(`${name}: header "${header.slice(0, 80)}" does not start with ${first}`);
+}
+
+// ---- Read back in full (the build's verification, pipeline/build/verify-artifacts.ts) ----
+// The load-time checks above read a footer and a first block; these read every row group and every gzip stream to
+// its end and compare each value with the artifact it was made from, so a damaged page, a flipped value or a
+// truncated stream fails the build instead of being published.
+
+/** Every row group of a Parquet export, column chunk by column chunk: `expect(column, row, value)` says what is wrong, or undefined. */
+async function readEveryRow(path: string, name: string, rows: number, columns: readonly string[], expect: (column: string, row: number, value: unknown) => string | undefined): Promise<void> {
+  const bytes = readFileSync(path);
+  const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  const seen = new Map<string, number>();
+  let problem: string | undefined;
+  try {
+    await parquetRead({
+      file,
+      onChunk: ({ columnName, columnData, rowStart }) => {
+        seen.set(columnName, (seen.get(columnName) ?? 0) + columnData.length);
+        for (let i = 0; i < columnData.length && problem === undefined; i++) {
+          const wrong = expect(columnName, rowStart + i, columnData[i]);
+          if (wrong !== undefined) problem = `row ${rowStart + i} column ${columnName}: ${wrong}`;
+        }
+      },
+    });
+  } catch (err) {
+    throw new Error(`${name}: cannot be read to its end: ${(err as Error).message}`);
+  }
+  if (problem !== undefined) throw new Error(`${name}: ${problem}`);
+  for (const c of columns) if (seen.get(c) !== rows) throw new Error(`${name}: column ${c} has ${seen.get(c) ?? 0} rows, expected ${rows}`);
+}
+
+/** A stored float32 as the exports write it (null where NaN) against a value read back. */
+function sameValue(expected: number, got: unknown): string | undefined {
+  const finite = nullable(expected);
+  const want = finite === null ? null : Math.fround(finite); // FLOAT columns: float32
+  return got === want ? undefined : `${String(got)}, the source has ${String(want)}`;
+}
+
+/** drought-cells.parquet read back in full against the grid (and the confidence grid) it was written from. */
+export async function verifyCellExport(path: string, grid: DroughtGrid, confidence?: ConfidenceGrid): Promise<number> {
+  const rows = grid.nCells * grid.nMonths;
+  const ids = Array.from({ length: grid.nCells }, (_, c) => gridIdOf(grid.resolutionDeg, grid.cellId(c), grid.countries));
+  const k = new Map(grid.indexNames.map((n, i) => [n, i]));
+  const h = grid.resolutionDeg / 2;
+  let monthOf = -1;
+  let monthText = "";
+  const expect = (column: string, r: number, v: unknown): string | undefined => {
+    const c = r % grid.nCells;
+    const m = (r - c) / grid.nCells;
+    if (m !== monthOf) [monthOf, monthText] = [m, formatMonth(grid.firstMonth + m)];
+    const is = (want: unknown) => (v === want ? undefined : `${String(v)}, the grid has ${String(want)}`);
+    switch (column) {
+      case "cell_id": return is(grid.cellId(c));
+      case "grid_id": return is(ids[c]);
+      case "country": return is(grid.cellCountry(c));
+      case "lat": return is(grid.cellLat(c));
+      case "lng": return is(grid.cellLng(c));
+      case "month": return is(monthText);
+      case "valid": return is(Number.isFinite(grid.value(c, m, 0)));
+      case "confidence": return sameValue(confidence?.cell(c, m) ?? NaN, v);
+      case "geometry": {
+        const ring = (v as { coordinates?: number[][][] } | null)?.coordinates?.[0];
+        const [x, y] = [grid.cellLng(c), grid.cellLat(c)];
+        const want = [[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h], [x - h, y - h]];
+        return ring?.length === 5 && ring.every((p, i) => p[0] === want[i][0] && p[1] === want[i][1]) ? undefined : `not the cell's square`;
+      }
+      default: {
+        const index = k.get(column);
+        return index === undefined ? `a column the export does not write` : sameValue(grid.value(c, m, index), v);
+      }
+    }
+  };
+  await readEveryRow(path, EXPORT_FILES.cellsParquet, rows, [...CELL_COLUMNS, ...grid.indexNames, "valid", "confidence", "geometry"], expect);
+  return rows;
+}
+
+/** province-summaries.parquet read back in full against the summaries and provinces.json it was written from. */
+export async function verifyProvinceExport(path: string, summaries: ProvinceSummariesReader, provinces: readonly ProvinceRow[]): Promise<number> {
+  const rows = summaries.nProvinces * summaries.nMonths;
+  const k = new Map(summaries.indexNames.map((n, i) => [n, i]));
+  const expect = (column: string, r: number, v: unknown): string | undefined => {
+    const p = r % summaries.nProvinces;
+    const m = (r - p) / summaries.nProvinces;
+    const is = (want: unknown) => (v === want ? undefined : `${String(v)}, the source has ${String(want)}`);
+    switch (column) {
+      case "province_code": return is(provinces[p].code);
+      case "country": return is(provinces[p].country);
+      case "province": return is(provinces[p].nameEn);
+      case "province_th": return is(provinces[p].nameTh);
+      case "month": return is(formatMonth(summaries.firstMonth + m));
+      case "cells_used": return is(summaries.cellsUsed(p, m));
+      default: {
+        const index = k.get(column);
+        return index === undefined ? `a column the export does not write` : sameValue(summaries.record(p, m)[index], v);
+      }
+    }
+  };
+  await readEveryRow(path, EXPORT_FILES.provincesParquet, rows, [...PROVINCE_COLUMNS, ...summaries.indexNames, "cells_used"], expect);
+  return rows;
+}
+
+/** A CSV export gunzipped to its end (gzip's CRC-32 and length checked by zlib): its header and `rows` rows after it. */
+export async function verifyCsvExport(path: string, name: string, rows: number): Promise<void> {
+  let lines = 0;
+  let head = "";
+  let lastByte = -1;
+  try {
+    await pipeline(createReadStream(path), createGunzip(), async (inflated: AsyncIterable<Buffer>) => {
+      for await (const chunk of inflated) {
+        if (head.length < 4096) head += chunk.subarray(0, 4096).toString("utf8");
+        for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines++;
+        lastByte = chunk[chunk.length - 1];
+      }
+    });
+  } catch (err) {
+    throw new Error(`${name}: gzip stream cannot be read to its end: ${(err as Error).message}`);
+  }
+  const first = name === EXPORT_FILES.cellsCsv ? CELL_COLUMNS.join(",") : PROVINCE_COLUMNS.join(",");
+  if (!head.startsWith(first + ",")) throw new Error(`${name}: header "${head.slice(0, 80)}" does not start with ${first}`);
+  if (lastByte !== 10) throw new Error(`${name}: the last row does not end with a newline`);
+  if (lines !== rows + 1) throw new Error(`${name}: ${lines - 1} rows after the header, expected ${rows}`);
 }

@@ -5,12 +5,12 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { endianness } from "node:os";
 import KDBush from "kdbush";
 import { formatMonth, type MonthIndex } from "../lib/months.ts";
-import { MAX_ABS_INDEX, indexOutOfRange, showFloat32 } from "./index-range.ts";
+import { describeRange, indexRange, indexRanges, outOfRange, showFloat32 } from "./index-range.ts";
 import { coverageTest, nearestCellSearch } from "./nearest-cell.ts";
 
 export const DROUGHT_GRID_MAGIC = "DRGRID01";
 export const DROUGHT_GRID_VERSION = 1;
-/** Value encoding code 1: IEEE-754 float32, little-endian, NaN = missing, ±Inf kept. */
+/** Value encoding code 1: IEEE-754 float32, little-endian, NaN = missing (±Inf is out of range: index-range.ts). */
 export const VALUE_ENCODING_FLOAT32 = 1;
 export const INDEX_NAME_BYTES = 16;
 
@@ -133,11 +133,13 @@ function validateData(g: DroughtGridInput): void {
   const expected = nCells * g.nMonths * g.indexNames.length;
   if (g.values.length !== expected) bad(`values has ${g.values.length} numbers, expected nCells*nMonths*nIndices = ${expected}`);
   // The writer refuses what every reader would refuse (see index-range.ts).
+  const { min, max } = indexRanges(g.indexNames);
+  const nIndices = g.indexNames.length;
   for (let i = 0; i < g.values.length; i++) {
-    if (indexOutOfRange(g.values[i])) {
-      const k = i % g.indexNames.length;
-      const record = (i - k) / g.indexNames.length;
-      bad(`value ${showFloat32(g.values[i])} of ${g.indexNames[k]} at cell ${Math.floor(record / g.nMonths)} is outside ±${MAX_ABS_INDEX}`);
+    const k = i % nIndices;
+    if (outOfRange(g.values[i], min[k], max[k])) {
+      const record = (i - k) / nIndices;
+      bad(`value ${showFloat32(g.values[i])} of ${g.indexNames[k]} at cell ${Math.floor(record / g.nMonths)} is outside ${describeRange(indexRange(g.indexNames[k]))}`);
     }
   }
 }
@@ -347,7 +349,8 @@ interface ValueCheckContext {
 }
 
 /**
- * One pass over all values: every finite value within ±MAX_ABS_INDEX (`OUT_OF_RANGE`), and the validity counts
+ * One pass over all values: every value NaN or finite within its index's range (`OUT_OF_RANGE`: ±Inf, or a finite
+ * value no index computation gives; index-range.ts), and the validity counts
  * stored in the file equal to the counts of the values (`INCONSISTENT`; they decide the latest valid month).
  * `read` yields the values from value number `start` on, `count` of them (a view when resident).
  */
@@ -357,6 +360,7 @@ function checkValues(c: ValueCheckContext, read: ValueReader): void {
   const nRecords = c.nCells * nMonths;
   const any = new Uint32Array(nMonths);
   const perIndex = new Uint32Array(nMonths * nIndices);
+  const { min, max } = indexRanges(c.indexNames);
   for (let first = 0; first < nRecords; first += recordsPerChunk) {
     const records = Math.min(recordsPerChunk, nRecords - first);
     const chunk = read(first * nIndices, records * nIndices);
@@ -368,11 +372,11 @@ function checkValues(c: ValueCheckContext, read: ValueReader): void {
       for (let k = 0; k < nIndices; k++, i++) {
         const v = chunk[i];
         if (v !== v) continue; // NaN: missing
-        if (indexOutOfRange(v)) {
+        if (!(v >= min[k] && v <= max[k])) {
           const cell = Math.floor((first + r) / nMonths);
           formatError(
             "OUT_OF_RANGE",
-            `value ${showFloat32(v)} of ${c.indexNames[k]} at cell ${cell} (id ${c.cellIds[cell]}), ${formatMonth(c.firstMonth + month)} is outside ±${MAX_ABS_INDEX} (finite index values lie within it; ±Inf and NaN are allowed)`,
+            `value ${showFloat32(v)} of ${c.indexNames[k]} at cell ${cell} (id ${c.cellIds[cell]}), ${formatMonth(c.firstMonth + month)} is outside ${describeRange(indexRange(c.indexNames[k]))} (the values its computation can give; NaN is missing, ±Inf never written)`,
           );
         }
         perIndex[row + k]++;

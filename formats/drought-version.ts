@@ -15,7 +15,7 @@ import { ProvinceIndexReader, readProvincesJson, type ProvinceMeta } from "./pro
 import type { Manifest } from "./manifest.ts";
 import { CoverageMask } from "./coverage-mask.ts";
 import { isCovered as isCoveredArea } from "../lib/drought/locate-cell.ts";
-import { latestByCell } from "../lib/drought/cell-latest.ts";
+import { ANSWER_INDICES, gridLatestValidMonth, latestByCell } from "../lib/drought/cell-latest.ts";
 import { formatMonth, parseMonth, type MonthIndex } from "../lib/months.ts";
 import { ProvinceLookup } from "../lib/province-lookup.ts";
 import { gridSourceOf, publishedDroughtSources, type GridSourceName } from "../lib/drought/grid-sources.ts";
@@ -94,6 +94,7 @@ export function openDroughtArtifacts(dir: string, manifest: Manifest): DroughtAr
   const provinceNames = new ProvinceLookup(provinces);
   const latest = manifest.latestValidMonth ? parseMonth(manifest.latestValidMonth) : undefined;
   if (latest === undefined) throw new Error("manifest has no latest valid month");
+  checkLatestValidMonth(grid, latest, manifest.settings?.validCellShare);
   if (!manifest.baseline) throw new Error("manifest has no baseline");
   const spei1Index = grid.indexNo("spei1");
   if (spei1Index < 0) throw new Error(`drought-grid.bin: no spei1 index (indices: ${grid.indexNames.join(", ")}); every score is made from SPEI-1`);
@@ -121,6 +122,27 @@ export function openDroughtArtifacts(dir: string, manifest: Manifest): DroughtAr
     gridSource: gridSourceOf(manifest.settings).name,
   };
 }
+
+/**
+ * The manifest's latestValidMonth — every answer's default month — against the grid (issue 39: a manifest saying
+ * 2001-01 over a grid whose data run to 2023 loaded, and every answer served 2001): the month lies in the grid and has
+ * every answer index; with the build's VALID_CELL_SHARE (the manifest's settings) it is the month the build's rule
+ * gives (gridLatestValidMonth). Months × indices reads of the grid's validity counts.
+ */
+export function checkLatestValidMonth(grid: DroughtGrid, latest: MonthIndex, share: unknown): void {
+  const offset = grid.monthOffset(latest);
+  if (offset < 0) throw new Error(`${MANIFEST}: latestValidMonth ${formatMonth(latest)} lies outside the grid's months ${formatMonth(grid.firstMonth)}..${formatMonth(grid.lastMonth)}`);
+  const lacking = ANSWER_INDICES.filter((n) => grid.indexNo(n) >= 0 && grid.monthValidCount(offset, grid.indexNo(n)) === 0);
+  if (lacking.length > 0) throw new Error(`${MANIFEST}: latestValidMonth ${formatMonth(latest)} has no value of ${lacking.join(", ")} in the grid`);
+  if (typeof share === "number" && share > 0 && share <= 1) {
+    const rule = gridLatestValidMonth(grid, share);
+    if (rule !== latest) {
+      throw new Error(`${MANIFEST}: latestValidMonth ${formatMonth(latest)} is not the grid's (${rule === null ? "none" : formatMonth(rule)}: the latest month with each answer index on ${share * 100} % of the cells)`);
+    }
+  }
+}
+
+const MANIFEST = "manifest.json";
 
 /** Whether a point lies in the covered area (lib/drought/locate-cell.ts). */
 export function isCovered(a: DroughtArtifacts, lat: number, lng: number): boolean {

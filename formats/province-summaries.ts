@@ -1,7 +1,7 @@
 // province-summaries.bin: monthly area-weighted index means per province. Writer and reader side by side; the
 // reader only makes typed-array views over the bytes (see province-summaries.md for the layout).
 import { formatMonth, type MonthIndex } from "../lib/months.ts";
-import { MAX_ABS_INDEX, indexOutOfRange, showFloat32 } from "./index-range.ts";
+import { describeRange, indexRange, indexRanges, outOfRange, showFloat32 } from "./index-range.ts";
 
 export const SUMMARIES_MAGIC = "THPSUM01";
 export const SUMMARIES_VERSION = 1;
@@ -36,8 +36,9 @@ export function writeProvinceSummaries(c: SummariesContent): Uint8Array {
     throw new Error(`values has ${c.values.length} entries, expected ${nRecords * nIndices}`);
   }
   if (c.cellsUsed.length !== nRecords) throw new Error(`cellsUsed has ${c.cellsUsed.length} entries, expected ${nRecords}`);
-  const outside = c.values.findIndex(indexOutOfRange);
-  if (outside >= 0) throw new Error(`value ${showFloat32(c.values[outside])} of ${c.indexNames[outside % nIndices]} is outside ±${MAX_ABS_INDEX}`);
+  const { min, max } = indexRanges(c.indexNames);
+  const outside = c.values.findIndex((v, i) => outOfRange(v, min[i % nIndices], max[i % nIndices]));
+  if (outside >= 0) throw new Error(`value ${showFloat32(c.values[outside])} of ${c.indexNames[outside % nIndices]} is outside ${describeRange(indexRange(c.indexNames[outside % nIndices]))}`);
   for (let r = 0; r < nRecords; r++) {
     const values = c.values.subarray(r * nIndices, (r + 1) * nIndices).some((v) => v === v);
     if ((c.cellsUsed[r] > 0) !== values) throw new Error(`record ${r} has ${values ? "values" : "no value"} but ${c.cellsUsed[r]} cells used`);
@@ -118,19 +119,20 @@ export class ProvinceSummariesReader {
   }
 
   /**
-   * Means of standardised indices obey the grid's range (index-range.ts): finite |v| ≤ MAX_ABS_INDEX. NaN (missing)
+   * Means of standardised indices obey the grid's range (index-range.ts): finite, within the index's range. NaN (missing)
    * agrees with cellsUsed: a record with cells has a value of some index, a record without cells has none (a NaN
    * written over a province's record would otherwise make it answer "no data").
    */
   private checkValues(source: string): void {
     const f32 = this.f32;
     const where = (r: number) => `province ${Math.floor(r / this.nMonths)}, ${formatMonth(this.firstMonth + (r % this.nMonths))}`;
+    const { min, max } = indexRanges(this.indexNames);
     for (let r = 0, at = 0; r < this.nProvinces * this.nMonths; r++, at += this.slots) {
       let values = 0;
       for (let k = 0; k < this.nIndices; k++) {
         const v = f32[at + k];
         if (v === v) values++;
-        if (indexOutOfRange(v)) throw new Error(`${source}: value ${showFloat32(v)} of ${this.indexNames[k]} for ${where(r)} is outside ±${MAX_ABS_INDEX}`);
+        if (outOfRange(v, min[k], max[k])) throw new Error(`${source}: value ${showFloat32(v)} of ${this.indexNames[k]} for ${where(r)} is outside ${describeRange(indexRange(this.indexNames[k]))}`);
       }
       const cells = this.u16[(at + this.nIndices) * 2];
       if ((cells > 0) !== (values > 0)) throw new Error(`${source}: ${where(r)} has ${values} index values (the others NaN) but ${cells} cells used`);

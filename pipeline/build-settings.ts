@@ -3,6 +3,7 @@ import { parseMonth, formatMonth, type MonthIndex } from "../lib/months.ts";
 import { intSetting } from "../lib/config.ts";
 import { dryDayPolicyFromEnv, type DryDayPolicy } from "./inputs/ghcnd/aggregate.ts";
 import { IDW_DEFAULTS } from "./grid/interpolate.ts";
+import { Z_MAX } from "../formats/index-range.ts";
 import type { GridSourceName } from "../lib/drought/grid-sources.ts";
 
 export interface NetcdfSource {
@@ -99,6 +100,8 @@ export function buildSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Buil
     throw new Error(`baseline ${formatMonth(s.baselineStart)}..${formatMonth(s.baselineEnd)} is shorter than 10 years`);
   }
   if (s.validCellShare > 1) throw new Error(`VALID_CELL_SHARE must be ≤ 1, got ${s.validCellShare}`);
+  // The station grid's values lie within ±IDW_CLAMP_Z; past Z_MAX a grid would hold values no index gives (index-range.ts).
+  if (!(s.idwClampZ > 0 && s.idwClampZ <= Z_MAX)) throw new Error(`IDW_CLAMP_Z must be in (0, ${Z_MAX.toFixed(4)}], got ${s.idwClampZ}`);
   return s;
 }
 

@@ -26,6 +26,7 @@ import { ARTIFACT_FILES, GRID_INDICES, SERVED_INDICES } from "./build/layout.ts"
 import { trimMonthAxis } from "./build/month-axis.ts";
 import { stage } from "./build/stage.ts";
 import { writeCoreArtifacts } from "./build/write-artifacts.ts";
+import { ArtifactVerificationError, verifyStaged } from "./build/verify-artifacts.ts";
 
 export { GRID_INDICES };
 
@@ -89,7 +90,8 @@ export async function buildDrought(opts: BuildOptions): Promise<BuildResult> {
       const r = await buildFromSource({ ...opts, settings }, skipped);
       return { ...r, gridSource };
     } catch (err) {
-      if (i === candidates.length - 1) throw err;
+      // A version that fails its verification is a fault of the build, not of the source's inputs: no fallback.
+      if (i === candidates.length - 1 || err instanceof ArtifactVerificationError) throw err;
       const reason = (err as Error).message;
       log.warn({ gridSource, err: reason }, `cannot build the grid from ${gridSource}; trying ${resolvedGridSource(candidates[i + 1])}`);
       skipped.push({ gridSource, reason });
@@ -253,7 +255,7 @@ async function buildFromSource(opts: BuildOptions, skipped: { gridSource: string
     };
     writeFileSync(join(staging.dir, ARTIFACT_FILES.report), JSON.stringify(report, null, 2) + "\n");
 
-    const dir = await publishStaging(staging, {
+    const body = {
       builtAt: report.builtAt,
       inputs,
       baseline: report.baseline,
@@ -264,7 +266,10 @@ async function buildFromSource(opts: BuildOptions, skipped: { gridSource: string
       report: ARTIFACT_FILES.report,
       ...(deferred ? { deferred } : {}),
       settings: { ...settings, fingerprint: fp, codeFingerprint: code },
-    }, opts.now);
+    };
+    // Everything written, read back in full before it may be published (a failure throws: nothing is published).
+    await verifyStaged(staging.dir, body, { provinces: { provinces, aliases }, cells });
+    const dir = await publishStaging(staging, body, opts.now);
     // The id is the staging one unless a version was published while this build ran (publishedId).
     const published = basename(dir);
     const removed = await pruneVersions(artifactsDir, settings.keepVersions);

@@ -136,3 +136,17 @@ function scanCells(out: CellLatest, vals: Float32Array, first: number, count: nu
 export function noValueInRecordReason(first: string, last: string): string {
   return `no SPEI-1 value at the nearest grid point from ${first} to ${last}`;
 }
+
+/**
+ * The grid's latest valid month by the build's rule (pipeline/build/month-axis.ts latestServedMonth): the latest month
+ * in which each of ANSWER_INDICES the grid holds has a value on at least `share` (VALID_CELL_SHARE) of its cells; null
+ * when no month does. Read from the validity counts the grid file stores (checked against its values when it opened):
+ * months × indices reads, so the load can check a manifest's latestValidMonth against it.
+ */
+export function gridLatestValidMonth(grid: Pick<DroughtGrid, "nCells" | "nMonths" | "firstMonth" | "indexNo" | "monthValidCount">, share: number): number | null {
+  const indices = ANSWER_INDICES.map((n) => grid.indexNo(n)).filter((k) => k >= 0);
+  for (let m = grid.nMonths - 1; m >= 0; m--) {
+    if (indices.every((k) => grid.monthValidCount(m, k) >= share * grid.nCells)) return grid.firstMonth + m;
+  }
+  return null;
+}

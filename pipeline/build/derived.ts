@@ -19,6 +19,7 @@ import type { BuildSettings } from "../build-settings.ts";
 import type { BuildOptions, BuildResult } from "../build.ts";
 import { ARTIFACT_FILES } from "./layout.ts";
 import { stage } from "./stage.ts";
+import { verifyStaged } from "./verify-artifacts.ts";
 
 /** What the tiles and the exports are made from: the version's grid and summaries and the province boundaries. */
 export interface DerivedInput {
@@ -88,7 +89,7 @@ export async function completeDeferred(opts: BuildOptions, m: Manifest, gridSour
   try {
     for (const name of Object.keys(m.artifacts)) if (name !== m.report) linkOrCopy(join(from, name), join(staging.dir, name));
     const provinceMeta = readProvincesJson(readFileSync(join(staging.dir, ARTIFACT_FILES.provinces), "utf8"));
-    const { provinces } = stage("provinces", () => loadRegion(opts.dataDir, [...new Set(provinceMeta.map((p) => p.country))]));
+    const { provinces, aliases } = stage("provinces", () => loadRegion(opts.dataDir, [...new Set(provinceMeta.map((p) => p.country))]));
     if (provinces.map((p) => p.code).join() !== provinceMeta.map((p) => p.code).join()) throw new Error(`the boundary files' units differ from ${m.version}'s provinces.json: rebuild without defer`);
     const derived = await buildDerived({
       dir: staging.dir,
@@ -106,6 +107,7 @@ export async function completeDeferred(opts: BuildOptions, m: Manifest, gridSour
     const full = { ...report, version, tiles: tilesReport(derived.tiles), exports: derived.exports, completes: { version: m.version, at: completedAt, ms: Math.round(performance.now() - t0) } };
     writeFileSync(join(staging.dir, m.report), JSON.stringify(full, null, 2) + "\n");
     const { manifestFormat: _f, version: _v, artifacts: _a, deferred: _d, ...body } = m;
+    await verifyStaged(staging.dir, body as ManifestBody, { provinces: { provinces, aliases } });
     const dir = await publishStaging(staging, body as ManifestBody, opts.now);
     const published = basename(dir); // the staging id unless a version was published meanwhile (publishedId)
     const removed = await pruneVersions(artifactsDir, settings.keepVersions);

@@ -383,7 +383,8 @@ export async function gridFromNetcdf(input: GridFromNetcdfInput): Promise<GridFr
     for (const [name, g] of ingested) {
       const s = series(g, c);
       if (anyValue(s)) hasData[c] = 1;
-      layers[indexNames.indexOf(name)].set(s, c * nMonths);
+      // An ingested ±Inf (SPEIbase is made by R SPEI, which gives them) is served as ±3.5 too (formats/index-range.ts).
+      layers[indexNames.indexOf(name)].set(clampInfinite(s, IDW_DEFAULTS.clampZ), c * nMonths);
     }
   }
 

@@ -2,7 +2,8 @@
 // - contentEtag: the file's SHA-256 (strong, equal to the manifest's checksum while the file is intact), hashed
 //   again whenever the file's identity, size, mtime or ctime changed since it was last hashed;
 // - statEtag: from identity, size, mtime and ctime alone (strong, as nginx's), for files too large to hash.
-// Either way a file edited in place gets a new tag. A change between this stat and `send`'s own is not seen:
+// Either way a file edited in place gets a new tag (and an export whose tag is not its manifest checksum is refused
+// by its route, routes/exports.ts). A change between this stat and `send`'s own is not seen:
 // that answer carries the previous tag (the window is one stat call).
 import { createHash } from "node:crypto";
 import { createReadStream, type Stats } from "node:fs";

@@ -1,6 +1,7 @@
 // The export routes: the list (JSON) and each file, sent by http/send-file.ts (Range, If-Range, If-Match,
 // If-Unmodified-Since) with a strong ETag: the SHA-256 of the file as it is on disk (http/file-etag.ts), which is
-// the manifest's checksum while the file is intact, and a new one as soon as the file is changed in place.
+// the manifest's checksum while the file is intact; a file that no longer has it answers 500 (it is not the file the
+// version was verified with).
 import type { NextFunction, Request, Response } from "express";
 import { sendJson } from "../http/respond.ts";
 import { contentEtag } from "../http/file-etag.ts";
@@ -23,7 +24,14 @@ export function exportHandlers(service: ExportService) {
         return sendDiskFile(req, res, next, {
           path: f.path,
           contentType: f.contentType,
-          etag: contentEtag,
+          etag: async (path, stats) => {
+            // The file as it is now must be the one the version was verified with (its manifest checksum): a file
+            // changed or damaged on disk since is a server fault, 500 in the envelope and logged, not a 200 with a
+            // body that fails to read.
+            const etag = await contentEtag(path, stats);
+            if (etag !== `"${f.sha256}"`) throw new Error(`export ${f.name} of data version ${f.version}: sha256 ${etag} on disk, the manifest says ${f.sha256}`);
+            return etag;
+          },
           cacheControl: "no-cache",
           headers: { "Content-Disposition": `attachment; filename="${f.version}-${f.name}"` },
         });
@@ -62,7 +70,8 @@ export const exportsRoutes: Route[] = [
         operationId: `droughtExport_${name.replace(/[^a-z0-9]+/g, "_")}`,
         summary: `Download ${name}`,
         description:
-          "Strong ETag = the SHA-256 of the file as it is on disk (the listed checksum while the file is intact); " +
+          "Strong ETag = the SHA-256 of the file as it is on disk, which must be the listed checksum (a file changed on " +
+          "disk since the version was verified answers 500 INTERNAL_ERROR); " +
           "If-None-Match or If-Modified-Since → 304; Range and If-Range → 206 (bytes), a range outside the file → 416; " +
           "If-Match or If-Unmodified-Since that does not hold → 412. 404 NOT_FOUND when the served version has no such " +
           "export; 503 with Retry-After when too many downloads run and wait at once; 503 with details.reason " +

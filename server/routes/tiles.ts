@@ -30,6 +30,7 @@ import { COUNTRIES_ATTRIBUTION, COUNTRIES_MAX_ZOOM, DEFAULT_MAX_ZOOM, droughtArc
 import { cellLand, cellsGeoJson, countriesGeoJson, encodeVectorTile, provincesFromRings, provincesGeoJson, vectorIndex, type MonthValues } from "../../tiles/vector.ts";
 import { legend } from "../../tiles/colour-scale.ts";
 import { LocalFileSource } from "../../tiles/pmtiles-source.ts";
+import { checkMvt, checkPng } from "../../formats/pmtiles-archive.ts";
 import { landMask } from "../../tiles/land-mask.ts";
 import { cellClasses, cellLattice, encodeClassTilePng, latticeLand, renderClassTile, type CellLattice, type LatticeLand } from "../../tiles/raster.ts";
 import { isValidTile } from "../../tiles/tile-math.ts";
@@ -223,9 +224,8 @@ export function createTilesRouter(deps: TilesRouterDeps): TilesRouter {
     if (ts.kind === "vector") {
       const a = archive(s, `tiles-${ts.name}.pmtiles`);
       if (a !== undefined) {
-        const t = await a.getZxy(z, x, y);
         // pmtiles decompresses tiles on read; stored gzip again to send as Content-Encoding: gzip.
-        bytes = t ? Buffer.from(t.data) : null;
+        bytes = await archiveTile(s, `tiles-${ts.name}.pmtiles`, a, z, x, y, checkMvt);
       } else {
         const name = ts.name;
         const mvt = await renderAdmission.run(res, () => encodeVectorTile(vectorFallback(s, name), name, z, x, y));
@@ -234,8 +234,7 @@ export function createTilesRouter(deps: TilesRouterDeps): TilesRouter {
     } else {
       const a = archive(s, droughtArchiveName(ts.index, ts.month));
       if (a !== undefined && z <= (s.index?.maxZoom ?? -1)) {
-        const t = await a.getZxy(z, x, y);
-        bytes = t ? Buffer.from(t.data) : null;
+        bytes = await archiveTile(s, droughtArchiveName(ts.index, ts.month), a, z, x, y, checkPng);
       } else {
         bytes = await renderAdmission.run(res, () => renderDroughtTile(s, ts.index, ts.month, z, x, y));
       }
@@ -247,6 +246,24 @@ export function createTilesRouter(deps: TilesRouterDeps): TilesRouter {
     const tile: CachedTile = { bytes, etag: etagOf(bytes, key), gzip };
     cache.set(key, tile);
     return tile;
+  }
+
+  /**
+   * A tile of an archive, decoded before it is sent (formats/pmtiles-archive.ts: a PNG's CRCs and image data, an MVT's
+   * protobuf; pmtiles has gunzipped it, checking gzip's CRC): a tile that cannot be read — a damaged directory or tile
+   * — is a server fault, answered 500 INTERNAL_ERROR in the envelope and logged by the error handler with the archive
+   * and the tile, never sent as a 200 with a broken body. Checked once per tile: the cache keeps what passed.
+   */
+  async function archiveTile(s: VersionState, name: string, a: PMTiles, z: number, x: number, y: number, check: (tile: Uint8Array) => void): Promise<Buffer | null> {
+    try {
+      const t = await a.getZxy(z, x, y);
+      if (!t) return null;
+      const bytes = Buffer.from(t.data);
+      check(bytes);
+      return bytes;
+    } catch (err) {
+      throw new Error(`tiles: ${name} of data version ${s.version}: tile ${z}/${x}/${y} cannot be read: ${(err as Error).message}`, { cause: err });
+    }
   }
 
   function renderDroughtTile(s: VersionState, index: string, month: MonthIndex, z: number, x: number, y: number): Buffer | null {

@@ -10,6 +10,7 @@ import {
   writeDroughtGrid,
   type DroughtGridInput,
 } from "../../formats/drought-grid.ts";
+import { Z_MAX, Z_MIN } from "../../formats/index-range.ts";
 import { monthIndex } from "../../lib/months.ts";
 import { haversineKm } from "../../lib/geo/sphere.ts";
 import { rng } from "../../bench/random.ts";
@@ -17,7 +18,7 @@ import { gridOf } from "./grid-of.ts";
 
 // Deterministic PRNG (mulberry32) so failures reproduce.
 
-/** 3 cells x 4 months x 2 indices, with NaN and ±Inf in known places. */
+/** 3 cells x 4 months x 2 indices, with NaN and the extremes of the value range in known places. */
 function smallGrid(): DroughtGridInput {
   const nCells = 3;
   const nMonths = 4;
@@ -29,8 +30,8 @@ function smallGrid(): DroughtGridInput {
   values[(1 * 4 + 3) * 2 + 1] = NaN; // cell 1, last month: whole record missing
   values[(2 * 4 + 3) * 2 + 0] = NaN;
   values[(2 * 4 + 3) * 2 + 1] = NaN; // cell 2, last month
-  values[(2 * 4 + 1) * 2 + 0] = Infinity;
-  values[(2 * 4 + 1) * 2 + 1] = -Infinity;
+  values[(2 * 4 + 1) * 2 + 0] = 8.2; // near Z_MAX, the largest z an index can give
+  values[(2 * 4 + 1) * 2 + 1] = -38; // near Z_MIN
   return {
     firstMonth: monthIndex(1990, 11),
     nMonths,
@@ -88,16 +89,16 @@ describe("drought-grid format round trip", () => {
     expect(grid.cellCountry(2)).toBe("LAO");
   });
 
-  it("restores every value bit for bit, NaN and ±Inf included", () => {
+  it("restores every value bit for bit, NaN and the range's extremes included", () => {
     expect(grid.values.length).toBe(data.values.length);
     for (let i = 0; i < data.values.length; i++) expect(Object.is(grid.values[i], data.values[i])).toBe(true);
     expect(grid.value(0, 0, 0)).toBe(-1);
     expect(grid.value(0, 0, 1)).toBe(-0.875);
     expect(grid.value(1, 2, 1)).toBe((1 * 4 + 2) * 2 / 8 - 1 + 1 / 8);
-    expect(grid.value(2, 1, 0)).toBe(Infinity);
-    expect(grid.value(2, 1, 1)).toBe(-Infinity);
+    expect(grid.value(2, 1, 0)).toBe(Math.fround(8.2));
+    expect(grid.value(2, 1, 1)).toBe(-38);
     expect(Number.isNaN(grid.value(0, 3, 0))).toBe(true);
-    expect(Array.from(grid.record(2, 1))).toEqual([Infinity, -Infinity]);
+    expect(Array.from(grid.record(2, 1))).toEqual([Math.fround(8.2), -38]);
   });
 
   it("hands out views over the file bytes, not copies", () => {
@@ -115,7 +116,7 @@ describe("drought-grid format round trip", () => {
     expect([0, 1, 2, 3].map((m) => grid.monthValidCount(m))).toEqual([3, 3, 3, 1]);
     expect(grid.monthValidCount(3, 0)).toBe(0);
     expect(grid.monthValidCount(3, 1)).toBe(1);
-    expect(grid.monthValidCount(1, 0)).toBe(3); // +Inf counts as valid
+    expect(grid.monthValidCount(1, 0)).toBe(3);
     expect(grid.latestValidMonth).toBe(monthIndex(1991, 2));
   });
 
@@ -125,7 +126,7 @@ describe("drought-grid format round trip", () => {
       const path = join(dir, "drought-grid.bin");
       writeFileSync(path, bytes);
       const g = openDroughtGrid(readFileSync(path));
-      expect(g.value(2, 1, 0)).toBe(Infinity);
+      expect(g.value(2, 1, 0)).toBe(Math.fround(8.2));
       expect(g.nearestCell(18, 99).cell).toBe(2);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -229,7 +230,7 @@ describe("drought-grid errors", () => {
   });
 });
 
-describe("drought-grid value range (finite |z| ≤ 40, ±Inf kept, NaN missing)", () => {
+describe("drought-grid value range (finite z within what an index can give, NaN missing, ±Inf refused)", () => {
   const valuesStart = (b: Uint8Array) => b.byteLength - 3 * 4 * 2 * 4; // the values are the last section
   const withValue = (record: number, k: number, v: number): Uint8Array => {
     const b = writeDroughtGrid(smallGrid()).slice();
@@ -237,7 +238,7 @@ describe("drought-grid value range (finite |z| ≤ 40, ±Inf kept, NaN missing)"
     return b;
   };
 
-  it("the reader refuses 1e30 and −41 with OUT_OF_RANGE, naming index, cell and month", () => {
+  it("the reader refuses 1e30, −39 and ±Inf with OUT_OF_RANGE, naming index, cell and month", () => {
     let err: unknown;
     try {
       openDroughtGrid(withValue(1 * 4 + 2, 1, 1e30)); // cell 1, 1991-01, spi1
@@ -247,15 +248,18 @@ describe("drought-grid value range (finite |z| ≤ 40, ±Inf kept, NaN missing)"
     expect(err).toBeInstanceOf(DroughtGridFormatError);
     expect((err as DroughtGridFormatError).code).toBe("OUT_OF_RANGE");
     expect((err as Error).message).toBe(
-      "drought-grid: value 1e+30 of spi1 at cell 1 (id 1002), 1991-01 is outside ±40 (finite index values lie within it; ±Inf and NaN are allowed)",
+      "drought-grid: value 1e+30 of spi1 at cell 1 (id 1002), 1991-01 is outside [-38.4674, 8.2095] (the values its computation can give; NaN is missing, ±Inf never written)",
     );
-    expect(() => openDroughtGrid(withValue(0, 0, -41))).toThrow(/value -41 of spei3 at cell 0 \(id 1001\), 1990-11 is outside ±40/);
+    expect(() => openDroughtGrid(withValue(0, 0, -39))).toThrow(/value -39 of spei3 at cell 0 \(id 1001\), 1990-11 is outside \[-38\.4674, 8\.2095\]/);
+    // Issue 39: a grid value of 30 or −Inf loaded under the old ±40 rule.
+    expect(() => openDroughtGrid(withValue(0, 0, 30))).toThrow(/value 30 of spei3 .* is outside/);
+    expect(() => openDroughtGrid(withValue(0, 1, -Infinity))).toThrow(/value -Infinity of spi1 .* is outside/);
+    expect(() => openDroughtGrid(withValue(0, 1, Infinity))).toThrow(/value Infinity of spi1 .* is outside/);
   });
 
-  it("accepts ±40 exactly and ±Inf", () => {
-    expect(openDroughtGrid(withValue(0, 0, -40)).value(0, 0, 0)).toBe(-40);
-    expect(openDroughtGrid(withValue(0, 1, 40)).value(0, 0, 1)).toBe(40);
-    expect(openDroughtGrid(withValue(0, 1, Infinity)).value(0, 0, 1)).toBe(Infinity);
+  it("accepts the range's ends as float32 stores them: Z_MIN and Z_MAX", () => {
+    expect(openDroughtGrid(withValue(0, 0, Z_MIN)).value(0, 0, 0)).toBe(Math.fround(Z_MIN));
+    expect(openDroughtGrid(withValue(0, 1, Z_MAX)).value(0, 0, 1)).toBe(Math.fround(Z_MAX));
   });
 
   it("refuses validity counts that do not match the values (they decide the latest valid month)", () => {
@@ -266,13 +270,15 @@ describe("drought-grid value range (finite |z| ≤ 40, ±Inf kept, NaN missing)"
   it("the writer refuses what the reader would refuse", () => {
     const d = smallGrid();
     d.values[5] = 1e30;
-    expect(() => writeDroughtGrid(d)).toThrow("drought-grid: value 1e+30 of spi1 at cell 0 is outside ±40");
+    expect(() => writeDroughtGrid(d)).toThrow("drought-grid: value 1e+30 of spi1 at cell 0 is outside [-38.4674, 8.2095]");
+    d.values[5] = -Infinity;
+    expect(() => writeDroughtGrid(d)).toThrow("drought-grid: value -Infinity of spi1 at cell 0 is outside [-38.4674, 8.2095]");
   });
 
   it("a paged open checks the values too", () => {
     const path = join(mkdtempSync(join(tmpdir(), "grid-range-")), "g.bin");
     writeFileSync(path, withValue(2 * 4, 0, -1e30));
-    expect(() => openDroughtGridFile(path, { residentLimitBytes: 100 })).toThrow(/value -1e\+30 of spei3 at cell 2 \(id 2001\), 1990-11 is outside ±40/);
+    expect(() => openDroughtGridFile(path, { residentLimitBytes: 100 })).toThrow(/value -1e\+30 of spei3 at cell 2 \(id 2001\), 1990-11 is outside \[-38\.4674, 8\.2095\]/);
     rmSync(path);
   });
 });
@@ -358,7 +364,7 @@ describe("openDroughtGridFile", () => {
     const nMonths = 7;
     const names = ["spei1", "spi1"];
     const values = new Float32Array(n * nMonths * names.length).map((_, i) => (i % 13) - 6 + i / 1000);
-    values[6] = -Infinity;
+    values[6] = -38;
     values[5] = NaN;
     const bytes = write({
       firstMonth: 2000 * 12, nMonths, indexNames: names, baselineStart: 2000 * 12, baselineEnd: 2000 * 12 + 6,

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { monthIndex } from "../../lib/months.ts";
-import { mcdi, MCDI_CLAMP } from "../../pipeline/indices/mcdi.ts";
+import { mcdi, MCDI_CLAMP, MCDI_CORRELATION, MCDI_MIN_WEIGHT, MCDI_WEIGHTS } from "../../pipeline/indices/mcdi.ts";
+import { normalQuantile } from "../../pipeline/indices/normal.ts";
+import { MCDI_MAX_ABS, Z_MAX, Z_MIN } from "../../formats/index-range.ts";
 import { computeStationIndices } from "../../pipeline/indices/station.ts";
 import { spei } from "../../pipeline/indices/spei.ts";
 import { spi } from "../../pipeline/indices/spi.ts";
@@ -98,5 +100,28 @@ describe("agreement with climate_indices (different fitting methods)", () => {
     const r = agreement(spei(bal, { scale: 6, firstMonth: first }), expected.spei_06_pearson3);
     expect(r.n).toBeGreaterThan(1400);
     expect(r.rate).toBeGreaterThanOrEqual(0.9);
+  });
+});
+
+describe("the value range the artifact formats allow (formats/index-range.ts) is the range the indices can give", () => {
+  it("Z_MIN and Z_MAX are Φ⁻¹ of the smallest positive double and of the largest double below 1", () => {
+    expect(normalQuantile(Number.MIN_VALUE)).toBe(Z_MIN);
+    expect(normalQuantile(1 - 2 ** -53)).toBe(Z_MAX);
+    expect(normalQuantile(0)).toBe(-Infinity); // p = 0: beyond the support, clamped by every grid source
+  });
+
+  it("MCDI_MAX_ABS is MCDI_CLAMP times the largest Σw / σ(Σwz) of a component set mcdi accepts, and mcdi reaches it", () => {
+    const w = Object.values(MCDI_WEIGHTS);
+    let best = 0;
+    for (let set = 1; set < 1 << w.length; set++) {
+      const used = w.filter((_, i) => set & (1 << i));
+      const w1 = used.reduce((a, b) => a + b, 0);
+      const w2 = used.reduce((a, b) => a + b * b, 0);
+      if (w1 >= MCDI_MIN_WEIGHT) best = Math.max(best, w1 / Math.sqrt(w2 + MCDI_CORRELATION * (w1 * w1 - w2)));
+    }
+    expect(best * MCDI_CLAMP).toBeCloseTo(MCDI_MAX_ABS, 12);
+    const extreme = mcdi(w.map((weight) => ({ values: Float64Array.of(Infinity, -50), weight })));
+    expect(extreme[0]).toBeCloseTo(MCDI_MAX_ABS, 12);
+    expect(extreme[1]).toBeCloseTo(-MCDI_MAX_ABS, 12);
   });
 });

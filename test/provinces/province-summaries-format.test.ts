@@ -13,7 +13,7 @@ const content: SummariesContent = {
   nMonths: 3,
   firstMonth: monthIndex(2020, 11),
   // [province][month][index]
-  values: Float32Array.from([0.5, -1.25, NaN, 1, 2, 3, -0.75, 0, 0.125, 9, 8, 7, NaN, NaN, NaN, 4, 5, 6]),
+  values: Float32Array.from([0.5, -1.25, NaN, 1, 2, 3, -0.75, 0, 0.125, 8, 7.5, 7, NaN, NaN, NaN, 4, 5, 6]),
   cellsUsed: Uint16Array.from([12, 12, 11, 40, 0, 65535]),
 };
 
@@ -44,7 +44,7 @@ describe("province-summaries.bin", () => {
     const padded = new Uint8Array(bytes.length + 1);
     padded.set(bytes, 1);
     const r = new ProvinceSummariesReader(padded.subarray(1));
-    expect(Array.from(r.record(1, 0))).toEqual([9, 8, 7]);
+    expect(Array.from(r.record(1, 0))).toEqual([8, 7.5, 7]);
     expect(r.cellsUsed(1, 0)).toBe(40);
   });
 
@@ -71,5 +71,16 @@ describe("province-summaries.bin", () => {
     expect(() => writeProvinceSummaries({ ...content, cellsUsed: new Uint16Array(5) })).toThrow(
       "cellsUsed has 5 entries, expected 6",
     );
+  });
+
+  it("writer and reader refuse a value no index computation gives: 30, −39, ±Inf (issue 39)", () => {
+    for (const bad of [30, -39, Infinity, -Infinity]) {
+      const values = content.values.slice();
+      values[1] = bad; // province 0, first month, spei3
+      expect(() => writeProvinceSummaries({ ...content, values })).toThrow(`value ${bad} of spei3 is outside [-38.4674, 8.2095]`);
+      const b = bytes.slice();
+      new DataView(b.buffer).setFloat32(52 + 4, bad, true);
+      expect(() => new ProvinceSummariesReader(b, "s.bin")).toThrow(`s.bin: value ${bad} of spei3 for province 0, 2020-11 is outside [-38.4674, 8.2095]`);
+    }
   });
 });

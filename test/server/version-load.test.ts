@@ -7,13 +7,12 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import express, { type NextFunction, type Request, type Response } from "express";
+import express from "express";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ArtifactStore } from "../../server/data/artifact-store.ts";
 import { openDroughtArtifacts, type DroughtArtifacts } from "../../formats/drought-version.ts";
-import { ApiError } from "../../server/errors.ts";
-import { sendError } from "../../server/http/respond.ts";
+import { errorHandler } from "../../server/http/error-handler.ts";
 import { createTilesRouter } from "../../server/routes/tiles.ts";
 import { ArtifactDroughtService } from "../../server/services/drought-service.ts";
 import { createStaging, listVersions, publishStaging, pruneVersions, type ManifestBody } from "../../pipeline/publish/publish.ts";
@@ -23,6 +22,8 @@ import { CELLS, INDICES, JAN, SPEI1_FEB, writeFixture, writeVersionExtras } from
 import { CONFIDENCE_FILE, writeConfidenceGrid } from "../../formats/confidence-grid.ts";
 import { EXPORT_FILE_NAMES } from "../../formats/drought-export.ts";
 import { missingFiles } from "../../formats/version-files.ts";
+import { checkMvt, checkPng } from "../../formats/pmtiles-archive.ts";
+import { tilesCovering } from "../../tiles/tile-math.ts";
 import { ExportService } from "../../server/services/export-service.ts";
 
 const BODY: ManifestBody = {
@@ -171,7 +172,7 @@ async function serveTiles(store: ArtifactStore<DroughtArtifacts>, logger: pino.L
   const tiles = createTilesRouter({ current: () => store.current(), logger });
   app.use(tiles);
   routes?.(app);
-  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => sendError(req, res, err instanceof ApiError ? err : new ApiError("INTERNAL_ERROR", String(err))));
+  app.use(errorHandler(logger));
   const server = app.listen(0, "127.0.0.1");
   server.once("close", () => void tiles.close()); // its archive files with it
   await new Promise((r) => server.once("listening", r));
@@ -334,6 +335,33 @@ describe("a version with out-of-range values and matching checksums", () => {
     expect(refused[0].err).toMatch(/^drought-grid\.bin: .*1e\+30.*spei1/);
   });
 
+  // Issue 39: under the old ±40 rule a grid value of 30 or −Inf, and a province summary of 30, loaded and served.
+  const impossible: Array<[string, string, (bytes: Buffer) => void, RegExp]> = [
+    ["a grid value of 30", "drought-grid.bin", (b) => void b.writeFloatLE(30, gridValueOffset(b, 0, 1, 0)), /^drought-grid\.bin: .*value 30 of spei1 .* is outside \[-38\.4674, 8\.2095\]/],
+    ["a grid value of −Inf", "drought-grid.bin", (b) => void b.writeFloatLE(-Infinity, gridValueOffset(b, 2, 1, 1)), /^drought-grid\.bin: .*value -Infinity of spei3 .* is outside/],
+    ["an mcdi of 5 (beyond what mcdi's clamped components give)", "drought-grid.bin", (b) => void b.writeFloatLE(5, gridValueOffset(b, 1, 1, INDICES.indexOf("mcdi"))), /value 5 of mcdi .* is outside \[-4\.2258, 4\.2258\]/],
+    ["a province summary of 30", "province-summaries.bin", (b) => void b.writeFloatLE(30, b.readUInt32LE(28)), /^province-summaries\.bin: value 30 of spei1 for province 0, 2020-01 is outside/],
+    ["a province summary of +Inf", "province-summaries.bin", (b) => void b.writeFloatLE(Infinity, b.readUInt32LE(28) + 4), /^province-summaries\.bin: value Infinity of spei3 for province 0, 2020-01 is outside/],
+  ];
+  for (const [what, file, edit, reason] of impossible) {
+    it(`${what} is refused; the previous version keeps serving`, async () => {
+      const root = mkdtempSync(join(tmpdir(), "version-load-"));
+      await expectSwapRefused(root, capture(), "v1", () => publish(root, "v2", (dir) => patch(dir, file, edit)), reason);
+    });
+  }
+
+  it("a manifest's latestValidMonth outside the grid, or not the month the build's rule gives, is refused", async () => {
+    const root = mkdtempSync(join(tmpdir(), "version-load-"));
+    const log = capture();
+    await expectSwapRefused(root, log, "v1", () => publishEdited(root, "v2", (_d, _a, m) => void (m.latestValidMonth = "2001-01")), /^manifest\.json: latestValidMonth 2001-01 lies outside the grid's months 2020-01\.\.2020-02/);
+    const other = mkdtempSync(join(tmpdir(), "version-load-"));
+    await publishEdited(other, "v1", (_d, _a, m) => void (m.settings = { validCellShare: 0.9 }));
+    expect(await openStore(other, log.logger).reload()).toBe("loaded");
+    await publishEdited(other, "v2", (_d, _a, m) => void ((m.settings = { validCellShare: 0.9 }), (m.latestValidMonth = "2020-01")));
+    expect(await openStore(other, log.logger).reload()).toBe("refused");
+    expect(log.messages().at(-1)?.err).toMatch(/^manifest\.json: latestValidMonth 2020-01 is not the grid's \(2020-02: the latest month with each answer index on 90 % of the cells\)/);
+  });
+
   it("a province summary of 1e30 is refused", async () => {
     const root = mkdtempSync(join(tmpdir(), "version-load-"));
     const log = capture();
@@ -392,6 +420,46 @@ describe("a version with a corrupted file of each format and matching checksums 
       await expectSwapRefused(root, capture(), "v1", () => publish(root, "v2", damage), reason);
     });
   }
+});
+
+describe("a tile that cannot be read answers 500 INTERNAL_ERROR in the envelope, never a 200 with a broken body (issue 39, item 3)", () => {
+  /** Four bytes flipped in the middle of an archive's tile data: headers and directories intact, so the load takes it. */
+  const flipTileData = (b: Buffer) => {
+    const at = Number(b.readBigUInt64LE(56)) + Math.floor(Number(b.readBigUInt64LE(64)) / 2);
+    for (let i = at; i < at + 4; i++) b[i] ^= 0xff;
+  };
+
+  it("every tile of a damaged MVT and PNG archive answers 200 with a body that decodes, 204, or 500 in the envelope, logged", async () => {
+    const root = mkdtempSync(join(tmpdir(), "version-load-"));
+    const log = capture();
+    await publish(root, "v1", (dir) => {
+      patch(dir, "tiles-provinces.pmtiles", flipTileData);
+      patch(dir, "tiles-drought-spei1-2020-02.pmtiles", flipTileData);
+    });
+    const store = openStore(root, log.logger);
+    expect(await store.reload()).toBe("loaded"); // load-time checks read headers only: the build's verification reads the tiles
+    const { server, base } = await serveTiles(store, log.logger);
+    try {
+      const index = JSON.parse(readFileSync(join(root, "current", "tiles-index.json"), "utf8")) as { bbox: [number, number, number, number]; maxZoom: number };
+      for (const [url, check] of [["provinces", checkMvt], ["drought-spei1", checkPng]] as const) {
+        const statuses: number[] = [];
+        for (const [z, x, y] of tilesCovering(index.bbox, 0, index.maxZoom)) {
+          const r = await fetch(`${base}/tiles/${url}/${z}/${x}/${y}.${url === "provinces" ? "mvt" : "png"}?month=2020-02`);
+          statuses.push(r.status);
+          if (r.status === 200) check(new Uint8Array(await r.arrayBuffer()));
+          else if (r.status === 500) expect((await r.json()).error).toMatchObject({ code: "INTERNAL_ERROR", message: "Unexpected server error" });
+          else expect(r.status).toBe(204);
+        }
+        expect(statuses).toContain(500);
+        expect(statuses).toContain(200);
+      }
+      const errors = log.messages().filter((m) => m.level >= 50);
+      expect(errors.some((m) => /tiles-provinces\.pmtiles of data version v1: tile \d+\/\d+\/\d+ cannot be read/.test(JSON.stringify(m)))).toBe(true);
+      expect(errors.some((m) => /tiles-drought-spei1-2020-02\.pmtiles of data version v1: tile \d+\/\d+\/\d+ cannot be read: PNG/.test(JSON.stringify(m)))).toBe(true);
+    } finally {
+      server.close();
+    }
+  });
 });
 
 describe("versions that cannot be read at all", () => {
