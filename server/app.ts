@@ -13,7 +13,7 @@ import type { KeyStore } from "./auth/key-store.ts";
 import type { ExportService } from "./services/export-service.ts";
 import { UNKNOWN_FRESHNESS, type Freshness, type SourceStatusService } from "./services/source-status-service.ts";
 import { ApiError } from "./errors.ts";
-import { Admission, type AdmissionLimits } from "./http/admission.ts";
+import { Admission, DEFAULT_BULK_ADMISSION, type AdmissionLimits } from "./http/admission.ts";
 import { errorHandler } from "./http/error-handler.ts";
 import { headerProblem } from "./http/header-checks.ts";
 import { DEFAULT_BODY_LIMIT } from "./http/body.ts";
@@ -49,6 +49,8 @@ export interface AppDeps {
   feeds?: FeedRiskService;
   /** Heavy requests (batch, export downloads) running and waiting at once, per class; past them 503 (http/admission.ts). */
   admission?: AdmissionLimits;
+  /** Bulk streams running and waiting at once (http/admission.ts DEFAULT_BULK_ADMISSION when not given). */
+  bulkLimits?: AdmissionLimits;
   /** Routers with their own paths and auth (map page, tiles), mounted before the routing gate. */
   routers?: Router[];
 }
@@ -249,6 +251,7 @@ export function createApp(deps: AppDeps) {
     freshness,
     batchAdmission: new Admission("batch", deps.admission),
     exportAdmission: new Admission("export download", deps.admission),
+    bulkAdmission: new Admission("bulk", deps.bulkLimits ?? { ...DEFAULT_BULK_ADMISSION, retryAfterSeconds: deps.admission?.retryAfterSeconds ?? 1 }),
     metrics,
     openApi,
   };
