@@ -42,7 +42,7 @@ function points(n: number, seed = 1): { id: string; lat: number; lng: number }[]
 const csvOf = (ps: { id: string; lat: number; lng: number }[]) => "id,lat,lng\n" + ps.map((p) => `${p.id},${p.lat},${p.lng}`).join("\n") + "\n";
 const ndjsonOf = (ps: { id: string; lat: number; lng: number }[]) => ps.map((p) => JSON.stringify(p)).join("\n") + "\n";
 
-function bulk(body: string | Buffer, headers: Record<string, string>, key = server.key) {
+function bulk(body: string, headers: Record<string, string>, key = server.key) {
   return fetch(server.base + "/api/risk-map/bulk", { method: "POST", headers: { "x-api-key": key, ...headers }, body });
 }
 
@@ -136,7 +136,7 @@ describe("POST /api/risk-map/bulk", () => {
 
   it("answers 1,000,001 rows with 413 in the envelope before scoring any", async () => {
     const before = await scored();
-    const body = Buffer.from("lat,lng\n" + "0,0\n".repeat(1_000_001));
+    const body = "lat,lng\n" + "0,0\n".repeat(1_000_001);
     const r = await bulk(body, { "content-type": "text/csv" });
     expect(r.status).toBe(413);
     expect(await r.json()).toEqual({
