@@ -138,12 +138,13 @@ export function createApp(deps: AppDeps) {
     if (points <= 0) return;
     const { keyId, plan } = res.locals as { keyId: string; plan: string };
     const decision = await deps.limiter.consume(keyId, plan, points);
-    setRateHeaders(res, decision);
+    // A streamed answer (bulk) charges as it goes: once its headers are out, the decision is only the 429's.
+    if (!res.headersSent) setRateHeaders(res, decision);
     if (!decision.allowed) throw rateLimited(res, decision);
   }
 
   function rateLimited(res: Response, d: RateDecision): ApiError {
-    res.setHeader("Retry-After", String(Math.max(1, d.resetSeconds)));
+    if (!res.headersSent) res.setHeader("Retry-After", String(Math.max(1, d.resetSeconds)));
     return new ApiError("RATE_LIMIT_EXCEEDED", "Request quota exceeded for the plan", {
       limit: d.limit,
       retryAfterSeconds: Math.max(1, d.resetSeconds),

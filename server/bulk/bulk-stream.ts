@@ -4,9 +4,9 @@
 //      within it — most bodies: a million `id,lat,lng` rows are about 30 MB — is known whole before anything is
 //      scored, so its row limit (413) and its whole cost (429) are answered in the envelope.
 //   2. Then line by line: the CSV header (400 naming the columns), each row read (a malformed row gets its reason in
-//      its own output row), scored in blocks of `blockRows` through the one-version BatchScorer (the batch route's
+//      its own output row), scored in blocks of `blockRows` (1,024) through the one-version BatchScorer (the batch route's
 //      numbers), each block charged before it is scored (the rows of step 1 at once), the output written in blocks
-//      of about `outputBlockChars`.
+//      of about `outputBlockChars` (64 KB).
 // An error before the first write is thrown as it is (the route answers it in the envelope). After it, the rows
 // already scored are written, then an error record (bulk-output.ts errorText), and BulkCutShort is thrown: the route
 // ends the response without its clean end. An aborted `signal` (the client left) stops the work at the next chunk or
@@ -33,8 +33,9 @@ export const BULK_LIMITS: BulkLimits = {
   maxRows: 1_000_000,
   maxBytes: 64 * 1024 * 1024,
   readAheadBytes: 16 * 1024 * 1024,
-  blockRows: 4096,
-  outputBlockChars: 256 * 1024,
+  // Smaller blocks die young: 4,096 rows and 256 KB took 9.1 s a million rows in process, 1,024 and 64 KB 5.4 s (GC).
+  blockRows: 1024,
+  outputBlockChars: 64 * 1024,
 };
 
 /** Points a bulk request of n rows costs in total, as a batch of n: 1 + ceil(n/10) (the 1 is the gate's). */
