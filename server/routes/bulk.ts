@@ -269,7 +269,8 @@ export const bulkRoutes: Route[] = [
             "text/csv": { schema: { type: "string", description: "header id,lat,lng,month,found,riskScore,riskLevel,severity,spei1,reason, one row per input row" } },
           },
         },
-        ...errorResponses(["400", "401", "405", "413", "415", "417", "429", "431", "500", "503"], {
+        ...errorResponses(["400", "401", "405", "408", "413", "415", "417", "429", "431", "500", "503"], {
+          "408": `REQUEST_TIMEOUT: headers not received within HEADERS_TIMEOUT_MS (the body is not bound by REQUEST_TIMEOUT_MS: ${BULK_IDLE_MS / 1000} s without a byte either way closes the connection)`,
           "400": "VALIDATION_ERROR: empty body (empty_body), a header line without lat and lng (missing_columns: details.expected, details.missing), a header but no rows (no_rows), a body that does not decode (corrupt_encoding)",
           "413": `PAYLOAD_TOO_LARGE: more than ${BULK_LIMITS.maxRows} rows (details.maxRows) or more than ${BULK_LIMITS.maxBytes} bytes once decoded (details.limitBytes)`,
           "415": `UNSUPPORTED_MEDIA_TYPE: Content-Type is not one of ${BULK_INPUT_TYPES.join(", ")}, or Content-Encoding not gzip, deflate, br or identity`,
