@@ -24,6 +24,7 @@ const BENCHES: [title: string, file: string, args: string[]][] = [
   ["HTTP path, pinned cores (issue 25)", "http-pinned.bench.ts", []],
   ["First run (issue 25)", "first-run.bench.ts", []],
   ["HTTP plumbing: libraries against hand-written (issue 26 item 6)", "http-plumbing.bench.ts", []],
+  ["Bulk over HTTP (issue 38)", "bulk-http.bench.ts", []],
 ];
 
 const only = process.argv.slice(2);

@@ -13,7 +13,7 @@ import type { KeyStore } from "./auth/key-store.ts";
 import type { ExportService } from "./services/export-service.ts";
 import { UNKNOWN_FRESHNESS, type Freshness, type SourceStatusService } from "./services/source-status-service.ts";
 import { ApiError } from "./errors.ts";
-import { Admission, type AdmissionLimits } from "./http/admission.ts";
+import { Admission, DEFAULT_BULK_ADMISSION, type AdmissionLimits } from "./http/admission.ts";
 import { errorHandler } from "./http/error-handler.ts";
 import { headerProblem } from "./http/header-checks.ts";
 import { DEFAULT_BODY_LIMIT } from "./http/body.ts";
@@ -49,6 +49,8 @@ export interface AppDeps {
   feeds?: FeedRiskService;
   /** Heavy requests (batch, export downloads) running and waiting at once, per class; past them 503 (http/admission.ts). */
   admission?: AdmissionLimits;
+  /** Bulk streams running and waiting at once (http/admission.ts DEFAULT_BULK_ADMISSION when not given). */
+  bulkLimits?: AdmissionLimits;
   /** Routers with their own paths and auth (map page, tiles), mounted before the routing gate. */
   routers?: Router[];
 }
@@ -136,12 +138,13 @@ export function createApp(deps: AppDeps) {
     if (points <= 0) return;
     const { keyId, plan } = res.locals as { keyId: string; plan: string };
     const decision = await deps.limiter.consume(keyId, plan, points);
-    setRateHeaders(res, decision);
+    // A streamed answer (bulk) charges as it goes: once its headers are out, the decision is only the 429's.
+    if (!res.headersSent) setRateHeaders(res, decision);
     if (!decision.allowed) throw rateLimited(res, decision);
   }
 
   function rateLimited(res: Response, d: RateDecision): ApiError {
-    res.setHeader("Retry-After", String(Math.max(1, d.resetSeconds)));
+    if (!res.headersSent) res.setHeader("Retry-After", String(Math.max(1, d.resetSeconds)));
     return new ApiError("RATE_LIMIT_EXCEEDED", "Request quota exceeded for the plan", {
       limit: d.limit,
       retryAfterSeconds: Math.max(1, d.resetSeconds),
@@ -260,6 +263,7 @@ export function createApp(deps: AppDeps) {
     freshness,
     batchAdmission: new Admission("batch", deps.admission),
     exportAdmission: new Admission("export download", deps.admission),
+    bulkAdmission: new Admission("bulk", deps.bulkLimits ?? { ...DEFAULT_BULK_ADMISSION, retryAfterSeconds: deps.admission?.retryAfterSeconds ?? 1 }),
     metrics,
     openApi,
   };

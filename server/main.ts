@@ -10,7 +10,7 @@ import { resolve } from "node:path";
 import { artifactsDir, intSetting } from "../lib/config.ts";
 import { log } from "../lib/log.ts";
 import { createApp } from "./app.ts";
-import { admissionFromEnv } from "./http/admission.ts";
+import { admissionFromEnv, bulkAdmissionFromEnv } from "./http/admission.ts";
 import { exitOnStartFailure, superviseWorkers, type ListenAddress } from "./cluster.ts";
 import { createMapPageRouter } from "./routes/map-page.ts";
 import { createTilesRouter } from "./routes/tiles.ts";
@@ -65,6 +65,7 @@ async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
     ready: () => store.current() !== undefined,
     bodyLimit: intSetting(env, "BODY_LIMIT", 64 * 1024),
     admission,
+    bulkLimits: bulkAdmissionFromEnv(env, admission),
     supplyChain: supplyChain.service,
     outbreak: outbreak.service,
     exports: new ExportService(store),

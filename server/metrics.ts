@@ -10,6 +10,8 @@ import { rateLimitStore, type RateLimitStore } from "./limits/rate-limit.ts";
 export interface Metrics {
   registry: Registry;
   observe(method: string, route: string, status: number, seconds: number): void;
+  /** Rows the bulk route scored (bulk_rows_scored_total). */
+  bulkRows(rows: number): void;
 }
 
 export function createMetrics(
@@ -74,6 +76,11 @@ export function createMetrics(
     },
   });
   sourceRefreshMetrics(registry, sourceStatus);
+  const bulkRows = new Counter({
+    name: "bulk_rows_scored_total",
+    help: "Rows scored by POST /api/risk-map/bulk (malformed rows included), counted a block at a time as they are scored",
+    registers: [registry],
+  });
   const children = new Map<string, { count: ReturnType<typeof requests.labels>; latency: ReturnType<typeof latency.labels> }>();
   return {
     registry,
@@ -90,6 +97,7 @@ export function createMetrics(
       child.count.inc();
       child.latency.observe(seconds);
     },
+    bulkRows: (rows) => bulkRows.inc(rows),
   };
 }
 

@@ -84,8 +84,10 @@ function requestExamples(template: string, op: Operation, request: RecordedReque
     const text = values[p.in]?.[p.name];
     if (text !== undefined) p.example = typed(p, text);
   }
-  const json = op.requestBody?.content["application/json"];
-  if (json && request.body !== undefined) json.example = request.body;
+  // The body's example goes on the media type it was sent as (the bulk route's text/csv), JSON by default.
+  const sentAs = Object.entries(request.headers ?? {}).find(([name]) => name.toLowerCase() === "content-type")?.[1].split(";")[0].trim() ?? "application/json";
+  const media = op.requestBody?.content[sentAs];
+  if (media && request.body !== undefined) media.example = request.body;
 }
 
 /** Puts the recorded examples on the document's operations (in place). */

@@ -32,6 +32,22 @@ export function admissionFromEnv(env: NodeJS.ProcessEnv): AdmissionLimits {
   return limits;
 }
 
+/**
+ * Bulk requests (POST /api/risk-map/bulk) are a class of their own: one slot per request for its whole stream, at most
+ * BULK_CONCURRENCY (2) at once and BULK_QUEUE (4) waiting per process; Retry-After as the other classes.
+ */
+export const DEFAULT_BULK_ADMISSION = { concurrency: 2, queue: 4 };
+
+export function bulkAdmissionFromEnv(env: NodeJS.ProcessEnv, heavy: AdmissionLimits = admissionFromEnv(env)): AdmissionLimits {
+  const limits = {
+    concurrency: intSetting(env, "BULK_CONCURRENCY", DEFAULT_BULK_ADMISSION.concurrency),
+    queue: intSetting(env, "BULK_QUEUE", DEFAULT_BULK_ADMISSION.queue),
+    retryAfterSeconds: heavy.retryAfterSeconds,
+  };
+  if (limits.concurrency < 1) throw new Error(`BULK_CONCURRENCY must be at least 1, got ${limits.concurrency}`);
+  return limits;
+}
+
 export class Admission {
   private readonly limit: LimitFunction;
 

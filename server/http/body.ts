@@ -100,7 +100,7 @@ function bodyParserAnswer(err: BodyParserError, coding: string | undefined, limi
  * unread — the kernel then resets the connection and a client still writing never reads the 413 — so only our
  * side is shut (FIN) when the answer is out, and the socket is destroyed once the body is read or the bound is hit.
  */
-function discardRest(req: Request, limit: number, wire: number): void {
+export function discardRest(req: Request, limit: number, wire: number): void {
   const res = req.res!;
   res.setHeader("Connection", "close");
   const cap = limit * DISCARD_CAP_FACTOR;

@@ -6,6 +6,7 @@ import { maxHeaderSize, STATUS_CODES, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { ApiError, errorEnvelope } from "../errors.ts";
 import type { Logger } from "../../lib/log.ts";
+import { isUntimed } from "./long-request.ts";
 import { FRAME_ANCESTORS_NONE, NOSNIFF } from "./security-headers.ts";
 
 const CLOSE_AFTER_MS = 2_000;
@@ -43,6 +44,8 @@ export function rawErrorResponse(err: ApiError): string {
 
 /** The server's 'clientError' listener. */
 export function onClientError(err: NodeJS.ErrnoException, socket: Duplex, logger: Logger): void {
+  // A bulk upload is bound by inactivity, not by the request timeout (long-request.ts).
+  if (err.code === "ERR_HTTP_REQUEST_TIMEOUT" && isUntimed(socket)) return;
   const answer = clientErrorAnswer(err.code);
   // A response already under way on this connection cannot be replaced by another one.
   const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;

@@ -61,9 +61,24 @@ export function provinceHistoryCsv(d: ProvinceHistoryData): string {
   );
 }
 
+/** The batch CSV's header line (no newline): the batch route's and the bulk route's columns. */
+export const BATCH_CSV_HEADER = "id,lat,lng,month,found,riskScore,riskLevel,severity,spei1,reason";
+
+/** A cell of a batch row: empty for null or undefined, else the value as text (as table() writes it). */
+const cell = (v: string | number | null | undefined) => (v === null || v === undefined ? "" : String(v));
+
+/**
+ * One batch item as a CSV line (no newline), written by hand: one template per row instead of an array of cells (the
+ * bulk route writes a million). Only id and reason can need quoting; month, level and severity are fixed tokens.
+ */
+export function batchCsvLine(r: BatchItem): string {
+  const id = r.id === undefined ? "" : csvField(r.id);
+  if (!r.found) return `${id},${cell(r.lat)},${cell(r.lng)},${cell(r.month)},false,,,,,${csvField(r.reason)}`;
+  return `${id},${r.lat},${r.lng},${r.month},true,${r.riskScore},${r.riskLevel},${cell(r.severity)},${r.spei1},`;
+}
+
 export function batchCsv(results: readonly BatchItem[]): string {
-  return table(
-    ["id", "lat", "lng", "month", "found", "riskScore", "riskLevel", "severity", "spei1", "reason"],
-    results.map((r) => [r.id, r.lat, r.lng, r.month, r.found, r.riskScore, r.riskLevel, r.severity, r.spei1, r.found ? null : r.reason]),
-  );
+  let out = BATCH_CSV_HEADER + "\n";
+  for (const r of results) out += batchCsvLine(r) + "\n";
+  return out;
 }

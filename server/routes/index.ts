@@ -1,5 +1,6 @@
 // Every route of the API, in one list: app.ts routes, authenticates and dispatches from it, openapi.ts documents it.
 // The map page and the tiles have routers of their own (tiles.ts), mounted before the gate.
+import { bulkRoutes } from "./bulk.ts";
 import { eventsRoutes } from "./events.ts";
 import { exportsRoutes } from "./exports.ts";
 import { outbreakRoutes } from "./outbreak.ts";
@@ -13,6 +14,7 @@ import { supplyChainRoutes } from "./supply-chain.ts";
 export const API_ROUTES: ReadonlyArray<Route> = [
   ...serviceRoutes,
   ...riskMapRoutes,
+  ...bulkRoutes,
   ...eventsRoutes,
   ...stationsRoutes,
   ...profileRoutes,

@@ -21,6 +21,8 @@ export interface RouteContext extends AppDeps {
   /** Batches answered and waiting at once; export downloads likewise (http/admission.ts). */
   batchAdmission: Admission;
   exportAdmission: Admission;
+  /** Bulk streams running and waiting at once (one slot per request, for its whole stream). */
+  bulkAdmission: Admission;
   metrics: Metrics;
   /** The OpenAPI document (built once, on first use). */
   openApi: () => object;

@@ -17,6 +17,7 @@ import { droughtScoreAnswer } from "./drought-score.ts";
 import { DroughtTimes, type DroughtTime } from "./drought-time.ts";
 import type {
   BatchItem,
+  BatchScorer,
   DroughtHistory,
   DroughtHistoryData,
   ProvinceChoropleth,
@@ -91,6 +92,11 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
 
   batchItem(id: string | undefined, lat: number, lng: number): BatchItem {
     return batchItemOf(this.artifacts(), id, lat, lng);
+  }
+
+  batchScorer(): BatchScorer {
+    const { data, version } = this.store.require();
+    return { dataVersion: version, item: (id, lat, lng) => batchItemOf(data, id, lat, lng) };
   }
 }
 

@@ -1,7 +1,7 @@
 // A DroughtService that answers the score endpoint for every risk type: drought from the drought service,
 // the other types from the feed snapshots. Everything else (grid, province, batch, dataVersion) is the
 // drought service's.
-import type { BatchItem, BatchTime, DroughtGridData, DroughtService, ProvinceDroughtData, ScoreData, ScoreQuery } from "./types.ts";
+import type { BatchItem, BatchScorer, BatchTime, DroughtGridData, DroughtService, ProvinceDroughtData, ScoreData, ScoreQuery } from "./types.ts";
 import type { FeedRiskService } from "./feed-risk-service.ts";
 import type { GridSourceName } from "../../lib/drought/grid-sources.ts";
 
@@ -37,5 +37,10 @@ export class ScoreService implements DroughtService {
 
   batchTime(results: readonly BatchItem[]): BatchTime | null {
     return this.droughtService.batchTime(results);
+  }
+
+  batchScorer(): BatchScorer {
+    const d = this.droughtService;
+    return d.batchScorer?.() ?? { dataVersion: d.dataVersion(), item: (id, lat, lng) => d.batchItem(id, lat, lng) };
   }
 }

@@ -50,6 +50,12 @@ export interface DroughtHistory {
   choropleth(month?: string, country?: string): ProvinceChoropleth;
 }
 
+/** Batch items of one data version (the bulk route's rows): a hot swap mid-stream does not mix versions. */
+export interface BatchScorer {
+  dataVersion: string;
+  item(id: string | undefined, lat: number, lng: number): BatchItem;
+}
+
 export interface DroughtService {
   dataVersion(): string;                       // for the X-Data-Version header
   score(q: ScoreQuery): ScoreData;             // `data` of the score endpoint (spec 2 "Risk score result"), throws NotFoundError
@@ -58,6 +64,8 @@ export interface DroughtService {
   batchItem(id: string|undefined, lat: number, lng: number): BatchItem;            // one result; {found:false,...} when no data (document)
   /** The time of a batch's answer: the months its found items were answered for, as days (null: none found). */
   batchTime(results: readonly BatchItem[]): BatchTime | null;
+  /** batchItem pinned to the version served now (optional: without it the bulk route calls batchItem). */
+  batchScorer?(): BatchScorer;
   /** What the served grid was built from (lib/drought/grid-sources.ts); undefined before a version is loaded. */
   gridSource(): GridSourceName | undefined;
 }

@@ -140,6 +140,10 @@ function specs(): Spec[] {
     { op: "droughtBatch", name: "bangkokAndParis", summary: "Bangkok and Hanoi (found) and Paris (outside the region)", method: "POST", path: "/api/risk-map/batch", body: { riskType: "drought", locations: [{ id: "bkk", ...BANGKOK }, { id: "hanoi", lat: 21.03, lng: 105.85 }, { id: "paris", ...PARIS }] }, main: true },
     { op: "droughtBatch", name: "geojson", summary: "The same as a FeatureCollection", method: "POST", path: "/api/risk-map/batch", body: { riskType: "drought", format: "geojson", locations: [{ id: "bkk", ...BANGKOK }, { id: "hanoi", lat: 21.03, lng: 105.85 }, { id: "paris", ...PARIS }] } },
     { op: "droughtBatch", name: "csv", summary: "The same as CSV", method: "POST", path: "/api/risk-map/batch", body: { riskType: "drought", format: "csv", locations: [{ id: "bkk", ...BANGKOK }, { id: "hanoi", lat: 21.03, lng: 105.85 }, { id: "paris", ...PARIS }] } },
+    { op: "droughtBulk", name: "csv", summary: "Three rows of CSV, CSV out: Bangkok and Hanoi (found), a row whose lat is not a number", method: "POST", path: "/api/risk-map/bulk", headers: { "Content-Type": "text/csv", Accept: "text/csv" }, body: "id,lat,lng\nbkk,13.75,100.5\nhanoi,21.03,105.85\nbad,abc,100.5\n", main: true },
+    { op: "droughtBulk", name: "ndjson", summary: "The same points as NDJSON: one batch item a line, then the end record", method: "POST", path: "/api/risk-map/bulk", headers: { "Content-Type": "application/x-ndjson" }, body: '{"id":"bkk","lat":13.75,"lng":100.5}\n{"id":"hanoi","lat":21.03,"lng":105.85}\n{"id":"paris","lat":48.85,"lng":2.35}\n' },
+    { op: "droughtBulk", name: "noLatLng", summary: "A CSV header without lat and lng", method: "POST", path: "/api/risk-map/bulk", headers: { "Content-Type": "text/csv" }, body: "id,latitude,longitude\nbkk,13.75,100.5\n" },
+    { op: "droughtBulk", name: "json", summary: "A JSON body (neither CSV nor NDJSON)", method: "POST", path: "/api/risk-map/bulk", headers: { "Content-Type": "application/json" }, body: '{"locations":[]}' },
     { op: "droughtBatch", name: "noLocations", summary: "An empty list", method: "POST", path: "/api/risk-map/batch", body: { riskType: "drought", locations: [] } },
 
     { op: "droughtExports", name: "list", summary: "The served version's exports (two of four shown)", path: "/api/risk-map/drought/exports", main: true },
@@ -230,7 +234,7 @@ async function send(spec: Spec): Promise<{ status: number; type: string; body: u
   const type = (res.headers.get("content-type") ?? "").split(";")[0];
   if (spec.binary || res.status === 204 || res.status === 304) return { status: res.status, type, body: undefined };
   const text = await res.text();
-  return { status: res.status, type, body: type.includes("json") ? JSON.parse(text) : spec.pick ? spec.pick(text) : text };
+  return { status: res.status, type, body: type.includes("json") && !type.includes("ndjson") ? JSON.parse(text) : spec.pick ? spec.pick(text) : text };
 }
 
 /** Lists cut to their first items (objects: 2, strings: 8), so that an example stays readable; numbers untouched. */
@@ -323,11 +327,11 @@ describe("the OpenAPI examples", () => {
       for (const [method, op] of Object.entries(ops)) {
         const where = `${method.toUpperCase()} ${path}`;
         const examples = Object.values(op.responses).flatMap((r) => Object.values(r.content ?? {}).flatMap((m) => Object.values(m.examples ?? {})));
-        const requestExample = op.parameters?.some((p) => p.example !== undefined) || op.requestBody?.content["application/json"].example !== undefined;
+        const requestExample = op.parameters?.some((p) => p.example !== undefined) || Object.values(op.requestBody?.content ?? {}).some((m) => m.example !== undefined);
         if (examples.length === 0 && !requestExample) problems.push(`${where}: no example`);
         // Every required parameter and a JSON body have their example.
         for (const p of op.parameters ?? []) if (p.required && p.example === undefined) problems.push(`${where}: parameter ${p.name} without example`);
-        if (op.requestBody && op.requestBody.content["application/json"].example === undefined) problems.push(`${where}: body without example`);
+        if (op.requestBody && Object.values(op.requestBody.content).every((m) => m.example === undefined)) problems.push(`${where}: body without example`);
         for (const [status, r] of Object.entries(op.responses)) {
           for (const [type, media] of Object.entries(r.content ?? {})) {
             if (Number(status) >= 400 && !media.examples) problems.push(`${where} ${status}: error without example`);
