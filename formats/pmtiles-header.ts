@@ -26,7 +26,9 @@ export function checkPmtilesHeader(head: Uint8Array, size: number): Header {
   const magic = String.fromCharCode(...head.subarray(0, 7));
   if (magic !== MAGIC) throw new Error(`bad magic "${magic.replace(/[^\x20-\x7e]/g, "?")}", expected "${MAGIC}"`);
   if (head[7] !== 3) throw new Error(`PMTiles spec version ${head[7]}, this reader reads 3`);
-  const h = bytesToHeader(head.slice().buffer);
+  // A copy of exactly the header's bytes: `head` may be a view into a larger buffer (a Buffer's subarray, or a small
+  // file's bytes in Node's shared pool), whose .buffer starts elsewhere, and a Buffer's slice() is a view too.
+  const h = bytesToHeader(Uint8Array.from(head).buffer);
   const sections: Array<[string, number, number]> = [
     ["root directory", h.rootDirectoryOffset, h.rootDirectoryLength],
     ["metadata", h.jsonMetadataOffset, h.jsonMetadataLength],
