@@ -12,9 +12,10 @@
 // ends the response without its clean end. An aborted `signal` (the client left) stops the work at the next chunk or
 // block and throws its reason.
 import { ApiError, ValidationError } from "../errors.ts";
-import type { BatchItem, BatchScorer } from "../services/types.ts";
+import type { BatchScorer } from "../services/types.ts";
 import { csvColumns, csvRow, isInvalid, LineCounter, LineSplitter, ndjsonRow, type BulkFormat, type BulkRow, type CsvColumns } from "./bulk-input.ts";
-import { endText, errorText, headerText, invalidText, itemText, type BulkCounts } from "./bulk-output.ts";
+import { endText, errorText, headerText, invalidText, type BulkCounts } from "./bulk-output.ts";
+import { BulkRows } from "./bulk-rows.ts";
 
 export interface BulkLimits {
   /** Rows a request may hold (413 above). */
@@ -80,6 +81,7 @@ export async function runBulk(run: BulkRun): Promise<BulkCounts> {
   const limits = run.limits ?? BULK_LIMITS;
   const { input, output, scorer, signal } = run;
   const counts: BulkCounts = { rows: 0, found: 0, notFound: 0, invalid: 0 };
+  const rows = new BulkRows(scorer, output);
   let bytes = 0;
   const nextChunk = async (): Promise<Buffer | undefined> => {
     signal.throwIfAborted();
@@ -144,14 +146,14 @@ export async function runBulk(run: BulkRun): Promise<BulkCounts> {
         out += invalidText(output, row);
         continue;
       }
-      const item: BatchItem = scorer.item(row.id, row.lat, row.lng);
-      if (item.found) {
+      const r = rows.row(row.id, row.lat, row.lng);
+      if (r.found) {
         counts.found++;
-        const m = item.month;
+        const m = r.month!;
         if (monthFrom === null || m < monthFrom) monthFrom = m;
         if (monthTo === null || m > monthTo) monthTo = m;
       } else counts.notFound++;
-      out += itemText(output, item);
+      out += r.text;
     }
     counts.rows = total;
     pending += block.length;

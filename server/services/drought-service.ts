@@ -4,6 +4,7 @@
 // means NotFoundError (or found:false in a batch). The answers are built by drought-point.ts, drought-province.ts
 // and drought-score.ts; this class holds the store and the answers' time.
 import type { GridSourceName } from "../../lib/drought/grid-sources.ts";
+import { CellRaster } from "../../lib/drought/cell-raster.ts";
 import { NotFoundError } from "../errors.ts";
 import { parseMonth, type MonthIndex } from "../../lib/months.ts";
 import { ArtifactStore } from "../data/artifact-store.ts";
@@ -96,8 +97,24 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
 
   batchScorer(): BatchScorer {
     const { data, version } = this.store.require();
-    return { dataVersion: version, item: (id, lat, lng) => batchItemOf(data, id, lat, lng) };
+    const raster = cellRasterOf(data);
+    return { dataVersion: version, item: (id, lat, lng) => batchItemOf(data, id, lat, lng), cellKey: (lat, lng) => raster.locate(lat, lng) };
   }
+}
+
+const rasters = new WeakMap<DroughtArtifacts, CellRaster>();
+
+/**
+ * The lookup raster of a version (lib/drought/cell-raster.ts: exactly locateCell's cell, or why none, for a point),
+ * made on the first bulk request to the version and kept while the version is.
+ */
+function cellRasterOf(data: DroughtArtifacts): CellRaster {
+  let raster = rasters.get(data);
+  if (raster === undefined) {
+    raster = new CellRaster(data);
+    rasters.set(data, raster);
+  }
+  return raster;
 }
 
 /** Opens the artifact store at ARTIFACTS_DIR and the service over it; the store follows `current`. */

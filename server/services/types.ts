@@ -54,6 +54,11 @@ export interface DroughtHistory {
 export interface BatchScorer {
   dataVersion: string;
   item(id: string | undefined, lat: number, lng: number): BatchItem;
+  /**
+   * The grid cell that answers a point (≥ 0), or the negative code of why none does: points of one key get the same
+   * item but for id, lat and lng (server/bulk/bulk-rows.ts makes their row text once).
+   */
+  cellKey?(lat: number, lng: number): number;
 }
 
 export interface DroughtService {
