@@ -146,7 +146,7 @@ async function syntheticMillion(artifacts: string): Promise<string> {
   );
   const { manifestFormat: _f, version: _v, artifacts: _a, ...body } = m;
   // Not a stations grid: no confidence.bin of its cells (formats/version-files.ts asks one only of a stations grid).
-  await publishStaging(staging, { ...body, report, qc: { ...m.qc, gridSource: "synthetic" }, latestValidMonth: "2019-06", monthRange: { first: "2018-01", last: "2019-12" } });
+  await publishStaging(staging, { ...body, report, qc: { ...m.qc, gridSource: "synthetic" }, latestValidMonth: "2019-12", monthRange: { first: "2018-01", last: "2019-12" } });
   return root;
 }
 

@@ -37,3 +37,35 @@ export class PackedStrings {
     return Array.from({ length: this.length }, (_, i) => this.get(i));
   }
 }
+
+/**
+ * A string-keyed table of string pairs as three PackedStrings, keys sorted: a handful of heap objects for a table
+ * of 100,000 entries (UN/LOCODE's places that are not ports), looked up by binary search.
+ */
+export class PackedPairs {
+  readonly size: number;
+  private readonly keys: PackedStrings;
+  private readonly first: PackedStrings;
+  private readonly second: PackedStrings;
+
+  constructor(record: Readonly<Record<string, readonly [string, string]>>) {
+    const keys = Object.keys(record).sort();
+    this.size = keys.length;
+    this.keys = new PackedStrings(keys);
+    this.first = new PackedStrings(keys.map((k) => record[k][0]));
+    this.second = new PackedStrings(keys.map((k) => record[k][1]));
+  }
+
+  get(key: string): [string, string] | undefined {
+    let lo = 0;
+    let hi = this.size - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const k = this.keys.get(mid);
+      if (k === key) return [this.first.get(mid), this.second.get(mid)];
+      if (k < key) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+}

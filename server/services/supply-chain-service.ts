@@ -6,6 +6,7 @@ import { join } from "node:path";
 import KDBush from "kdbush";
 import { readDaySeries, type DaySeriesEntry } from "../../formats/day-series.ts";
 import type { Manifest } from "../../formats/manifest.ts";
+import { PackedPairs, PackedStrings } from "../../formats/packed-strings.ts";
 import { CHOKEPOINT_VESSEL_TYPES, transitChange, type TransitChange } from "../../lib/ports/chokepoints.ts";
 import { windowSum } from "../../lib/ports/activity.ts";
 import { GDACS_FLOOD_DB_SOURCE, PORTS_SNAPSHOT, chokepointSeriesKey, type Chokepoint, type HazardEvent, type PortAlias, type PortRecord, type PortsDocument } from "../../formats/ports-snapshot.ts";
@@ -60,7 +61,8 @@ export interface PortsSnapshot {
   ports: PortRecord[];
   byCode: Map<string, number>;
   aliases: Map<string, PortAlias>;
-  otherEntries: Record<string, [string, string]>;
+  /** UN/LOCODE places that are not ports: code → [name, function], packed (formats/packed-strings.ts). */
+  otherEntries: PackedPairs;
   /** Points of portIndex: the port (index into ports) and position of each. A port is placed at its own position
    * and at those of its PortWatch ports (Shanghai's Yangshan terminal lies 86 km from the WPI point of Shanghai). */
   pointPort: Int32Array;
@@ -77,7 +79,7 @@ export interface PortsSnapshot {
    * days to its last day (null when one is missing): the same for every answer, so made once per snapshot.
    */
   chokepoints: OpenChokepoint[];
-  ais: { time: number; lng: Float64Array; lat: Float64Array; nav: Float64Array; mmsi: string[]; index: KDBush; byPortwatch: Map<string, number[]> };
+  ais: { time: number; lng: Float64Array; lat: Float64Array; nav: Float64Array; mmsi: PackedStrings; index: KDBush; byPortwatch: Map<string, number[]> };
   hazards: HazardEvent[];
   hazardIndex: KDBush;
   hazardAsOf: number;
@@ -119,10 +121,38 @@ function assignAisToPortwatch(ports: PortRecord[], ais: PortsSnapshot["ais"]): v
   }
 }
 
+/**
+ * One string object per distinct short text of the port records (JSON.parse makes one per occurrence: 30,000
+ * "unlocode" and 68,000 "--3-----"): fewer heap objects for every garbage collection of the server to walk.
+ */
+function internPortStrings(ports: PortRecord[]): void {
+  const pool = new Map<string, string>();
+  const intern = <T extends string | null>(s: T): T => {
+    if (s === null) return s;
+    const had = pool.get(s);
+    if (had !== undefined) return had as T;
+    pool.set(s, s);
+    return s;
+  };
+  for (const p of ports) {
+    p.country = intern(p.country);
+    p.iso3 = intern(p.iso3);
+    p.coordSource = intern(p.coordSource);
+    p.namedBy = p.namedBy.map(intern);
+    p.flags = p.flags.map(intern);
+    if (p.unlocode) p.unlocode.function = intern(p.unlocode.function);
+    if (p.wpi) {
+      p.wpi.harborSize = intern(p.wpi.harborSize);
+      p.wpi.harborType = intern(p.wpi.harborType);
+    }
+  }
+}
+
 /** Opens a verified snapshot version (ArtifactStore `open`). */
 export function openPortsSnapshot(dir: string, manifest: Manifest): PortsSnapshot {
   const doc = JSON.parse(readFileSync(join(dir, "ports.json"), "utf8")) as PortsDocument;
   const { ports } = doc;
+  internPortStrings(ports);
   const byCode = new Map<string, number>();
   ports.forEach((p, i) => {
     if (p.code !== null) byCode.set(p.code, i);
@@ -147,7 +177,7 @@ export function openPortsSnapshot(dir: string, manifest: Manifest): PortsSnapsho
     lng: Float64Array.from(aisDoc.fixes, (f) => f[0]),
     lat: Float64Array.from(aisDoc.fixes, (f) => f[1]),
     nav: Float64Array.from(aisDoc.fixes, (f) => (f[2] === null ? NaN : f[2])),
-    mmsi: aisDoc.fixes.map((f) => String(f[4])),
+    mmsi: new PackedStrings(aisDoc.fixes.map((f) => String(f[4]))),
     index: pointIndex(n, (i, idx) => idx.add(aisDoc.fixes[i][0], aisDoc.fixes[i][1])),
     byPortwatch: new Map<string, number[]>(),
   };
@@ -161,7 +191,7 @@ export function openPortsSnapshot(dir: string, manifest: Manifest): PortsSnapsho
     ports,
     byCode,
     aliases: new Map(doc.aliases.map((a) => [a.code, a])),
-    otherEntries: doc.otherEntries,
+    otherEntries: new PackedPairs(doc.otherEntries),
     pointPort,
     pointLat,
     pointLng,
@@ -194,7 +224,7 @@ export function resolvePort(s: PortsSnapshot, q: SupplyChainBody): { port: PortR
       const a = { code, name: alias.name, function: alias.function, functions: unlocodeFunctionNames(alias.function), distanceKm: alias.distanceKm };
       return { port: s.ports[j], resolution: { by: "portCode", ...base, alias: a, coordinatesIgnored: coordinatesSent } };
     }
-    const other = s.otherEntries[code];
+    const other = s.otherEntries.get(code);
     if (other !== undefined) {
       const functions = unlocodeFunctionNames(other[1]);
       throw new NotFoundError(

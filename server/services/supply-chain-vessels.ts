@@ -38,7 +38,7 @@ export function meanWeekOfYearly(yearlyCalls: number, hasDaily: boolean, shared:
  */
 function aisAround(s: PortsSnapshot, port: PortRecord) {
   const status = new Map<string, number>();
-  const take = (i: number) => status.set(s.ais.mmsi[i], s.ais.nav[i]); // the later message of a vessel wins
+  const take = (i: number) => status.set(s.ais.mmsi.get(i), s.ais.nav[i]); // the later message of a vessel wins
   if (port.portwatch.length > 0) {
     for (const a of port.portwatch) for (const i of s.ais.byPortwatch.get(a.portid) ?? []) take(i);
   } else if (port.lat !== null && port.lng !== null) {

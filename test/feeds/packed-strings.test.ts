@@ -1,6 +1,6 @@
-// PackedStrings (formats/packed-strings.ts) gives back exactly the list it was made of.
+// PackedStrings (formats/packed-strings.ts) gives back exactly the list it was made of; PackedPairs the table.
 import { describe, expect, it } from "vitest";
-import { PackedStrings } from "../../formats/packed-strings.ts";
+import { PackedPairs, PackedStrings } from "../../formats/packed-strings.ts";
 
 describe("PackedStrings", () => {
   it("returns every entry, empty and non-ASCII ones included, and finds them by value", () => {
@@ -19,5 +19,18 @@ describe("PackedStrings", () => {
     expect(() => p.get(1)).toThrow(RangeError);
     expect(() => p.get(-1)).toThrow(RangeError);
     expect(new PackedStrings([]).length).toBe(0);
+  });
+});
+
+describe("PackedPairs", () => {
+  it("finds every key of a table, and no other", () => {
+    const table: Record<string, [string, string]> = {};
+    for (let i = 0; i < 5000; i++) table[`C${(i * 7919) % 100000}`.padEnd(5, "Z")] = [`Place ${i}, "quoted"`, i % 3 ? "--3-----" : ""];
+    table["ÅÄÖ01"] = ["Ström", "1-------"];
+    const p = new PackedPairs(table);
+    expect(p.size).toBe(Object.keys(table).length);
+    for (const [k, v] of Object.entries(table)) expect(p.get(k)).toEqual(v);
+    for (const k of ["", "C", "CZZZZ", "ZZZZZ", "AAAAA", "C1000", "ÅÄÖ0"]) if (!(k in table)) expect(p.get(k)).toBeUndefined();
+    expect(new PackedPairs({}).get("X")).toBeUndefined();
   });
 });
