@@ -27,8 +27,16 @@ function tailOf(format: BulkFormat, item: BatchItem): string {
   return format === "csv" ? batchCsvLine(blank).slice(",0,0".length) + "\n" : JSON.stringify(blank).slice('{"lat":0,"lng":0'.length) + "\n";
 }
 
+/** Cells whose text a request keeps at most (a 1,000,000-cell grid would otherwise hold ~200 MB for one request). */
+export const MAX_CACHED_TAILS = 100_000;
+
 export class BulkRows {
   private readonly tails = new Map<number, Tail>();
+
+  /** Cells (and reasons) whose text is kept. */
+  get cachedCells(): number {
+    return this.tails.size;
+  }
 
   constructor(
     private readonly scorer: BatchScorer,
@@ -45,7 +53,7 @@ export class BulkRows {
     if (tail === undefined) {
       const item = this.scorer.item(undefined, lat, lng);
       tail = { text: tailOf(this.format, item), found: item.found, month: item.month };
-      this.tails.set(key, tail);
+      if (this.tails.size < MAX_CACHED_TAILS) this.tails.set(key, tail);
     }
     // String(n) is JSON's and the CSV writer's text of a finite number.
     const text =

@@ -2,7 +2,8 @@
 // batch item written by itemText, for found points, points at sea or outside the region, and ids that need quoting.
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { openDroughtService } from "../../server/services/drought-service.ts";
-import { BulkRows } from "../../server/bulk/bulk-rows.ts";
+import { BulkRows, MAX_CACHED_TAILS } from "../../server/bulk/bulk-rows.ts";
+import type { BatchItem, BatchScorer } from "../../server/services/types.ts";
 import { itemText } from "../../server/bulk/bulk-output.ts";
 import { rng } from "../../bench/random.ts";
 
@@ -36,5 +37,24 @@ describe("BulkRows", () => {
       expect(found).toBeGreaterThan(500);
       expect(notFound).toBeGreaterThan(500);
     }
+  });
+});
+
+describe("BulkRows on a grid of many cells", () => {
+  it("keeps the text of at most MAX_CACHED_TAILS cells, and the rows past them stay right", () => {
+    let items = 0;
+    const scorer: BatchScorer = {
+      dataVersion: "v",
+      cellKey: (lat) => Math.round(lat * 1e5), // a cell per point
+      item: (id, lat, lng): BatchItem => {
+        items++;
+        return { id, lat, lng, found: true, month: "2023-12", riskScore: 50, riskLevel: "medium", severity: "D0", spei1: -0.6, confidence: null, confidenceLabel: null };
+      },
+    };
+    const rows = new BulkRows(scorer, "csv");
+    const n = MAX_CACHED_TAILS + 5;
+    for (let i = 0; i < n; i++) expect(rows.row(`p${i}`, i / 1e5, 100).text).toBe(`p${i},${i / 1e5},100,2023-12,true,50,medium,D0,-0.6,\n`);
+    expect(rows.cachedCells).toBe(MAX_CACHED_TAILS);
+    expect(items).toBe(n);
   });
 });
