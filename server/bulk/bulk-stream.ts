@@ -85,7 +85,7 @@ export async function runBulk(run: BulkRun): Promise<BulkCounts> {
   let bytes = 0;
   const nextChunk = async (): Promise<Buffer | undefined> => {
     signal.throwIfAborted();
-    const r = await run.source.next();
+    const r = await orAbort(run.source.next(), signal);
     signal.throwIfAborted();
     if (r.done) return undefined;
     bytes += r.value.length;
@@ -222,6 +222,18 @@ export async function runBulk(run: BulkRun): Promise<BulkCounts> {
 }
 
 const EMPTY = Buffer.alloc(0);
+
+/** `p`, or the signal's reason once it aborts: a body that will never go on (its client gone) does not hold the work. */
+function orAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(
+      (v) => (signal.removeEventListener("abort", onAbort), resolve(v)),
+      (e: unknown) => (signal.removeEventListener("abort", onAbort), reject(e)),
+    );
+  });
+}
 
 const emptyMessage = (input: BulkFormat) =>
   input === "csv" ? "Request body is empty; a header line (id,lat,lng) and rows are required" : "Request body is empty; one JSON object per line is required";

@@ -15,7 +15,8 @@ import { errorResponses, POINT_MONTH_NOTE } from "../openapi-parts.ts";
 import { BULK_INPUT_TYPES, bulkInputFormat, EXPECTED_COLUMNS, MAX_ID_LENGTH, MAX_LINE_BYTES, type BulkFormat } from "../bulk/bulk-input.ts";
 import { BULK_OUTPUT_TYPES } from "../bulk/bulk-output.ts";
 import { BULK_LIMITS, BulkCutShort, runBulk, tooManyBytes, type BulkLimits, type BulkSink } from "../bulk/bulk-stream.ts";
-import type { BatchItem, BatchScorer } from "../services/types.ts";
+import type { BatchScorer } from "../services/types.ts";
+import { scorerOf } from "../services/batch-scorer.ts";
 import { wantsCsv } from "./drought-csv.ts";
 import type { Route, RouteContext } from "./route.ts";
 
@@ -79,6 +80,25 @@ function drained(stream: NodeJS.WritableStream, res: Response): Promise<void> {
   });
 }
 
+/** `p`, or a ClientAbortedError once the response closes first (then `onClose` runs: the waited-on stream is dropped). */
+function untilClosed<T>(p: Promise<T>, res: Response, onClose: () => void): Promise<T> {
+  if (res.closed) {
+    onClose();
+    return Promise.reject(new ClientAbortedError());
+  }
+  return new Promise<T>((resolve, reject) => {
+    const closed = () => {
+      onClose();
+      reject(new ClientAbortedError());
+    };
+    res.once("close", closed);
+    p.then(
+      (v) => (res.off("close", closed), resolve(v)),
+      (e: unknown) => (res.off("close", closed), reject(e)),
+    );
+  });
+}
+
 /** The response as a BulkSink: headers on the first write, gzip when asked, written with backpressure. */
 class ResponseSink implements BulkSink {
   private gzip: Gzip | undefined;
@@ -87,6 +107,8 @@ class ResponseSink implements BulkSink {
     private readonly res: Response,
     private readonly headers: Record<string, string>,
     private readonly compress: boolean,
+    /** Body bytes read and dropped at most after a cut. */
+    private readonly maxBytes: number,
   ) {}
 
   async write(text: string): Promise<void> {
@@ -111,14 +133,14 @@ class ResponseSink implements BulkSink {
     this.gzip = gz;
   }
 
-  /** The clean end: the last gzip bytes and the response's end. */
+  /** The clean end: the last gzip bytes and the response's end; a client that leaves first rejects it (ClientAbortedError). */
   async end(): Promise<void> {
     const res = this.res;
     if (this.gzip !== undefined) {
       const gz = this.gzip;
       const ended = once(gz, "end");
       gz.end();
-      await ended;
+      await untilClosed(ended, res, () => gz.destroy());
     }
     res.end();
   }
@@ -131,7 +153,9 @@ class ResponseSink implements BulkSink {
     const res = this.res;
     const gz = this.gzip;
     if (gz !== undefined) {
-      await new Promise<void>((resolve) => gz.flush(zlib.Z_SYNC_FLUSH, () => resolve()));
+      // Bounded by the response: a client that leaves ends the wait, one that stops reading is closed by the idle
+      // timeout (BULK_IDLE_MS, still set while this runs).
+      await untilClosed(new Promise<void>((resolve) => gz.flush(zlib.Z_SYNC_FLUSH, () => resolve())), res, () => gz.destroy()).catch(() => undefined);
       while ((gz.isPaused() || gz.readableLength > 0) && !res.destroyed) await drained(res, res).catch(() => undefined);
     }
     const socket = req.socket;
@@ -143,7 +167,7 @@ class ResponseSink implements BulkSink {
     req.unpipe();
     req.on("data", (c: Buffer) => {
       read += c.length;
-      if (read > BULK_LIMITS.maxBytes) stop();
+      if (read > this.maxBytes) stop();
     });
     req.once("end", stop);
     socket.once("close", () => clearTimeout(timer));
@@ -151,7 +175,7 @@ class ResponseSink implements BulkSink {
   }
 }
 
-export interface BulkDeps extends Pick<RouteContext, "drought" | "charge" | "freshness" | "bulkAdmission" | "metrics"> {
+export interface BulkDeps extends Pick<RouteContext, "drought" | "charge" | "freshness" | "bulkAdmission" | "metrics" | "logger"> {
   limits?: BulkLimits;
 }
 
@@ -165,24 +189,33 @@ export function bulkHandler(deps: BulkDeps) {
       throw tooManyBytes(limits.maxBytes);
     }
     const output: BulkFormat = wantsCsv(req, undefined) ? "csv" : "ndjson";
-    await deps.bulkAdmission.run(res, () => stream(req, res, input, output, decoder));
-  };
-
-  async function stream(req: Request, res: Response, input: BulkFormat, output: BulkFormat, decoder: Transform): Promise<void> {
+    // From here on, queued or streaming: the body is bound by the idle timeout, not REQUEST_TIMEOUT_MS (a request
+    // waiting for its slot must not be cut by the 408), and a client that leaves aborts the work wherever it waits.
     const untime = untimeRequest(req.socket, BULK_IDLE_MS);
     const abort = new AbortController();
     const onClose = () => {
       if (!res.writableFinished) abort.abort(new ClientAbortedError());
     };
     res.once("close", onClose);
-    const scorer: BatchScorer = deps.drought.batchScorer?.() ?? { dataVersion: deps.drought.dataVersion(), item: (id, lat, lng) => deps.drought.batchItem(id, lat, lng) };
+    try {
+      await deps.bulkAdmission.run(res, () => stream(req, res, input, output, decoder, abort.signal));
+    } finally {
+      res.off("close", onClose);
+      untime();
+    }
+  };
+
+  async function stream(req: Request, res: Response, input: BulkFormat, output: BulkFormat, decoder: Transform, signal: AbortSignal): Promise<void> {
+    // The client left while it waited for a slot: nothing to answer, the slot goes to the next one.
+    if (signal.aborted || req.socket.destroyed) return;
+    const scorer = scorerOf(deps.drought);
     const sink = new ResponseSink(res, {
       "Content-Type": `${BULK_OUTPUT_TYPES[output]}; charset=utf-8`,
       "Vary": "Accept, Accept-Encoding",
       "Cache-Control": "no-store",
       "X-Data-Version": scorer.dataVersion,
       ...(output === "csv" ? { "Content-Disposition": 'inline; filename="bulk.csv"' } : {}),
-    }, acceptsGzip(req.headers["accept-encoding"]));
+    }, acceptsGzip(req.headers["accept-encoding"]), limits.maxBytes);
     try {
       await runBulk({
         source: bodySource(req, decoder),
@@ -191,15 +224,17 @@ export function bulkHandler(deps: BulkDeps) {
         scorer,
         charge: (points) => deps.charge(req, res, points),
         sink,
-        signal: abort.signal,
+        signal,
         limits,
         onScored: (rows) => deps.metrics.bulkRows(rows),
-        endFields: (from, to) => endFields(from, to),
+        endFields: (from, to) => endFields(scorer, from, to),
       });
       await sink.end();
     } catch (err) {
-      if (err instanceof BulkCutShort) return sink.cut(req);
-      if (abort.signal.aborted || res.headersSent) {
+      if (err instanceof BulkCutShort) return await sink.cut(req);
+      if (signal.aborted || res.headersSent) {
+        // A server fault after the rows began (not the client leaving) is logged: the client sees only a cut transfer.
+        if (!signal.aborted && !(err instanceof ClientAbortedError)) deps.logger.error({ err, route: "/api/risk-map/bulk" }, "bulk answer failed after its first rows; connection closed");
         res.destroy();
         return;
       }
@@ -208,16 +243,14 @@ export function bulkHandler(deps: BulkDeps) {
       decoder.destroy();
       discardRest(req, Math.ceil(limits.maxBytes / DISCARD_CAP_FACTOR), 0);
       throw err;
-    } finally {
-      res.off("close", onClose);
-      untime();
     }
   }
 
-  function endFields(from: string | null, to: string | null): Record<string, unknown> {
-    const time = from === null || to === null ? null : deps.drought.batchTime([{ month: from }, { month: to }] as BatchItem[]);
+  /** The end record's fields: the stream's own version and the time of its rows' months, as the rows were scored. */
+  function endFields(scorer: BatchScorer, from: string | null, to: string | null): Record<string, unknown> {
+    const time = from === null || to === null ? null : scorer.time(from, to);
     return {
-      dataVersion: deps.drought.dataVersion(),
+      dataVersion: scorer.dataVersion,
       ...(time === null ? { details: null, detailsReason: "no row has drought data" } : { details: time }),
       ...deps.freshness("drought"),
     };

@@ -79,7 +79,7 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
     return provinceAnswer(this.artifacts(), name, country, month, this.times);
   }
 
-  batchTime(results: readonly BatchItem[]): DroughtTime | null {
+  batchTime(results: readonly Pick<BatchItem, "month">[]): DroughtTime | null {
     let lo = "";
     let hi = "";
     for (const r of results) {
@@ -98,7 +98,12 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
   batchScorer(): BatchScorer {
     const { data, version } = this.store.require();
     const raster = cellRasterOf(data);
-    return { dataVersion: version, item: (id, lat, lng) => batchItemOf(data, id, lat, lng), cellKey: (lat, lng) => raster.locate(lat, lng) };
+    return {
+      dataVersion: version,
+      item: (id, lat, lng) => batchItemOf(data, id, lat, lng),
+      cellKey: (lat, lng) => raster.locate(lat, lng),
+      time: (from, to) => this.times.of(data, parseMonth(from) as MonthIndex, parseMonth(to) as MonthIndex),
+    };
   }
 }
 

@@ -2,6 +2,7 @@
 // the other types from the feed snapshots. Everything else (grid, province, batch, dataVersion) is the
 // drought service's.
 import type { BatchItem, BatchScorer, BatchTime, DroughtGridData, DroughtService, ProvinceDroughtData, ScoreData, ScoreQuery } from "./types.ts";
+import { scorerOf } from "./batch-scorer.ts";
 import type { FeedRiskService } from "./feed-risk-service.ts";
 import type { GridSourceName } from "../../lib/drought/grid-sources.ts";
 
@@ -35,12 +36,11 @@ export class ScoreService implements DroughtService {
     return this.droughtService.batchItem(id, lat, lng);
   }
 
-  batchTime(results: readonly BatchItem[]): BatchTime | null {
+  batchTime(results: readonly Pick<BatchItem, "month">[]): BatchTime | null {
     return this.droughtService.batchTime(results);
   }
 
   batchScorer(): BatchScorer {
-    const d = this.droughtService;
-    return d.batchScorer?.() ?? { dataVersion: d.dataVersion(), item: (id, lat, lng) => d.batchItem(id, lat, lng) };
+    return scorerOf(this.droughtService);
   }
 }

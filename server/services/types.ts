@@ -59,6 +59,8 @@ export interface BatchScorer {
    * item but for id, lat and lng (server/bulk/bulk-rows.ts makes their row text once).
    */
   cellKey?(lat: number, lng: number): number;
+  /** The time details of rows answered for months from..to (YYYY-MM), of the scorer's own version. */
+  time(from: string, to: string): BatchTime | null;
 }
 
 export interface DroughtService {
@@ -68,7 +70,7 @@ export interface DroughtService {
   province(name: string, country: string, month?: string): ProvinceDroughtData;    // spec "Province drought result"
   batchItem(id: string|undefined, lat: number, lng: number): BatchItem;            // one result; {found:false,...} when no data (document)
   /** The time of a batch's answer: the months its found items were answered for, as days (null: none found). */
-  batchTime(results: readonly BatchItem[]): BatchTime | null;
+  batchTime(results: readonly Pick<BatchItem, "month">[]): BatchTime | null;
   /** batchItem pinned to the version served now (optional: without it the bulk route calls batchItem). */
   batchScorer?(): BatchScorer;
   /** What the served grid was built from (lib/drought/grid-sources.ts); undefined before a version is loaded. */

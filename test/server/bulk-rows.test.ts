@@ -45,6 +45,7 @@ describe("BulkRows on a grid of many cells", () => {
     let items = 0;
     const scorer: BatchScorer = {
       dataVersion: "v",
+      time: () => null,
       cellKey: (lat) => Math.round(lat * 1e5), // a cell per point
       item: (id, lat, lng): BatchItem => {
         items++;

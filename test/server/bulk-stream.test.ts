@@ -87,6 +87,7 @@ describe("rows", () => {
 function fakeScorer(calls: { n: number }): BatchScorer {
   return {
     dataVersion: "v1",
+    time: () => null,
     item(id, lat, lng): BatchItem {
       calls.n++;
       const base = id === undefined ? { lat, lng } : { id, lat, lng };
@@ -225,5 +226,26 @@ describe("runBulk", () => {
     expect(calls.n).toBe(after);
     expect(served).toBe(chunks);
     expect(after).toBeLessThan(2000);
+  });
+
+  it("gives up waiting for a body that never goes on once the signal is aborted", async () => {
+    const abort = new AbortController();
+    let served = 0;
+    const stalled: AsyncIterator<Buffer> = {
+      // The header, then a chunk that never comes (a request whose client went away without an error event).
+      next: () => (served++ === 0 ? Promise.resolve({ done: false, value: Buffer.from("id,lat,lng\n") }) : new Promise(() => {})),
+    };
+    setTimeout(() => abort.abort(new Error("client gone")), 50);
+    const err = await runBulk({
+      source: stalled,
+      input: "csv",
+      output: "csv",
+      scorer: fakeScorer({ n: 0 }),
+      charge: async () => {},
+      sink: { write: async () => {} },
+      signal: abort.signal,
+      limits: { ...small, maxRows: 1e9, maxBytes: 1e12, readAheadBytes: 1000 },
+    }).catch((e: unknown) => e);
+    expect((err as Error).message).toBe("client gone");
   });
 });
