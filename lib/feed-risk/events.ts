@@ -11,6 +11,7 @@ import { recentDetails, recentText, recentWindow } from "./recent-window.ts";
 import { MIN_RATE_YEARS, notCovered, onLandOrCoast, recordConfidence, span, type AssessQuery, type Assessment, type Place } from "./answer.ts";
 import { r1, r2 } from "../round.ts";
 import { isoDay as day } from "../days.ts";
+
 const year = (iso: string) => iso.slice(0, 4);
 
 /** The record an answer counts over, its window and its name in the answer. */
