@@ -12,6 +12,7 @@
 // ends the response without its clean end. An aborted `signal` (the client left) stops the work at the next chunk or
 // block and throws its reason.
 import { ApiError, ValidationError } from "../errors.ts";
+import { tooLarge } from "../http/body.ts";
 import type { BatchScorer } from "../services/types.ts";
 import { csvColumns, csvRow, isInvalid, LineCounter, LineSplitter, ndjsonRow, type BulkFormat, type BulkRow, type CsvColumns } from "./bulk-input.ts";
 import { endText, errorText, headerText, invalidText, type BulkCounts } from "./bulk-output.ts";
@@ -74,8 +75,6 @@ export class BulkCutShort extends Error {
 
 export const tooManyRows = (max: number) =>
   new ApiError("PAYLOAD_TOO_LARGE", `More than ${max} rows; split the body into requests of at most ${max} rows`, { maxRows: max });
-export const tooManyBytes = (max: number) =>
-  new ApiError("PAYLOAD_TOO_LARGE", `Decoded request body exceeds ${max} bytes`, { limitBytes: max });
 
 export async function runBulk(run: BulkRun): Promise<BulkCounts> {
   const limits = run.limits ?? BULK_LIMITS;
@@ -89,7 +88,7 @@ export async function runBulk(run: BulkRun): Promise<BulkCounts> {
     signal.throwIfAborted();
     if (r.done) return undefined;
     bytes += r.value.length;
-    if (bytes > limits.maxBytes) throw tooManyBytes(limits.maxBytes);
+    if (bytes > limits.maxBytes) throw tooLarge(limits.maxBytes, true);
     return r.value;
   };
 

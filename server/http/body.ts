@@ -58,17 +58,25 @@ function checkContentEncoding(req: Request): string | undefined {
     return undefined;
   }
   const name = CODINGS[coding];
-  if (name === undefined) {
-    throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Content-Encoding must be one of gzip, deflate, br (or none)", {
-      received: header,
-      supported: [...SUPPORTED_ENCODINGS],
-    });
-  }
+  if (name === undefined) throw unsupportedEncoding(header);
   req.headers["content-encoding"] = name;
   return name;
 }
 
-function tooLarge(limit: number, decoded = false): ApiError {
+/** 415 for a Content-Encoding we do not decode (the JSON bodies' and the bulk route's). */
+export function unsupportedEncoding(header: string | undefined): ApiError {
+  return new ApiError("UNSUPPORTED_MEDIA_TYPE", "Content-Encoding must be one of gzip, deflate, br (or none)", {
+    received: header,
+    supported: [...SUPPORTED_ENCODINGS],
+  });
+}
+
+/** 400 for a body that does not decode as its Content-Encoding says (zlib's `message`). */
+export function corruptEncoding(coding: string, message: string): ValidationError {
+  return new ValidationError(`Request body is not valid ${coding} data`, { reason: "corrupt_encoding", decoder: message });
+}
+
+export function tooLarge(limit: number, decoded = false): ApiError {
   return new ApiError("PAYLOAD_TOO_LARGE", `${decoded ? "Decoded request body" : "Request body"} exceeds ${limit} bytes`, { limitBytes: limit });
 }
 
@@ -87,9 +95,7 @@ function rawParser(limit: number): RequestHandler {
 function bodyParserAnswer(err: BodyParserError, coding: string | undefined, limit: number): Error {
   if (err.type === "entity.too.large") return tooLarge(limit, coding !== undefined);
   if (err.type === "request.aborted") return new ClientAbortedError();
-  if (coding !== undefined && err.code?.startsWith("Z_")) {
-    return new ValidationError(`Request body is not valid ${coding} data`, { reason: "corrupt_encoding", decoder: err.message });
-  }
+  if (coding !== undefined && err.code?.startsWith("Z_")) return corruptEncoding(coding, err.message);
   return err; // anything else: the error handler's (a 4xx of http-errors in the envelope, else 500)
 }
 

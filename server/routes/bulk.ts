@@ -7,14 +7,14 @@ import { PassThrough, type Readable, type Transform } from "node:stream";
 import { constants as zlib, createBrotliDecompress, createGunzip, createGzip, createInflate, type Gzip } from "node:zlib";
 import type { Request, Response } from "express";
 import { z } from "zod";
-import { ApiError, ClientAbortedError, ValidationError } from "../errors.ts";
-import { discardRest, DISCARD_CAP_FACTOR, SUPPORTED_ENCODINGS } from "../http/body.ts";
+import { ClientAbortedError } from "../errors.ts";
+import { corruptEncoding, discardRest, DISCARD_CAP_FACTOR, tooLarge, unsupportedEncoding } from "../http/body.ts";
 import { untimeRequest } from "../http/long-request.ts";
 import { acceptsGzip } from "../http/respond.ts";
 import { errorResponses, POINT_MONTH_NOTE } from "../openapi-parts.ts";
 import { BULK_INPUT_TYPES, bulkInputFormat, EXPECTED_COLUMNS, MAX_ID_LENGTH, MAX_LINE_BYTES, type BulkFormat } from "../bulk/bulk-input.ts";
 import { BULK_OUTPUT_TYPES } from "../bulk/bulk-output.ts";
-import { BULK_LIMITS, BulkCutShort, runBulk, tooManyBytes, type BulkLimits, type BulkSink } from "../bulk/bulk-stream.ts";
+import { BULK_LIMITS, BulkCutShort, runBulk, type BulkLimits, type BulkSink } from "../bulk/bulk-stream.ts";
 import type { BatchScorer } from "../services/types.ts";
 import { scorerOf } from "../services/batch-scorer.ts";
 import { wantsCsv } from "./drought-csv.ts";
@@ -32,19 +32,17 @@ const DECODERS: Record<string, (() => Transform) | undefined> = {
   br: createBrotliDecompress,
 };
 
-/** The body's decoder (identity: a pass-through), or 415 for another coding. */
-function decoderOf(header: string | undefined): Transform {
+/** The body's decoder (identity: a pass-through) and its coding's name, or 415 for another coding. */
+function decoderOf(header: string | undefined): { decoder: Transform; coding: string } {
   const coding = header?.trim().toLowerCase();
-  if (coding === undefined || coding === "" || coding === "identity") return new PassThrough();
+  if (coding === undefined || coding === "" || coding === "identity") return { decoder: new PassThrough(), coding: "identity" };
   const make = DECODERS[coding];
-  if (make === undefined) {
-    throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Content-Encoding must be one of gzip, deflate, br (or none)", { received: header, supported: [...SUPPORTED_ENCODINGS] });
-  }
-  return make();
+  if (make === undefined) throw unsupportedEncoding(header);
+  return { decoder: make(), coding };
 }
 
 /** The decoded body's chunks; a decoder's failure is a 400, a connection lost mid-body a ClientAbortedError. */
-function bodySource(req: Request, decoder: Transform): AsyncIterator<Buffer> {
+function bodySource(req: Request, decoder: Transform, coding: string): AsyncIterator<Buffer> {
   req.on("error", () => decoder.destroy(new ClientAbortedError()));
   req.on("aborted", () => decoder.destroy(new ClientAbortedError()));
   req.pipe(decoder);
@@ -56,7 +54,7 @@ function bodySource(req: Request, decoder: Transform): AsyncIterator<Buffer> {
       } catch (err) {
         const code = (err as { code?: unknown }).code;
         if (typeof code === "string" && code.startsWith("Z_")) {
-          throw new ValidationError("Request body is not valid data of its Content-Encoding", { reason: "corrupt_encoding", decoder: (err as Error).message });
+          throw corruptEncoding(coding, (err as Error).message);
         }
         throw err;
       }
@@ -183,10 +181,10 @@ export function bulkHandler(deps: BulkDeps) {
   const limits = deps.limits ?? BULK_LIMITS;
   return async function bulk(req: Request, res: Response): Promise<void> {
     const input = bulkInputFormat(req.headers["content-type"]);
-    const decoder = decoderOf(req.headers["content-encoding"]);
+    const { decoder, coding } = decoderOf(req.headers["content-encoding"]);
     if (Number(req.headers["content-length"] ?? NaN) > limits.maxBytes) {
       res.setHeader("Connection", "close");
-      throw tooManyBytes(limits.maxBytes);
+      throw tooLarge(limits.maxBytes);
     }
     const output: BulkFormat = wantsCsv(req, undefined) ? "csv" : "ndjson";
     // From here on, queued or streaming: the body is bound by the idle timeout, not REQUEST_TIMEOUT_MS (a request
@@ -198,14 +196,14 @@ export function bulkHandler(deps: BulkDeps) {
     };
     res.once("close", onClose);
     try {
-      await deps.bulkAdmission.run(res, () => stream(req, res, input, output, decoder, abort.signal));
+      await deps.bulkAdmission.run(res, () => stream(req, res, input, output, { decoder, coding }, abort.signal));
     } finally {
       res.off("close", onClose);
       untime();
     }
   };
 
-  async function stream(req: Request, res: Response, input: BulkFormat, output: BulkFormat, decoder: Transform, signal: AbortSignal): Promise<void> {
+  async function stream(req: Request, res: Response, input: BulkFormat, output: BulkFormat, { decoder, coding }: { decoder: Transform; coding: string }, signal: AbortSignal): Promise<void> {
     // The client left while it waited for a slot: nothing to answer, the slot goes to the next one.
     if (signal.aborted || req.socket.destroyed) return;
     const scorer = scorerOf(deps.drought);
@@ -218,7 +216,7 @@ export function bulkHandler(deps: BulkDeps) {
     }, acceptsGzip(req.headers["accept-encoding"]), limits.maxBytes);
     try {
       await runBulk({
-        source: bodySource(req, decoder),
+        source: bodySource(req, decoder, coding),
         input,
         output,
         scorer,
