@@ -34,13 +34,14 @@ export class CellRaster {
   /** Per pixel: OUTSIDE_AREA, NO_CELL_NEAR, UNSURE, or the start of its candidates in `candidates`. */
   private readonly code: Int32Array;
   private readonly count: Uint8Array;
-  private readonly candidates: Int32Array;
+  private candidates = new Int32Array(0);
   private readonly cellLats: Float64Array;
   private readonly cellLngs: Float64Array;
   /** Pixels by outcome, for the report: outside, no cell near, one candidate, several, left to locateCell. */
   readonly stats = { outside: 0, noCellNear: 0, single: 0, several: 0, unsure: 0 };
 
-  constructor(private readonly parts: CellLocatorParts) {
+  /** The whole raster at once (a CLI, a test); a server makes it with inSlices, beside its requests. */
+  constructor(private readonly parts: CellLocatorParts, fill = true) {
     const { coverage, grid } = parts;
     this.west = coverage.west;
     this.south = coverage.south;
@@ -49,71 +50,99 @@ export class CellRaster {
     this.nRows = coverage.nRows;
     this.cellLats = grid.cellLats;
     this.cellLngs = grid.cellLngs;
-    const K = SUBDIVISIONS;
-    const nPixels = this.nCols * this.nRows * K * K;
+    const nPixels = this.nCols * this.nRows * SUBDIVISIONS * SUBDIVISIONS;
     this.code = new Int32Array(nPixels);
     this.count = new Uint8Array(nPixels);
+    if (!fill) return;
+    const filler = this.filler();
+    for (let square = 0; square < this.nCols * this.nRows; square++) filler.square(square);
+    filler.done();
+  }
+
+  /**
+   * The same raster made a few squares at a time, giving the event loop back every `sliceMs`, so that a server
+   * answers its requests meanwhile (0.5–0.9 s of CPU on the regional grid). Undefined when `goOn` says to stop
+   * (the version is no longer served).
+   */
+  static async inSlices(parts: CellLocatorParts, sliceMs = 4, goOn: () => boolean = () => true): Promise<CellRaster | undefined> {
+    const raster = new CellRaster(parts, false);
+    const filler = raster.filler();
+    let sliceStart = performance.now();
+    for (let square = 0; square < raster.nCols * raster.nRows; square++) {
+      filler.square(square);
+      if (performance.now() - sliceStart < sliceMs) continue;
+      await new Promise((resolve) => setImmediate(resolve));
+      if (!goOn()) return undefined;
+      sliceStart = performance.now();
+    }
+    filler.done();
+    return raster;
+  }
+
+  /** Fills the pixels of one mask square at a time; done() keeps the candidates. */
+  private filler(): { square(square: number): void; done(): void } {
+    const { coverage, grid } = this.parts;
+    const K = SUBDIVISIONS;
     const cands: number[] = [];
-    const edges = edgesBySquare(parts);
+    const edges = edgesBySquare(this.parts);
     const buckets = new CellBuckets(grid.cellLats, grid.cellLngs, grid.resolutionDeg);
     const px = this.res / K;
-    for (let row = 0; row < this.nRows; row++) {
-      for (let col = 0; col < this.nCols; col++) {
-        const square = row * this.nCols + col;
-        const state = coverage.state[square];
-        const inside = state === MIXED ? this.mixedSquareInside(edges.get(square), row, col, px) : null;
-        for (let sy = 0; sy < K; sy++) {
-          for (let sx = 0; sx < K; sx++) {
-            const p = ((square * K + sy) * K) + sx;
-            if (state === OUTSIDE) {
-              this.code[p] = OUTSIDE_AREA;
-              this.stats.outside++;
-              continue;
-            }
-            const w = this.west + col * this.res + sx * px - PAD_DEG;
-            const s = this.south + row * this.res + sy * px - PAD_DEG;
-            const e = w + px + 2 * PAD_DEG;
-            const n = s + px + 2 * PAD_DEG;
-            const cLat = (s + n) / 2;
-            const cLng = (w + e) / 2;
-            if (inside !== null) {
-              const where = inside[sy * K + sx];
-              if (where !== INSIDE) {
-                this.code[p] = where === OUTSIDE ? OUTSIDE_AREA : UNSURE;
-                if (where === OUTSIDE) this.stats.outside++;
-                else this.stats.unsure++;
-                continue;
-              }
-            } else if (state !== INSIDE) throw new Error(`coverage mask: unknown state ${state}`);
-            const near = Number(grid.covers(s, w)) + Number(grid.covers(s, e)) + Number(grid.covers(n, w)) + Number(grid.covers(n, e));
-            if (near === 0) {
-              this.code[p] = NO_CELL_NEAR;
-              this.stats.noCellNear++;
-              continue;
-            }
-            if (near !== 4) {
-              this.code[p] = UNSURE;
-              this.stats.unsure++;
-              continue;
-            }
-            const d1 = grid.nearestCell(cLat, cLng).distanceKm;
-            const r = Math.max(haversineKm(cLat, cLng, s, w), haversineKm(cLat, cLng, s, e), haversineKm(cLat, cLng, n, w), haversineKm(cLat, cLng, n, e)) + 1e-9;
-            const found = buckets.within(cLat, cLng, d1 + 2 * r + 1e-9, MAX_CANDIDATES);
-            if (found === null) {
-              this.code[p] = UNSURE;
-              this.stats.unsure++;
-              continue;
-            }
-            this.code[p] = cands.length;
-            this.count[p] = found.length;
-            for (const c of found) cands.push(c);
-            if (found.length === 1) this.stats.single++;
-            else this.stats.several++;
+    const square = (square: number): void => {
+      const row = Math.floor(square / this.nCols);
+      const col = square - row * this.nCols;
+      const state = coverage.state[square];
+      const inside = state === MIXED ? this.mixedSquareInside(edges.get(square), row, col, px) : null;
+      for (let sy = 0; sy < K; sy++) {
+        for (let sx = 0; sx < K; sx++) {
+          const p = ((square * K + sy) * K) + sx;
+          if (state === OUTSIDE) {
+            this.code[p] = OUTSIDE_AREA;
+            this.stats.outside++;
+            continue;
           }
+          const w = this.west + col * this.res + sx * px - PAD_DEG;
+          const s = this.south + row * this.res + sy * px - PAD_DEG;
+          const e = w + px + 2 * PAD_DEG;
+          const n = s + px + 2 * PAD_DEG;
+          const cLat = (s + n) / 2;
+          const cLng = (w + e) / 2;
+          if (inside !== null) {
+            const where = inside[sy * K + sx];
+            if (where !== INSIDE) {
+              this.code[p] = where === OUTSIDE ? OUTSIDE_AREA : UNSURE;
+              if (where === OUTSIDE) this.stats.outside++;
+              else this.stats.unsure++;
+              continue;
+            }
+          } else if (state !== INSIDE) throw new Error(`coverage mask: unknown state ${state}`);
+          const near = Number(grid.covers(s, w)) + Number(grid.covers(s, e)) + Number(grid.covers(n, w)) + Number(grid.covers(n, e));
+          if (near === 0) {
+            this.code[p] = NO_CELL_NEAR;
+            this.stats.noCellNear++;
+            continue;
+          }
+          if (near !== 4) {
+            this.code[p] = UNSURE;
+            this.stats.unsure++;
+            continue;
+          }
+          const d1 = grid.nearestCell(cLat, cLng).distanceKm;
+          const r = Math.max(haversineKm(cLat, cLng, s, w), haversineKm(cLat, cLng, s, e), haversineKm(cLat, cLng, n, w), haversineKm(cLat, cLng, n, e)) + 1e-9;
+          const found = buckets.within(cLat, cLng, d1 + 2 * r + 1e-9, MAX_CANDIDATES);
+          if (found === null) {
+            this.code[p] = UNSURE;
+            this.stats.unsure++;
+            continue;
+          }
+          this.code[p] = cands.length;
+          this.count[p] = found.length;
+          for (const c of found) cands.push(c);
+          if (found.length === 1) this.stats.single++;
+          else this.stats.several++;
         }
       }
-    }
-    this.candidates = Int32Array.from(cands);
+    };
+    return { square, done: () => (this.candidates = Int32Array.from(cands)) };
   }
 
   /**

@@ -1,9 +1,8 @@
-// The bulk route's output rows, pure: a batch item as a CSV line (the batch CSV's own writer) or an NDJSON line (the
-// item as the batch JSON answer holds it), a row that could not be read, the NDJSON end record, and the record that
+// The bulk route's output besides its scored rows (server/services/row-texts.ts writes those: a batch CSV line or the
+// batch item as JSON), pure: the CSV header, a row that could not be read, the NDJSON end record, and the record that
 // ends a stream which failed after its first rows were sent. Formats: docs/api.md "Bulk".
 import { errorEnvelope, type ApiError } from "../errors.ts";
-import { BATCH_CSV_HEADER, batchCsvLine } from "../routes/drought-csv.ts";
-import type { BatchItem } from "../services/types.ts";
+import { BATCH_CSV_HEADER } from "../routes/drought-csv.ts";
 import { csvField } from "../../lib/drought/point-scorer.ts";
 import type { BulkFormat, BulkInvalid } from "./bulk-input.ts";
 
@@ -11,9 +10,6 @@ export const BULK_OUTPUT_TYPES: Record<BulkFormat, string> = { csv: "text/csv", 
 
 /** What comes before the first row: the CSV header line; nothing in NDJSON. */
 export const headerText = (format: BulkFormat): string => (format === "csv" ? BATCH_CSV_HEADER + "\n" : "");
-
-/** A scored row, with its newline. */
-export const itemText = (format: BulkFormat, item: BatchItem): string => (format === "csv" ? batchCsvLine(item) : JSON.stringify(item)) + "\n";
 
 /** A row that could not be read: found false, no coordinates, the reason; its id when one was read. */
 export function invalidText(format: BulkFormat, r: BulkInvalid): string {

@@ -16,7 +16,7 @@ import { tooLarge } from "../http/body.ts";
 import type { BatchScorer } from "../services/types.ts";
 import { csvColumns, csvRow, isInvalid, LineCounter, LineSplitter, ndjsonRow, type BulkFormat, type BulkRow, type CsvColumns } from "./bulk-input.ts";
 import { endText, errorText, headerText, invalidText, type BulkCounts } from "./bulk-output.ts";
-import { BulkRows } from "./bulk-rows.ts";
+import { RowTexts } from "../services/row-texts.ts";
 
 export interface BulkLimits {
   /** Rows a request may hold (413 above). */
@@ -80,7 +80,7 @@ export async function runBulk(run: BulkRun): Promise<BulkCounts> {
   const limits = run.limits ?? BULK_LIMITS;
   const { input, output, scorer, signal } = run;
   const counts: BulkCounts = { rows: 0, found: 0, notFound: 0, invalid: 0 };
-  const rows = new BulkRows(scorer, output);
+  const rows = new RowTexts(scorer, output === "csv" ? "csv" : "json");
   let bytes = 0;
   const nextChunk = async (): Promise<Buffer | undefined> => {
     signal.throwIfAborted();
@@ -152,7 +152,7 @@ export async function runBulk(run: BulkRun): Promise<BulkCounts> {
         if (monthFrom === null || m < monthFrom) monthFrom = m;
         if (monthTo === null || m > monthTo) monthTo = m;
       } else counts.notFound++;
-      out += r.text;
+      out += r.text + "\n";
     }
     counts.rows = total;
     pending += block.length;

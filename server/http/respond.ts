@@ -46,6 +46,11 @@ export function sendJson(req: Request, res: Response, status: number, payload: u
   sendText(req, res, status, JSON.stringify(payload), contentType);
 }
 
+/** A JSON answer already written as text (the batch's rows from their cells' texts, services/row-texts.ts). */
+export function sendJsonText(req: Request, res: Response, status: number, json: string): void {
+  sendText(req, res, status, json, "application/json");
+}
+
 /** A CSV answer (text/csv, header row first); `Vary: Accept` because the same URL may answer JSON. */
 export function sendCsv(req: Request, res: Response, csv: string, filename: string): void {
   res.setHeader("Content-Disposition", `inline; filename="${filename}"`);

@@ -2,7 +2,7 @@
 // shape the response. Nothing else.
 import type { Request, Response } from "express";
 import { readJsonBody } from "../http/body.ts";
-import { sendCsv, sendJson } from "../http/respond.ts";
+import { sendCsv, sendJson, sendJsonText } from "../http/respond.ts";
 import { parseOrThrow } from "../http/validate.ts";
 import {
   batchBody,
@@ -33,8 +33,10 @@ import type { Route, RouteContext } from "./route.ts";
 import { ApiError } from "../errors.ts";
 import type { Admission } from "../http/admission.ts";
 import { parseBatchBody } from "./batch-body.ts";
-import { batchCsv, droughtCsv, historyCsv, provinceCsv, provinceHistoryCsv, wantsCsv } from "./drought-csv.ts";
-import type { BatchItem, DroughtHistory, DroughtService, ScoreData } from "../services/types.ts";
+import { BATCH_CSV_HEADER, batchCsv, droughtCsv, historyCsv, provinceCsv, provinceHistoryCsv, wantsCsv } from "./drought-csv.ts";
+import type { BatchItem, BatchTime, DroughtHistory, DroughtService, ScoreData } from "../services/types.ts";
+import { scorerOf } from "../services/batch-scorer.ts";
+import { batchRows } from "../services/row-texts.ts";
 import { batchCost } from "../limits/rate-limit.ts";
 import type { Freshness } from "../services/source-status-service.ts";
 
@@ -117,6 +119,9 @@ export function batchFeatureCollection(results: BatchItem[], timestamp: string, 
   };
 }
 
+/** A batch answer's time fields: its details, or why there are none. */
+const timeFields = (time: BatchTime | null) => (time === null ? { details: null, detailsReason: "no location of the batch has drought data" } : { details: time });
+
 export function riskMapHandlers(deps: RiskMapDeps) {
   const { drought } = deps;
   /** Validation, the rest of the cost, the lookups and the answer of a batch: the heavy part, in an admission slot. */
@@ -124,16 +129,25 @@ export function riskMapHandlers(deps: RiskMapDeps) {
     const body = parseBatchBody(raw);
     // A format in the body wins; without one, Accept: text/csv asks for CSV.
     const explicit = typeof raw === "object" && raw !== null && "format" in raw;
+    const format = body.format === "json" && !explicit && wantsCsv(req, undefined) ? "csv" : body.format;
     // The entry gate charged 1 point; the rest of the batch cost is charged once the size is known.
     await deps.charge(req, res, batchCost(body.locations.length) - 1);
-    const results = body.locations.map((loc) => drought.batchItem(loc.id, loc.lat, loc.lng));
-    const time = drought.batchTime(results);
-    const details = time === null ? { details: null, detailsReason: "no location of the batch has drought data" } : { details: time };
     const timestamp = new Date().toISOString();
-    if (body.format === "csv" || (!explicit && wantsCsv(req, undefined))) {
-      sendCsv(req, res, batchCsv(results), "batch.csv");
-    } else if (body.format === "geojson") {
-      const fc = batchFeatureCollection(results, timestamp, drought.dataVersion());
+    const scorer = scorerOf(drought);
+    // With the version's lookup raster made, each row is its cell's cached text (services/row-texts.ts): the same
+    // bytes as the items written below, without an item per point.
+    if (format !== "geojson" && scorer.cellKey !== undefined) {
+      const rows = batchRows(scorer, body.locations, format);
+      if (format === "csv") return sendCsv(req, res, `${BATCH_CSV_HEADER}\n${rows.texts.join("\n")}\n`, "batch.csv");
+      const rest = { ...timeFields(rows.monthFrom === null ? null : scorer.time(rows.monthFrom, rows.monthTo!)), timestamp, ...deps.freshness("drought") };
+      const head = `{"success":true,"data":{"count":${rows.texts.length},"riskType":${JSON.stringify(body.riskType)},"results":[`;
+      return sendJsonText(req, res, 200, `${head}${rows.texts.join(",")}],${JSON.stringify(rest).slice(1)}}`);
+    }
+    const results = body.locations.map((loc) => scorer.item(loc.id, loc.lat, loc.lng));
+    if (format === "csv") return sendCsv(req, res, batchCsv(results), "batch.csv");
+    const details = timeFields(drought.batchTime(results));
+    if (format === "geojson") {
+      const fc = batchFeatureCollection(results, timestamp, scorer.dataVersion);
       sendJson(req, res, 200, { type: fc.type, count: fc.count, riskType: fc.riskType, ...details, timestamp, dataVersion: fc.dataVersion, features: fc.features, ...deps.freshness("drought") }, "application/geo+json");
     } else {
       sendJson(req, res, 200, { success: true, data: { count: results.length, riskType: body.riskType, results, ...details, timestamp, ...deps.freshness("drought") } });

@@ -5,6 +5,7 @@
 // and drought-score.ts; this class holds the store and the answers' time.
 import type { GridSourceName } from "../../lib/drought/grid-sources.ts";
 import { CellRaster } from "../../lib/drought/cell-raster.ts";
+import { RowTails } from "./row-texts.ts";
 import { NotFoundError } from "../errors.ts";
 import { parseMonth, type MonthIndex } from "../../lib/months.ts";
 import { ArtifactStore } from "../data/artifact-store.ts";
@@ -97,33 +98,58 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
 
   batchScorer(): BatchScorer {
     const { data, version } = this.store.require();
-    const raster = cellRasterOf(data);
+    const prepared = preparedOf(data, () => this.store.current()?.data === data);
+    const raster = prepared.raster;
     return {
       dataVersion: version,
       item: (id, lat, lng) => batchItemOf(data, id, lat, lng),
-      cellKey: (lat, lng) => raster.locate(lat, lng),
+      ...(raster === undefined ? {} : { cellKey: (lat: number, lng: number) => raster.locate(lat, lng), tails: prepared.tails }),
       time: (from, to) => this.times.of(data, parseMonth(from) as MonthIndex, parseMonth(to) as MonthIndex),
     };
   }
+
+  /** Starts the served version's lookup raster (on load); resolves once it is made (tests, benches). */
+  prepare(): Promise<void> {
+    const loaded = this.store.current();
+    if (loaded === undefined) return Promise.resolve();
+    return preparedOf(loaded.data, () => this.store.current()?.data === loaded.data).making;
+  }
 }
 
-const rasters = new WeakMap<DroughtArtifacts, CellRaster>();
+/** A version's lookup raster (once made) and its row texts. */
+interface Prepared {
+  raster?: CellRaster;
+  making: Promise<void>;
+  tails: RowTails;
+}
+const prepared = new WeakMap<DroughtArtifacts, Prepared>();
 
 /**
- * The lookup raster of a version (lib/drought/cell-raster.ts: exactly locateCell's cell, or why none, for a point),
- * made on the first bulk request to the version and kept while the version is.
+ * The lookup raster of a version (lib/drought/cell-raster.ts: exactly locateCell's cell, or why none, for a point)
+ * is made beside the requests, a few milliseconds at a time, from the moment the version is served; until it is
+ * made (0.5–0.9 s of CPU on the regional grid), batch and bulk rows come from their items, the same bytes.
  */
-function cellRasterOf(data: DroughtArtifacts): CellRaster {
-  let raster = rasters.get(data);
-  if (raster === undefined) {
-    raster = new CellRaster(data);
-    rasters.set(data, raster);
+function preparedOf(data: DroughtArtifacts, served: () => boolean): Prepared {
+  let p = prepared.get(data);
+  if (p === undefined) {
+    const started = performance.now();
+    const entry: Prepared = { tails: new RowTails(), making: Promise.resolve() };
+    entry.making = CellRaster.inSlices(data, 4, served).then(
+      (raster) => {
+        if (raster === undefined) return;
+        entry.raster = raster;
+        log.info({ ms: Math.round(performance.now() - started), pixels: raster.stats }, "lookup raster made");
+      },
+      (err: unknown) => log.error({ err }, "lookup raster failed: batch and bulk rows come from their items"),
+    );
+    p = entry;
+    prepared.set(data, p);
   }
-  return raster;
+  return p;
 }
 
 /** Opens the artifact store at ARTIFACTS_DIR and the service over it; the store follows `current`. */
-export async function openDroughtService(artifactsDir: string, opts: { pollMs?: number; now?: () => number } = {}) {
+export async function openDroughtService(artifactsDir: string, opts: { pollMs?: number; now?: () => number; rasterOnLoad?: boolean } = {}) {
   const store = new ArtifactStore<DroughtArtifacts>({
     root: artifactsDir,
     open: openDroughtArtifacts,
@@ -132,8 +158,11 @@ export async function openDroughtService(artifactsDir: string, opts: { pollMs?: 
     kind: DROUGHT_KIND,
     label: "drought artifacts",
     pollMs: opts.pollMs,
+    // rasterOnLoad false (tests): the raster is started by the first batch or bulk request instead.
+    onLoaded: () => (opts.rasterOnLoad === false ? undefined : void service.prepare()),
   });
+  const service = new ArtifactDroughtService(store, opts.now);
   await store.reload();
   store.start();
-  return { service: new ArtifactDroughtService(store, opts.now), store };
+  return { service, store };
 }

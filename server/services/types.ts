@@ -15,6 +15,7 @@ import type {
   TIMEFRAMES,
 } from "../schemas.ts";
 import type { timeDetails } from "../schemas-time.ts";
+import type { RowTails } from "./row-texts.ts";
 
 export type RiskType = (typeof RISK_TYPES)[number];
 export type Timeframe = (typeof TIMEFRAMES)[number];
@@ -56,9 +57,12 @@ export interface BatchScorer {
   item(id: string | undefined, lat: number, lng: number): BatchItem;
   /**
    * The grid cell that answers a point (≥ 0), or the negative code of why none does: points of one key get the same
-   * item but for id, lat and lng (server/bulk/bulk-rows.ts makes their row text once).
+   * item but for id, lat and lng (server/services/row-texts.ts makes their row text once). Absent until the
+   * version's lookup raster is made.
    */
   cellKey?(lat: number, lng: number): number;
+  /** The version's cached row texts by cell (row-texts.ts), shared by the requests on it. */
+  tails?: RowTails;
   /** The time details of rows answered for months from..to (YYYY-MM), of the scorer's own version. */
   time(from: string, to: string): BatchTime | null;
 }

@@ -23,6 +23,22 @@ function mismatches(points: Array<[number, number]>): string[] {
 }
 
 describe("CellRaster", () => {
+  it("made in slices (as a server makes it) is the same raster, and stops when told to", async () => {
+    let slices = 0;
+    const sliced = await CellRaster.inSlices(a, 1, () => ++slices > 0);
+    expect(slices).toBeGreaterThan(1);
+    expect(sliced?.stats).toEqual(raster.stats);
+    const { west, south, resolutionDeg, nCols, nRows } = a.coverage;
+    for (let r = 0; r < nRows * SUBDIVISIONS; r += 2) {
+      for (let q = 0; q < nCols * SUBDIVISIONS; q += 2) {
+        const lat = south + (r + 0.37) * (resolutionDeg / SUBDIVISIONS);
+        const lng = west + (q + 0.61) * (resolutionDeg / SUBDIVISIONS);
+        if (sliced!.locate(lat, lng) !== raster.locate(lat, lng)) expect.fail(`${lat},${lng}`);
+      }
+    }
+    expect(await CellRaster.inSlices(a, 0, () => false)).toBeUndefined();
+  });
+
   it("answers every kind of pixel on the Thai grid", () => {
     const s = raster.stats;
     expect(s.outside).toBeGreaterThan(0);

@@ -1,0 +1,98 @@
+// Batch and bulk rows made fast where the scorer can name a point's cell: every row of a cell (or of a reason a point
+// has no cell) is the same text after its coordinates, so that text is made once, from the batch item of the cell's
+// first point, and each row is its id and coordinates followed by it — the same bytes as the point's own batch item
+// written as a CSV line or as JSON (test/server/row-texts.test.ts). The texts are kept per version
+// (drought-service.ts), so the batch route and every bulk request share them. A scorer without cellKey (its lookup
+// raster not made yet) gives each row from its item.
+import { csvField } from "../../lib/drought/point-scorer.ts";
+import { batchCsvLine } from "../routes/drought-csv.ts";
+import type { BatchItem, BatchScorer } from "./types.ts";
+
+/** How a row is written: a batch CSV line, or the batch item as JSON (a batch's results, an NDJSON line). */
+export type RowFormat = "csv" | "json";
+
+/** A scored row's text (no newline), whether the point was found, and the month it was answered for. */
+export interface RowText {
+  text: string;
+  found: boolean;
+  month: string | null;
+}
+
+/** A cell's row text after the coordinates. */
+export interface RowTail {
+  text: string;
+  found: boolean;
+  month: string | null;
+}
+
+/** Cells whose text a version keeps at most, per format (a 1,000,000-cell grid would otherwise hold ~200 MB). */
+export const MAX_CACHED_TAILS = 100_000;
+
+/** The cells' texts of one version, per format. */
+export class RowTails {
+  readonly csv = new Map<number, RowTail>();
+  readonly json = new Map<number, RowTail>();
+}
+
+/** A point's row without the cell's tail: the batch item's own text. */
+export const itemRowText = (format: RowFormat, item: BatchItem): string => (format === "csv" ? batchCsvLine(item) : JSON.stringify(item));
+
+/** The text of an item after its coordinates, in `format`: the item written with lat and lng 0 and no id, cut after them. */
+function tailOf(format: RowFormat, item: BatchItem): string {
+  const blank = { ...item, id: undefined, lat: 0, lng: 0 };
+  return format === "csv" ? batchCsvLine(blank).slice(",0,0".length) : JSON.stringify(blank).slice('{"lat":0,"lng":0'.length);
+}
+
+export class RowTexts {
+  private readonly tails: Map<number, RowTail>;
+
+  /** Cells (and reasons) whose text is kept. */
+  get cachedCells(): number {
+    return this.tails.size;
+  }
+
+  constructor(
+    private readonly scorer: BatchScorer,
+    private readonly format: RowFormat,
+  ) {
+    this.tails = scorer.tails?.[format] ?? new Map();
+  }
+
+  row(id: string | undefined, lat: number, lng: number): RowText {
+    const key = this.scorer.cellKey?.(lat, lng);
+    if (key === undefined) {
+      const item = this.scorer.item(id, lat, lng);
+      return { text: itemRowText(this.format, item), found: item.found, month: item.month };
+    }
+    let tail = this.tails.get(key);
+    if (tail === undefined) {
+      const item = this.scorer.item(undefined, lat, lng);
+      tail = { text: tailOf(this.format, item), found: item.found, month: item.month };
+      if (this.tails.size < MAX_CACHED_TAILS) this.tails.set(key, tail);
+    }
+    // String(n) is JSON's and the CSV writer's text of a finite number.
+    const text =
+      this.format === "csv"
+        ? `${id === undefined ? "" : csvField(id)},${lat},${lng}${tail.text}`
+        : `{${id === undefined ? "" : `"id":${JSON.stringify(id)},`}"lat":${lat},"lng":${lng}${tail.text}`;
+    return { text, found: tail.found, month: tail.month };
+  }
+}
+
+/** A batch's rows through RowTexts, and the first and last month its found rows were answered for. */
+export function batchRows(scorer: BatchScorer, locations: ReadonlyArray<{ id?: string; lat: number; lng: number }>, format: RowFormat) {
+  const rows = new RowTexts(scorer, format);
+  const texts: string[] = new Array(locations.length);
+  let monthFrom: string | null = null;
+  let monthTo: string | null = null;
+  for (let i = 0; i < locations.length; i++) {
+    const { id, lat, lng } = locations[i];
+    const r = rows.row(id, lat, lng);
+    texts[i] = r.text;
+    if (!r.found) continue;
+    const m = r.month!;
+    if (monthFrom === null || m < monthFrom) monthFrom = m;
+    if (monthTo === null || m > monthTo) monthTo = m;
+  }
+  return { texts, monthFrom, monthTo };
+}

@@ -1,0 +1,121 @@
+// The batch and bulk rows made from a cell's cached text (server/services/row-texts.ts) are the bytes of the point's
+// own batch item written as a CSV line or as JSON, for found points, points at sea or outside the region, and ids that
+// need quoting.
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { openDroughtService } from "../../server/services/drought-service.ts";
+import { itemRowText, MAX_CACHED_TAILS, RowTexts } from "../../server/services/row-texts.ts";
+import type { BatchItem, BatchScorer } from "../../server/services/types.ts";
+import { rng } from "../../bench/random.ts";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createApp } from "../../server/app.ts";
+import { FileKeyStore, generateKey, hashKey, writeKeyFile } from "../../server/auth/key-store.ts";
+import { createRateLimiter } from "../../server/limits/rate-limit.ts";
+import { listen } from "../../server/serve.ts";
+import { silent } from "./helpers.ts";
+
+const { service, store } = await openDroughtService(inject("artifactsDir"), { pollMs: 0 });
+afterAll(() => store.stop());
+await service.prepare();
+
+const IDS = [undefined, "a", "", "with,comma", 'say "hi"', "line\nbreak", "Hà Nội", "7"];
+
+describe("RowTexts", () => {
+  it("gives every row the text of its own batch item, in CSV and JSON (4,000 points over and around the region)", () => {
+    const scorer = service.batchScorer();
+    expect(scorer.cellKey).toBeTypeOf("function");
+    const r = rng(5);
+    for (const format of ["csv", "json"] as const) {
+      const rows = new RowTexts(scorer, format);
+      let found = 0;
+      let notFound = 0;
+      for (let i = 0; i < 4000; i++) {
+        // The region's box and a margin (sea, Laos, Cambodia, Indonesia), rounded as clients send them, some at 1e-6.
+        const lat = Math.round((-2 + r() * 28) * 1e4) / 1e4 + (i % 7 === 0 ? 1e-6 : 0);
+        const lng = Math.round((95 + r() * 25) * 1e4) / 1e4;
+        const id = IDS[i % IDS.length];
+        const want = scorer.item(id, lat, lng);
+        const got = rows.row(id, lat, lng);
+        expect(got.text, `${format} ${lat},${lng}`).toBe(itemRowText(format, want));
+        expect(got.found).toBe(want.found);
+        expect(got.month).toBe(want.month);
+        if (want.found) found++;
+        else notFound++;
+      }
+      expect(found).toBeGreaterThan(500);
+      expect(notFound).toBeGreaterThan(500);
+    }
+  });
+});
+
+describe("RowTexts on a grid of many cells", () => {
+  it("keeps the text of at most MAX_CACHED_TAILS cells, and the rows past them stay right", () => {
+    let items = 0;
+    const scorer: BatchScorer = {
+      dataVersion: "v",
+      time: () => null,
+      cellKey: (lat) => Math.round(lat * 1e5), // a cell per point
+      item: (id, lat, lng): BatchItem => {
+        items++;
+        return { id, lat, lng, found: true, month: "2023-12", riskScore: 50, riskLevel: "medium", severity: "D0", spei1: -0.6, confidence: null, confidenceLabel: null };
+      },
+    };
+    const rows = new RowTexts(scorer, "csv");
+    const n = MAX_CACHED_TAILS + 5;
+    for (let i = 0; i < n; i++) expect(rows.row(`p${i}`, i / 1e5, 100).text).toBe(`p${i},${i / 1e5},100,2023-12,true,50,medium,D0,-0.6,`);
+    expect(rows.cachedCells).toBe(MAX_CACHED_TAILS);
+    expect(items).toBe(n);
+  });
+});
+
+describe("POST /api/risk-map/batch before and after the version's lookup raster", () => {
+  it("answers the same bytes from the cells' texts as from the items, in JSON and CSV", async () => {
+    // A service whose raster is not started at load: its first batch answers from items.
+    const late = await openDroughtService(inject("artifactsDir"), { pollMs: 0, rasterOnLoad: false });
+    const dir = mkdtempSync(join(tmpdir(), "row-texts-"));
+    const key = generateKey();
+    writeKeyFile(join(dir, "keys.json"), { keys: [{ id: "key_t", hash: hashKey(key), plan: "free", status: "active", createdAt: "2024-01-01T00:00:00.000Z" }] });
+    const app = createApp({
+      drought: late.service,
+      keys: new FileKeyStore(join(dir, "keys.json"), { checkIntervalMs: 0 }),
+      limiter: createRateLimiter({ plans: { free: { points: 100_000, duration: 60 } } }),
+      logger: silent,
+      ready: () => true,
+    });
+    const running = await listen(app, { port: 0, host: "127.0.0.1", logger: silent });
+    try {
+      const r = rng(9);
+      const locations = Array.from({ length: 100 }, (_, i) => ({
+        ...(i % 9 === 0 ? {} : { id: IDS[1 + (i % (IDS.length - 1))]! + i }),
+        // Half in Thailand's box (most found), half over the region and around it (sea, other countries).
+        lat: Math.round((i % 2 === 0 ? 6 + r() * 14 : -2 + r() * 28) * 1e4) / 1e4,
+        lng: Math.round((i % 2 === 0 ? 98 + r() * 7 : 95 + r() * 25) * 1e4) / 1e4,
+      }));
+      const ask = async (format: "json" | "csv") => {
+        const res = await fetch(`http://127.0.0.1:${running.port}/api/risk-map/batch`, {
+          method: "POST",
+          headers: { "x-api-key": key, "content-type": "application/json" },
+          body: JSON.stringify({ riskType: "drought", format, locations }),
+        });
+        expect(res.status).toBe(200);
+        return (await res.text()).replace(/"timestamp":"[^"]*"/, '"timestamp":"T"');
+      };
+      const fromItems = { json: await ask("json"), csv: await ask("csv") };
+      expect(late.service.batchScorer().cellKey).toBeUndefined();
+      await late.service.prepare();
+      expect(late.service.batchScorer().cellKey).toBeTypeOf("function");
+      const fromCells = { json: await ask("json"), csv: await ask("csv") };
+      const parsed = JSON.parse(fromCells.json) as { data: { results: Array<{ found: boolean }>; details: unknown } };
+      expect(parsed.data.results.filter((x) => x.found).length).toBeGreaterThan(20);
+      expect(parsed.data.results.filter((x) => !x.found).length).toBeGreaterThan(20);
+      expect(parsed.data.details).not.toBeNull();
+      expect(fromCells.json).toBe(fromItems.json);
+      expect(fromCells.csv).toBe(fromItems.csv);
+    } finally {
+      await running.shutdown();
+      late.store.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
