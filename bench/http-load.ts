@@ -103,7 +103,7 @@ app.get(${JSON.stringify(path)}, (req, res) => {
   const started = process.hrtime.bigint();
   const presented = req.headers["x-api-key"];
   if (typeof presented !== "string" || !timingSafeEqual(hash("sha256", presented, "buffer"), stored)) { res.status(401).end(); return; }
-  res.setHeader("X-Data-Version", "v"); res.setHeader("Access-Control-Allow-Origin", "*"); res.setHeader("Access-Control-Expose-Headers", "X-Data-Version, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, ETag");
+  res.setHeader("X-Data-Version", "v"); res.setHeader("Access-Control-Allow-Origin", "*"); res.setHeader("Access-Control-Expose-Headers", "X-Data-Version, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, ETag, X-Data-Period, X-Data-As-Of, X-Data-Current");
   res.setHeader("RateLimit-Limit", "1000000000"); res.setHeader("RateLimit-Remaining", "999999999"); res.setHeader("RateLimit-Reset", "60");
   res.on("finish", () => { requests.inc(); latency.observe(Number(process.hrtime.bigint() - started) / 1e9); });
   res.setHeader("Content-Type", "application/json; charset=utf-8"); res.setHeader("Vary", "Accept-Encoding");

@@ -22,6 +22,7 @@ import type { RateDecision, RateLimiter } from "./limits/rate-limit.ts";
 import { createMetrics } from "./metrics.ts";
 import { buildOpenApi } from "./openapi.ts";
 import { API_ROUTES } from "./routes/index.ts";
+import { CSV_TIME_HEADERS } from "./routes/drought-csv.ts";
 import type { Handler, Method, Route, RouteContext } from "./routes/route.ts";
 import type { OutbreakService } from "./services/outbreak-service.ts";
 import type { DroughtHistory, DroughtService } from "./services/types.ts";
@@ -75,7 +76,7 @@ function pathTable(routes: ReadonlyArray<Route>): Map<string, PathEntry> {
 }
 const ROUTE_BY_PATH = pathTable(API_ROUTES);
 
-export const EXPOSED_HEADERS = "X-Data-Version, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, ETag";
+export const EXPOSED_HEADERS = `X-Data-Version, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, ETag, ${CSV_TIME_HEADERS.join(", ")}`;
 
 function allowHeader(route: PathEntry): string {
   return [...route.methods.flatMap((m) => (m === "GET" ? ["GET", "HEAD"] : [m])), "OPTIONS"].join(", ");

@@ -84,6 +84,13 @@ export function ok(description: string, schemas: Record<string, z.ZodType>) {
   };
 }
 
+/** The time headers of a drought CSV answer (routes/drought-csv.ts csvTimeHeaders): JSON answers carry them in details. */
+export const CSV_TIME_HEADER_DOCS = {
+  "X-Data-Period": { description: "CSV answers only: the days the data span, YYYY-MM-DD/YYYY-MM-DD (JSON: details.period); absent when no row has drought data", schema: { type: "string" } },
+  "X-Data-As-Of": { description: "CSV answers only: the newest datum's day (JSON: details.asOf)", schema: { type: "string" } },
+  "X-Data-Current": { description: "CSV answers only: true when the newest datum is within the series' horizon of today (JSON: details.currency.current)", schema: { type: "string", enum: ["true", "false"] } },
+};
+
 export const GET_ERRORS = ["400", "401", "404", "405", "408", "417", "429", "431", "500", "503"] as const;
 export const POST_ERRORS = ["400", "401", "404", "405", "408", "413", "415", "417", "429", "431", "500", "503"] as const;
 /** A file sent from disk also answers its conditional and range headers. */

@@ -61,6 +61,8 @@ export interface BulkRun {
   limits?: BulkLimits;
   /** Fields of the NDJSON end record beyond the counts (time of the found rows' months, freshness). */
   endFields?(monthFrom: string | null, monthTo: string | null): Record<string, unknown>;
+  /** Called once every row is scored, with the first and last month of the found rows (a CSV answer's trailers). */
+  onScoredAll?(monthFrom: string | null, monthTo: string | null): void;
   /** Called with each block's row count once it is scored (metrics). */
   onScored?(rows: number): void;
 }
@@ -206,6 +208,7 @@ export async function runBulk(run: BulkRun): Promise<BulkCounts> {
       throw new ValidationError(cols === undefined ? emptyMessage(input) : "Request body has a header line but no rows", { reason: cols === undefined ? "empty_body" : "no_rows" });
     }
     await scoreBlock();
+    run.onScoredAll?.(monthFrom, monthTo);
     if (output === "ndjson") out += endText(counts, run.endFields?.(monthFrom, monthTo) ?? {});
     await flush();
     return counts;

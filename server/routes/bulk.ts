@@ -17,7 +17,7 @@ import { BULK_OUTPUT_TYPES } from "../bulk/bulk-output.ts";
 import { BULK_LIMITS, BulkCutShort, runBulk, type BulkLimits, type BulkSink } from "../bulk/bulk-stream.ts";
 import type { BatchScorer } from "../services/types.ts";
 import { scorerOf } from "../services/batch-scorer.ts";
-import { wantsCsv } from "./drought-csv.ts";
+import { CSV_TIME_HEADERS, csvTimeHeaders, wantsCsv } from "./drought-csv.ts";
 import type { Route, RouteContext } from "./route.ts";
 
 /** A connection of a bulk request that moves no byte either way for this long is closed. */
@@ -109,6 +109,9 @@ class ResponseSink implements BulkSink {
     private readonly maxBytes: number,
   ) {}
 
+  /** Trailers to send after the last row (a CSV answer's time); announced in the headers' Trailer. */
+  trailers: Record<string, string> = {};
+
   async write(text: string): Promise<void> {
     const res = this.res;
     if (res.destroyed) throw new ClientAbortedError();
@@ -140,6 +143,7 @@ class ResponseSink implements BulkSink {
       gz.end();
       await untilClosed(ended, res, () => gz.destroy());
     }
+    res.addTrailers(this.trailers);
     res.end();
   }
 
@@ -212,7 +216,8 @@ export function bulkHandler(deps: BulkDeps) {
       "Vary": "Accept, Accept-Encoding",
       "Cache-Control": "no-store",
       "X-Data-Version": scorer.dataVersion,
-      ...(output === "csv" ? { "Content-Disposition": 'inline; filename="bulk.csv"' } : {}),
+      // A CSV answer's time comes after its rows, as trailers (docs/api.md "CSV"); NDJSON has it in its end record.
+      ...(output === "csv" ? { "Content-Disposition": 'inline; filename="bulk.csv"', "Trailer": CSV_TIME_HEADERS.join(", ") } : {}),
     }, acceptsGzip(req.headers["accept-encoding"]), limits.maxBytes);
     try {
       await runBulk({
@@ -225,6 +230,9 @@ export function bulkHandler(deps: BulkDeps) {
         signal,
         limits,
         onScored: (rows) => deps.metrics.bulkRows(rows),
+        onScoredAll: (from, to) => {
+          if (output === "csv") sink.trailers = csvTimeHeaders(from === null || to === null ? null : scorer.time(from, to));
+        },
         endFields: (from, to) => endFields(scorer, from, to),
       });
       await sink.end();
@@ -264,7 +272,8 @@ const BULK_DESCRIPTION =
   "Answer: one row per input row, in input order, each the batch route's item with the same numbers (found, month, riskScore, riskLevel, severity, spei1; " +
   "found=false with a reason where a point has no data); a row that cannot be read (not a number, out of range, not JSON) gets found=false, null coordinates " +
   "and a reason naming its line, and the rest are scored. Accept: text/csv answers CSV with the batch CSV's columns " +
-  "(id,lat,lng,month,found,riskScore,riskLevel,severity,spei1,reason); otherwise NDJSON, one batch item per line, and a last line " +
+  "(id,lat,lng,month,found,riskScore,riskLevel,severity,spei1,reason), and after the last row the trailers X-Data-Period, X-Data-As-Of and X-Data-Current " +
+  "(the found rows' time, as the batch CSV's headers; announced in the Trailer header); otherwise NDJSON, one batch item per line, and a last line " +
   '{"end": {"complete": true, "rows", "found", "notFound", "invalid", "dataVersion", "details", "stale", "staleSources"}}. gzip out when Accept-Encoding allows. ' +
   `Cost: 1 + ceil(n/10) rate-limit points for n rows, as a batch; a plan needs 1 + ceil(n/10) points in its window (RATE_LIMITS). ` +
   `The body is read ahead up to ${BULK_LIMITS.readAheadBytes / 2 ** 20} MiB before any row is scored: a body that ends within it is answered 413 (too many rows) or 429 (its whole cost over the budget) in the envelope before any scoring. ` +

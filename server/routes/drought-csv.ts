@@ -2,13 +2,25 @@
 // month, empty for null, RFC 4180 quoting where needed. The columns are listed in docs/api.md ("CSV").
 import type { Request } from "express";
 import { csvField } from "../../lib/drought/point-scorer.ts";
-import type { BatchItem, DroughtGridData, DroughtHistoryData, ProvinceDroughtData, ProvinceHistoryData } from "../services/types.ts";
+import type { BatchItem, BatchTime, DroughtGridData, DroughtHistoryData, ProvinceDroughtData, ProvinceHistoryData } from "../services/types.ts";
 
 type Cell = string | number | boolean | null | undefined;
 
 function table(header: readonly string[], rows: readonly Cell[][]): string {
   const line = (cells: readonly Cell[]) => cells.map((c) => (c === null || c === undefined ? "" : csvField(String(c)))).join(",");
   return [header.join(","), ...rows.map(line)].join("\n") + "\n";
+}
+
+/**
+ * The time of a CSV answer, which JSON answers carry in `details`: the period its data span, the newest datum, and
+ * whether that reaches the present (docs/methods/currency.md). As headers, since a CSV body has rows only; a bulk CSV
+ * answer sends them as trailers, known once its rows are scored. None when no row has drought data (each row says why).
+ */
+export const CSV_TIME_HEADERS = ["X-Data-Period", "X-Data-As-Of", "X-Data-Current"] as const;
+
+export function csvTimeHeaders(time: BatchTime | null): Record<string, string> {
+  if (time === null) return {};
+  return { "X-Data-Period": `${time.period.from}/${time.period.to}`, "X-Data-As-Of": time.asOf, "X-Data-Current": String(time.currency.current) };
 }
 
 const INDEX_COLUMNS = ["spei1", "spei3", "spei6", "spei12", "spi1", "mcdi"] as const;

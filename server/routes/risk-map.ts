@@ -27,13 +27,13 @@ import {
   successEnvelope,
 } from "../schemas.ts";
 import { z } from "zod";
-import { bodyLimitNote, errorResponses, GET_ERRORS, jsonBody, ok, POINT_MONTH_NOTE, POST_ERRORS, queryParameters, RISK_TYPE_COVERAGE } from "../openapi-parts.ts";
+import { bodyLimitNote, CSV_TIME_HEADER_DOCS, errorResponses, GET_ERRORS, jsonBody, ok, POINT_MONTH_NOTE, POST_ERRORS, queryParameters, RISK_TYPE_COVERAGE } from "../openapi-parts.ts";
 import { freshnessFields } from "../schemas-freshness.ts";
 import type { Route, RouteContext } from "./route.ts";
 import { ApiError } from "../errors.ts";
 import type { Admission } from "../http/admission.ts";
 import { parseBatchBody } from "./batch-body.ts";
-import { BATCH_CSV_HEADER, batchCsv, droughtCsv, historyCsv, provinceCsv, provinceHistoryCsv, wantsCsv } from "./drought-csv.ts";
+import { BATCH_CSV_HEADER, batchCsv, csvTimeHeaders, droughtCsv, historyCsv, provinceCsv, provinceHistoryCsv, wantsCsv } from "./drought-csv.ts";
 import type { BatchItem, BatchTime, DroughtHistory, DroughtService, ScoreData } from "../services/types.ts";
 import { scorerOf } from "../services/batch-scorer.ts";
 import { batchRows } from "../services/row-texts.ts";
@@ -119,6 +119,12 @@ export function batchFeatureCollection(results: BatchItem[], timestamp: string, 
   };
 }
 
+/** A CSV answer with its time as headers (drought-csv.ts csvTimeHeaders). */
+function sendDroughtCsv(req: Request, res: Response, csv: string, filename: string, time: BatchTime | null): void {
+  for (const [name, value] of Object.entries(csvTimeHeaders(time))) res.setHeader(name, value);
+  sendCsv(req, res, csv, filename);
+}
+
 /** A batch answer's time fields: its details, or why there are none. */
 const timeFields = (time: BatchTime | null) => (time === null ? { details: null, detailsReason: "no location of the batch has drought data" } : { details: time });
 
@@ -138,14 +144,16 @@ export function riskMapHandlers(deps: RiskMapDeps) {
     // bytes as the items written below, without an item per point.
     if (format !== "geojson" && scorer.cellKey !== undefined) {
       const rows = batchRows(scorer, body.locations, format);
-      if (format === "csv") return sendCsv(req, res, `${BATCH_CSV_HEADER}\n${rows.texts.join("\n")}\n`, "batch.csv");
-      const rest = { ...timeFields(rows.monthFrom === null ? null : scorer.time(rows.monthFrom, rows.monthTo!)), timestamp, ...deps.freshness("drought") };
+      const time = rows.monthFrom === null ? null : scorer.time(rows.monthFrom, rows.monthTo!);
+      if (format === "csv") return sendDroughtCsv(req, res, `${BATCH_CSV_HEADER}\n${rows.texts.join("\n")}\n`, "batch.csv", time);
+      const rest = { ...timeFields(time), timestamp, ...deps.freshness("drought") };
       const head = `{"success":true,"data":{"count":${rows.texts.length},"riskType":${JSON.stringify(body.riskType)},"results":[`;
       return sendJsonText(req, res, 200, `${head}${rows.texts.join(",")}],${JSON.stringify(rest).slice(1)}}`);
     }
     const results = body.locations.map((loc) => scorer.item(loc.id, loc.lat, loc.lng));
-    if (format === "csv") return sendCsv(req, res, batchCsv(results), "batch.csv");
-    const details = timeFields(drought.batchTime(results));
+    const time = drought.batchTime(results);
+    if (format === "csv") return sendDroughtCsv(req, res, batchCsv(results), "batch.csv", time);
+    const details = timeFields(time);
     if (format === "geojson") {
       const fc = batchFeatureCollection(results, timestamp, scorer.dataVersion);
       sendJson(req, res, 200, { type: fc.type, count: fc.count, riskType: fc.riskType, ...details, timestamp, dataVersion: fc.dataVersion, features: fc.features, ...deps.freshness("drought") }, "application/geo+json");
@@ -169,14 +177,14 @@ export function riskMapHandlers(deps: RiskMapDeps) {
     drought(req: Request, res: Response) {
       const q = droughtQueryFast(req.query) ?? parseOrThrow(droughtQuery, req.query, "query");
       const data = drought.drought(q.lat, q.lng, q.month);
-      if (wantsCsv(req, q.format)) sendCsv(req, res, droughtCsv(data), "drought.csv");
+      if (wantsCsv(req, q.format)) sendDroughtCsv(req, res, droughtCsv(data), "drought.csv", data.details);
       else sendJson(req, res, 200, { success: true, data: { ...data, ...deps.freshness("drought") } });
     },
 
     history(req: Request, res: Response) {
       const q = parseOrThrow(historyQuery, req.query, "query");
       const data = requireHistory(deps.history).history(q);
-      if (wantsCsv(req, q.format)) sendCsv(req, res, historyCsv(data), "drought-history.csv");
+      if (wantsCsv(req, q.format)) sendDroughtCsv(req, res, historyCsv(data), "drought-history.csv", data.details);
       else sendJson(req, res, 200, { success: true, data: { ...data, ...deps.freshness("drought") } });
     },
 
@@ -188,14 +196,14 @@ export function riskMapHandlers(deps: RiskMapDeps) {
     provinceHistory(req: Request, res: Response) {
       const q = parseOrThrow(provinceHistoryQuery, req.query, "query");
       const data = requireHistory(deps.history).provinceHistory(q);
-      if (wantsCsv(req, q.format)) sendCsv(req, res, provinceHistoryCsv(data), "province-history.csv");
+      if (wantsCsv(req, q.format)) sendDroughtCsv(req, res, provinceHistoryCsv(data), "province-history.csv", data.details);
       else sendJson(req, res, 200, { success: true, data: { ...data, ...deps.freshness("drought") } });
     },
 
     province(req: Request, res: Response) {
       const q = parseOrThrow(provinceQuery, req.query, "query");
       const data = drought.province(q.name, q.country, q.month);
-      if (wantsCsv(req, q.format)) sendCsv(req, res, provinceCsv(data), "province.csv");
+      if (wantsCsv(req, q.format)) sendDroughtCsv(req, res, provinceCsv(data), "province.csv", data.details);
       else sendJson(req, res, 200, { success: true, data: { ...data, ...deps.freshness("drought") } });
     },
 
@@ -241,7 +249,7 @@ export const riskMapRoutes: Route[] = [
       summary: "Drought indices at the nearest grid point",
       description: `${POINT_MONTH_NOTE} Query numbers are plain decimals (no exponent, hex or blanks).`,
       parameters: queryParameters(droughtQuery),
-      responses: { "200": ok("Drought grid result (or one CSV row with format=csv)", { "application/json": successEnvelope(droughtGridData.extend(freshnessFields)), "text/csv": z.string() }), ...errorResponses(GET_ERRORS) },
+      responses: { "200": { ...ok("Drought grid result (or one CSV row with format=csv)", { "application/json": successEnvelope(droughtGridData.extend(freshnessFields)), "text/csv": z.string() }), headers: CSV_TIME_HEADER_DOCS }, ...errorResponses(GET_ERRORS) },
     }),
     handlers: (ctx) => [handlersOf(ctx).drought],
   },
@@ -257,7 +265,7 @@ export const riskMapRoutes: Route[] = [
         "record's span; from after to is 400. format=csv (or Accept: text/csv): one row per month.",
       parameters: queryParameters(historyQuery),
       responses: {
-        "200": ok("Monthly record", { "application/json": successEnvelope(droughtHistoryData.extend(freshnessFields)), "text/csv": z.string() }),
+        "200": { ...ok("Monthly record", { "application/json": successEnvelope(droughtHistoryData.extend(freshnessFields)), "text/csv": z.string() }), headers: CSV_TIME_HEADER_DOCS },
         ...errorResponses(GET_ERRORS),
       },
     }),
@@ -288,7 +296,7 @@ export const riskMapRoutes: Route[] = [
       summary: "The monthly record of a province: SPEI-1/3/6 means, score, D-level, validity and cells used per month",
       parameters: queryParameters(provinceHistoryQuery),
       responses: {
-        "200": ok("Monthly record", { "application/json": successEnvelope(provinceHistoryData.extend(freshnessFields)), "text/csv": z.string() }),
+        "200": { ...ok("Monthly record", { "application/json": successEnvelope(provinceHistoryData.extend(freshnessFields)), "text/csv": z.string() }), headers: CSV_TIME_HEADER_DOCS },
         ...errorResponses(GET_ERRORS),
       },
     }),
@@ -303,7 +311,7 @@ export const riskMapRoutes: Route[] = [
       summary: "Drought by province (77 Thai provinces, country THA)",
       parameters: queryParameters(provinceQuery),
       responses: {
-        "200": ok("Province drought result (or one CSV row with format=csv)", { "application/json": successEnvelope(provinceDroughtData.extend(freshnessFields)), "text/csv": z.string() }),
+        "200": { ...ok("Province drought result (or one CSV row with format=csv)", { "application/json": successEnvelope(provinceDroughtData.extend(freshnessFields)), "text/csv": z.string() }), headers: CSV_TIME_HEADER_DOCS },
         ...errorResponses(GET_ERRORS),
       },
     }),
@@ -322,11 +330,14 @@ export const riskMapRoutes: Route[] = [
         `Costs 1 + ceil(n/10) rate-limit points. ${bodyLimitNote(d.bodyLimit)}`,
       requestBody: jsonBody(batchBody),
       responses: {
-        "200": ok("Batch result (format=json) or a FeatureCollection (format=geojson)", {
-          "application/json": successEnvelope(batchData.extend(freshnessFields)),
-          "application/geo+json": batchFeatureCollectionSchema.extend(freshnessFields),
-          "text/csv": z.string(),
-        }),
+        "200": {
+          ...ok("Batch result (format=json), a FeatureCollection (format=geojson) or CSV rows (format=csv)", {
+            "application/json": successEnvelope(batchData.extend(freshnessFields)),
+            "application/geo+json": batchFeatureCollectionSchema.extend(freshnessFields),
+            "text/csv": z.string(),
+          }),
+          headers: CSV_TIME_HEADER_DOCS,
+        },
         ...errorResponses(POST_ERRORS),
       },
     }),

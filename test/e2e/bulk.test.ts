@@ -72,6 +72,10 @@ describe("POST /api/risk-map/bulk", () => {
     const text = await r.text();
     expect(text).toBe(await b.text());
     expect(text.split("\n").filter((l) => l.includes(",true,")).length).toBeGreaterThan(80);
+    // The batch CSV's time in headers, as its JSON answer's details; the bulk CSV announces the same as trailers.
+    const details = ((await (await batch(ps, "json")).json()) as { data: { details: { period: { from: string; to: string }; asOf: string; currency: { current: boolean } } } }).data.details;
+    expect([b.headers.get("x-data-period"), b.headers.get("x-data-as-of"), b.headers.get("x-data-current")]).toEqual([`${details.period.from}/${details.period.to}`, details.asOf, String(details.currency.current)]);
+    expect(r.headers.get("trailer")).toBe("X-Data-Period, X-Data-As-Of, X-Data-Current");
   });
 
   it("NDJSON in, NDJSON out: the batch items, then an end record with the counts, version and time of the batch", async () => {
@@ -104,6 +108,10 @@ describe("POST /api/risk-map/bulk", () => {
     expect(r.res.statusCode).toBe(200);
     expect(r.res.headers["content-encoding"]).toBe("gzip");
     expect(gunzipSync(r.body).toString()).toBe(plain);
+    // After the last row: the CSV answer's time as trailers, those of the batch CSV of the same points.
+    const b = await batch(ps, "csv");
+    expect(r.res.trailers).toEqual({ "x-data-period": b.headers.get("x-data-period"), "x-data-as-of": b.headers.get("x-data-as-of"), "x-data-current": b.headers.get("x-data-current") });
+    expect(r.res.trailers["x-data-current"]).toMatch(/^(true|false)$/);
   });
 
   it("answers a malformed row in its own row with its reason and scores the rest", async () => {

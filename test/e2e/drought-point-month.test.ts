@@ -147,8 +147,12 @@ describe("one default month: the grid's, else the cell's latest month with every
     const march1 = (await (await get(`/api/risk-map/drought?${at(1)}&month=2020-03`)).json()).data;
     expect(march1.drought.indices).toMatchObject({ spei1: 0.5, mcdi: null });
     expect((await get(`/api/risk-map/drought?${at(2)}&month=2020-03`)).status).toBe(404);
-    const csv = parse(await (await get(`/api/risk-map/drought?${at(1)}&format=csv`)).text(), { columns: true }) as Record<string, string>[];
+    const csvRes = await get(`/api/risk-map/drought?${at(1)}&format=csv`);
+    const csv = parse(await csvRes.text(), { columns: true }) as Record<string, string>[];
     expect(csv[0].month).toBe("2020-02");
+    // A CSV body has rows only: its time comes as headers, the JSON answer's details.
+    expect([csvRes.headers.get("x-data-period"), csvRes.headers.get("x-data-as-of"), csvRes.headers.get("x-data-current")]).toEqual(["2020-02-01/2020-02-29", "2020-02-29", "false"]);
+    expect(csvRes.headers.get("access-control-expose-headers")).toContain("X-Data-Period, X-Data-As-Of, X-Data-Current");
   });
 
   it("a cell without any SPEI-1 is 404 naming the record searched", async () => {
@@ -178,9 +182,17 @@ describe("one default month: the grid's, else the cell's latest month with every
     expect(data.results[2]).toMatchObject({ found: true, spei1: -1, severity: "D1" });
     const fc = await (await post("/api/risk-map/batch", { riskType: "drought", format: "geojson", locations })).json();
     expect(fc.features.map((f: { properties: { month: string | null } }) => f.properties.month)).toEqual(["2020-03", "2020-02", "2020-01", null]);
-    const csv = await (await post("/api/risk-map/batch", { riskType: "drought", format: "csv", locations })).text();
+    const csvRes = await post("/api/risk-map/batch", { riskType: "drought", format: "csv", locations });
+    const csv = await csvRes.text();
     expect(csv.split("\r\n")[0].replace(/\n.*/s, "")).toMatch(/^id,lat,lng,month,found,/);
     expect((parse(csv, { columns: true }) as Record<string, string>[]).map((r) => r.month)).toEqual(["2020-03", "2020-02", "2020-01", ""]);
+    // The rows' months as the JSON answer's details: the first day of the oldest to the last of the newest.
+    expect(data.details).toMatchObject({ period: { from: "2020-01-01", to: "2020-03-31" }, asOf: "2020-03-31", currency: { current: false } });
+    expect([csvRes.headers.get("x-data-period"), csvRes.headers.get("x-data-as-of"), csvRes.headers.get("x-data-current")]).toEqual(["2020-01-01/2020-03-31", "2020-03-31", "false"]);
+    // No row with data: no time headers (each row says why; JSON has details null and its reason).
+    const none = await post("/api/risk-map/batch", { riskType: "drought", format: "csv", locations: [locations[3]] });
+    expect(none.status).toBe(200);
+    expect([none.headers.get("x-data-period"), none.headers.get("x-data-as-of"), none.headers.get("x-data-current")]).toEqual([null, null, null]);
   });
 
   it("the province and the choropleth answer the grid's month, with its days", async () => {

@@ -64,7 +64,7 @@ describe("429 over HTTP", () => {
   it("CORS exposes the rate-limit headers", async () => {
     const res = await get(s.base, "/api/ping", s.key);
     expect(res.headers.get("access-control-expose-headers")).toBe(
-      "X-Data-Version, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, ETag",
+      "X-Data-Version, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, ETag, X-Data-Period, X-Data-As-Of, X-Data-Current",
     );
   });
 });
