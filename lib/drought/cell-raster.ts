@@ -7,18 +7,24 @@
 //   squares a pixel that no province edge crosses lies wholly on one side, which the polygon test at its centre
 //   tells; a pixel an edge crosses is left to locateCell.
 // - The grid's "cell near" test is constant over squares at least a pixel wide, so equal answers at the pixel's
-//   four corners hold for all of it.
+//   four corners hold for all of it; a grid finer than the pixels (its squares are of its resolution, or coarser)
+//   has the test asked at each point of a covered pixel, in constant time.
 // - Nearest cell: with d1 the centre's nearest distance and r the pixel's radius, no cell farther than d1 + 2r from
 //   the centre can be nearest anywhere in the pixel (triangle inequality on the sphere). The pixel keeps those
-//   candidates (at most MAX_CANDIDATES, else it is left to locateCell) and a point takes the nearest of them by the
-//   same haversine and the same tie rule (lowest cell number) as the grid's search.
+//   candidates (at most MAX_CANDIDATES) and a point takes the nearest of them by the
+//   same haversine and the same tie rule (lowest cell number) as the grid's search. A pixel with more cells than
+//   that, on a regular grid (a 0.01° grid under 1/8° pixels), takes the nearest of the 3 × 3 lattice places around
+//   the point where they are sure to hold it (cell-lattice.ts), else the grid's search.
 import { INSIDE, MIXED, OUTSIDE } from "../../formats/coverage-mask.ts";
 import { haversineKm } from "../geo/sphere.ts";
+import { CellLattice } from "./cell-lattice.ts";
 import { locateCell, NO_CELL_NEAR, OUTSIDE_AREA, type CellLocatorParts } from "./locate-cell.ts";
 
 export const SUBDIVISIONS = 8;
 const MAX_CANDIDATES = 4;
 const UNSURE = -3;
+/** A covered pixel with too many cells to list, on a regular grid: the nearest by its lattice (cell-lattice.ts). */
+const LATTICE = -4;
 /** A pixel of a MIXED square before it is known (not OUTSIDE, INSIDE or MIXED). */
 const UNKNOWN = 255;
 /** Degrees a pixel is widened by on every side, so that rounding at its edges cannot put a point outside it. */
@@ -38,7 +44,11 @@ export class CellRaster {
   private readonly cellLats: Float64Array;
   private readonly cellLngs: Float64Array;
   /** Pixels by outcome, for the report: outside, no cell near, one candidate, several, left to locateCell. */
-  readonly stats = { outside: 0, noCellNear: 0, single: 0, several: 0, unsure: 0 };
+  readonly stats = { outside: 0, noCellNear: 0, single: 0, several: 0, lattice: 0, unsure: 0 };
+  /** The grid's cells by lattice place, when the grid is a regular one (its pixels of many cells use it). */
+  private readonly lattice: CellLattice | undefined;
+  /** The near test is asked per point: its squares (the grid's resolution, or coarser) may be smaller than a pixel. */
+  private readonly nearPerPoint: boolean;
 
   /** The whole raster at once (a CLI, a test); a server makes it with inSlices, beside its requests. */
   constructor(private readonly parts: CellLocatorParts, fill = true) {
@@ -53,6 +63,8 @@ export class CellRaster {
     const nPixels = this.nCols * this.nRows * SUBDIVISIONS * SUBDIVISIONS;
     this.code = new Int32Array(nPixels);
     this.count = new Uint8Array(nPixels);
+    this.lattice = CellLattice.of(grid.cellLats, grid.cellLngs, grid.resolutionDeg);
+    this.nearPerPoint = grid.resolutionDeg < this.res / SUBDIVISIONS;
     if (!fill) return;
     const filler = this.filler();
     for (let square = 0; square < this.nCols * this.nRows; square++) filler.square(square);
@@ -115,7 +127,8 @@ export class CellRaster {
               continue;
             }
           } else if (state !== INSIDE) throw new Error(`coverage mask: unknown state ${state}`);
-          const near = Number(grid.covers(s, w)) + Number(grid.covers(s, e)) + Number(grid.covers(n, w)) + Number(grid.covers(n, e));
+          // A grid finer than the pixels: the near test is asked at each point (locate), not told by the corners.
+          const near = this.nearPerPoint ? 4 : Number(grid.covers(s, w)) + Number(grid.covers(s, e)) + Number(grid.covers(n, w)) + Number(grid.covers(n, e));
           if (near === 0) {
             this.code[p] = NO_CELL_NEAR;
             this.stats.noCellNear++;
@@ -128,10 +141,18 @@ export class CellRaster {
           }
           const d1 = grid.nearestCell(cLat, cLng).distanceKm;
           const r = Math.max(haversineKm(cLat, cLng, s, w), haversineKm(cLat, cLng, s, e), haversineKm(cLat, cLng, n, w), haversineKm(cLat, cLng, n, e)) + 1e-9;
-          const found = buckets.within(cLat, cLng, d1 + 2 * r + 1e-9, MAX_CANDIDATES);
-          if (found === null) {
+          // A fine grid's pixel far from every cell (its corners' near test not asked): no search over a wide circle;
+          // its rare points go to locateCell.
+          if (this.nearPerPoint && d1 > 2 * r) {
             this.code[p] = UNSURE;
             this.stats.unsure++;
+            continue;
+          }
+          const found = buckets.within(cLat, cLng, d1 + 2 * r + 1e-9, MAX_CANDIDATES);
+          if (found === null) {
+            this.code[p] = this.lattice === undefined ? UNSURE : LATTICE;
+            if (this.lattice === undefined) this.stats.unsure++;
+            else this.stats.lattice++;
             continue;
           }
           this.code[p] = cands.length;
@@ -202,6 +223,8 @@ export class CellRaster {
     const K = SUBDIVISIONS;
     const p = (((row * this.nCols + col) * K + Math.floor((v - row) * K)) * K) + Math.floor((u - col) * K);
     const code = this.code[p];
+    // A pixel wider than the grid's near-test squares: equal answers at its corners do not hold inside it.
+    if (this.nearPerPoint && (code >= 0 || code === LATTICE) && !this.parts.grid.covers(lat, lng)) return NO_CELL_NEAR;
     if (code >= 0) {
       const n = this.count[p];
       let best = this.candidates[code];
@@ -216,6 +239,10 @@ export class CellRaster {
         }
       }
       return best;
+    }
+    if (code === LATTICE) {
+      const cell = this.lattice!.nearest(lat, lng);
+      return cell >= 0 ? cell : this.parts.grid.nearestCell(lat, lng).cell;
     }
     if (code === UNSURE) return locateCell(this.parts, lat, lng);
     return code;

@@ -7,6 +7,9 @@ import { readManifest } from "../../formats/manifest.ts";
 import { openDroughtArtifacts } from "../../formats/drought-version.ts";
 import { CellRaster, segmentMeetsRect, SUBDIVISIONS } from "../../lib/drought/cell-raster.ts";
 import { locateCell, NO_CELL_NEAR, OUTSIDE_AREA } from "../../lib/drought/locate-cell.ts";
+import { CellLattice } from "../../lib/drought/cell-lattice.ts";
+import { gridOf } from "../grid/grid-of.ts";
+import { rng } from "../../bench/random.ts";
 
 const dir = join(inject("artifactsDir"), "current");
 const a = openDroughtArtifacts(dir, readManifest(dir));
@@ -45,7 +48,7 @@ describe("CellRaster", () => {
     expect(s.single).toBeGreaterThan(0);
     expect(s.several).toBeGreaterThan(0);
     expect(s.unsure).toBeGreaterThan(0);
-    expect(s.outside + s.noCellNear + s.single + s.several + s.unsure).toBe(a.coverage.nCols * a.coverage.nRows * SUBDIVISIONS ** 2);
+    expect(s.outside + s.noCellNear + s.single + s.several + s.lattice + s.unsure).toBe(a.coverage.nCols * a.coverage.nRows * SUBDIVISIONS ** 2);
   });
 
   it("equals locateCell at 200,000 random points over the mask and beyond it", () => {
@@ -112,5 +115,62 @@ describe("segmentMeetsRect", () => {
     expect(segmentMeetsRect(-1, 3.1, 3.1, -1, 0, 0, 1, 1)).toBe(false); // passes the (1, 1) corner outside
     expect(segmentMeetsRect(-1, 3, 3, -1, 0, 0, 1, 1)).toBe(true); // touches that corner
     expect(segmentMeetsRect(2, 2, 3, 3, 0, 0, 1, 1)).toBe(false);
+  });
+});
+
+describe("CellRaster on a dense regular grid (pixels of many cells: the lattice)", () => {
+  // 0.01° cells over part of Thailand (4° × 4°: 160,000 places), numbered in a shuffled order (ties go to the lowest
+  // number), with 3 % of the cells missing at random, a 0.3° hole, a sparse patch and lone cells, under the real coverage mask
+  // and provinces.
+  const rnd = rng(11);
+  const lats: number[] = [];
+  const lngs: number[] = [];
+  for (let r = 0; r < 400; r++) {
+    for (let q = 0; q < 400; q++) {
+      const lat = 13 + r * 0.01;
+      const lng = 99 + q * 0.01;
+      if (rnd() < 0.03 || (lat > 14.5 && lat < 14.8 && lng > 100.2 && lng < 100.5)) continue;
+      // A sparse patch (one place in 9 kept): a point's 3 × 3 block may hold a far corner while a nearer cell lies outside it.
+      if (lat > 15.5 && lat < 15.8 && lng > 101.5 && lng < 101.8 && (r % 3 !== 0 || q % 3 !== 0)) continue;
+      // An empty patch with a lone cell every 0.1°: pixels whose corners are far from any cell hold one.
+      if (lat > 16.1 && lat < 16.7 && lng > 102.1 && lng < 102.7 && (r % 10 !== 5 || q % 10 !== 7)) continue;
+      lats.push(lat);
+      lngs.push(lng);
+    }
+  }
+  const order = lats.map((_, i) => i);
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  const parts = { ...a, grid: gridOf(Float64Array.from(order, (i) => lats[i]), Float64Array.from(order, (i) => lngs[i]), 0.01) };
+  const dense = new CellRaster(parts);
+
+  it("uses the lattice for pixels of many cells and equals locateCell at random points, midpoints and around the hole", () => {
+    expect(dense.stats.lattice).toBeGreaterThan(100);
+    const points: Array<[number, number]> = [];
+    for (let i = 0; i < 100_000; i++) points.push([12.8 + rnd() * 4.4, 98.8 + rnd() * 4.4]);
+    // Exactly between two cells (a tie in longitude, in latitude, and at four), and around the hole's edges.
+    for (let i = 0; i < 20_000; i++) {
+      const r = 13 + Math.floor(rnd() * 400) * 0.01;
+      const q = 99 + Math.floor(rnd() * 400) * 0.01;
+      points.push([r, q + 0.005], [r + 0.005, q], [r + 0.005, q + 0.005]);
+    }
+    for (let i = 0; i < 20_000; i++) points.push([14.4 + rnd() * 0.5, 100.1 + rnd() * 0.5]);
+    for (let i = 0; i < 20_000; i++) points.push([15.45 + rnd() * 0.4, 101.45 + rnd() * 0.4]);
+    for (let i = 0; i < 20_000; i++) points.push([16.05 + rnd() * 0.7, 102.05 + rnd() * 0.7]);
+    const bad: string[] = [];
+    for (const [lat, lng] of points) {
+      const want = locateCell(parts, lat, lng);
+      const got = dense.locate(lat, lng);
+      if (got !== want && bad.length < 5) bad.push(`${lat},${lng}: raster ${got}, locateCell ${want}`);
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it("has no lattice for cells off a regular lattice or two cells on one place", () => {
+    expect(CellLattice.of(Float64Array.from([13, 13.01, 13.02]), Float64Array.from([99, 99, 99]), 0.01)).toBeDefined();
+    expect(CellLattice.of(Float64Array.from([13, 13.013, 13.02]), Float64Array.from([99, 99, 99]), 0.01)).toBeUndefined();
+    expect(CellLattice.of(Float64Array.from([13, 13.01, 13.01]), Float64Array.from([99, 99, 99]), 0.01)).toBeUndefined();
   });
 });
