@@ -1,6 +1,7 @@
 // POST /api/risk-map/bulk end to end: the real server over the published regional grid. The rows are checked
 // against POST /api/risk-map/batch for the same points (byte for byte in CSV, item for item in NDJSON); bad bodies
-// get the envelope (415, 400, 413, 429) before anything is scored (bulk_rows_scored_total does not move); a client
+// get the envelope (415, 400, 413, 429) before anything is scored (bulk_rows_scored_total does not move); a budget
+// that runs out past the read-ahead ends the stream with an error row and no chunked end; a client
 // that disconnects stops the scoring; a body trickling in for longer than REQUEST_TIMEOUT_MS is still answered.
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { gunzipSync, gzipSync } from "node:zlib";
@@ -9,12 +10,14 @@ import { privateArtifacts, startRealServer, writeE2eKeys, type RealServer } from
 
 let server: RealServer;
 let poorKey: string;
+let midKey: string;
 
 beforeAll(async () => {
-  const keys = writeE2eKeys([{ id: "key_poor", plan: "poor" }]);
+  const keys = writeE2eKeys([{ id: "key_poor", plan: "poor" }, { id: "key_mid", plan: "mid" }]);
   poorKey = keys.extra.key_poor;
+  midKey = keys.extra.key_mid;
   server = await startRealServer(privateArtifacts(inject("artifactsDir")).dir, {
-    RATE_LIMITS: JSON.stringify({ enterprise: { points: 1_000_000, duration: 60 }, poor: { points: 20, duration: 60 } }),
+    RATE_LIMITS: JSON.stringify({ enterprise: { points: 1_000_000, duration: 60 }, poor: { points: 20, duration: 60 }, mid: { points: 70_000, duration: 60 } }),
     // A bulk body may take longer than this; the batch route's may not.
     REQUEST_TIMEOUT_MS: "1000",
     HEADERS_TIMEOUT_MS: "800",
@@ -166,6 +169,44 @@ describe("POST /api/risk-map/bulk", () => {
     expect(r.headers.get("retry-after")).toMatch(/^\d+$/);
     expect(await r.json()).toMatchObject({ success: false, error: { code: "RATE_LIMIT_EXCEEDED" } });
     expect(await scored()).toBe(before);
+  });
+
+  it("ends a stream whose budget runs out after the read-ahead with an error row and an unclean end", async () => {
+    // 800,000 rows (21 MB) on a plan of 70,000 points: the ~620,000 rows of the 16 MiB read-ahead are affordable and
+    // charged at once; past them, blocks of 1,024 rows are charged and scored until the budget is spent.
+    const rows = 800_000;
+    let body = "id,lat,lng\n";
+    for (let i = 0; i < rows; i++) body += `p${i},${(14.6 + (i % 997) * 0.0026).toFixed(5)},${(99.5 + (i % 991) * 0.0033).toFixed(5)}\n`;
+    expect(body.length).toBeGreaterThan(16 * 2 ** 20);
+    const before = await scored();
+    const r = await new Promise<{ res: IncomingMessage; text: string; complete: boolean }>((resolve, reject) => {
+      const req = httpRequest(server.base + "/api/risk-map/bulk", { method: "POST", headers: { "x-api-key": midKey, "content-type": "text/csv", accept: "text/csv" } });
+      req.on("response", (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => (text += c));
+        res.on("close", () => resolve({ res, text, complete: res.complete }));
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
+    expect(r.res.statusCode).toBe(200);
+    expect(r.complete).toBe(false); // no chunked end: a client sees the transfer cut
+    const lines = r.text.trimEnd().split("\n");
+    const data = lines.slice(1, -1);
+    const last = lines.at(-1)!;
+    const m = /^,,,,,,,,,"?RATE_LIMIT_EXCEEDED after (\d+) rows: Request quota exceeded for the plan"?$/.exec(last);
+    expect(m, last).not.toBeNull();
+    const sent = Number(m![1]);
+    expect(data.length).toBe(sent);
+    // Whole blocks, as many as 69,999 points pay for (1 + ceil(n/10) ≤ 70,000), in input order.
+    expect(sent % 1024).toBe(0);
+    expect(sent).toBe(Math.floor(699_990 / 1024) * 1024);
+    expect(data[0].startsWith("p0,")).toBe(true);
+    expect(data.at(-1)!.startsWith(`p${sent - 1},`)).toBe(true);
+    // No trailers on a cut answer, and the rows scored are those sent.
+    expect(r.res.trailers).toEqual({});
+    expect((await scored()) - before).toBe(sent);
   });
 
   it("round-trips 50,000 rows in order", async () => {
