@@ -1,5 +1,5 @@
 // The cells of a regular grid by their place on its lattice, for the lookup raster (cell-raster.ts) where a pixel
-// holds too many cells to list (a 0.01° grid under pixels of 1/8°): a point's nearest cell is among the 3 × 3 lattice
+// holds too many cells to list (a 0.01° grid under pixels of 1/32°): a point's nearest cell is among the 3 × 3 lattice
 // places around the one it rounds to, unless that block is too sparse to be sure, and then the grid's own search
 // answers. Exact, not approximate:
 //

@@ -13,14 +13,14 @@
 //   the centre can be nearest anywhere in the pixel (triangle inequality on the sphere). The pixel keeps those
 //   candidates (at most MAX_CANDIDATES) and a point takes the nearest of them by the
 //   same haversine and the same tie rule (lowest cell number) as the grid's search. A pixel with more cells than
-//   that, on a regular grid (a 0.01° grid under 1/8° pixels), takes the nearest of the 3 × 3 lattice places around
+//   that, on a regular grid (a 0.01° grid under 1/32° pixels), takes the nearest of the 3 × 3 lattice places around
 //   the point where they are sure to hold it (cell-lattice.ts), else the grid's search.
 import { INSIDE, MIXED, OUTSIDE } from "../../formats/coverage-mask.ts";
 import { haversineKm } from "../geo/sphere.ts";
 import { CellLattice } from "./cell-lattice.ts";
 import { locateCell, NO_CELL_NEAR, OUTSIDE_AREA, type CellLocatorParts } from "./locate-cell.ts";
 
-export const SUBDIVISIONS = 8;
+export const SUBDIVISIONS = 32;
 const MAX_CANDIDATES = 4;
 const UNSURE = -3;
 /** A covered pixel with too many cells to list, on a regular grid: the nearest by its lattice (cell-lattice.ts). */
@@ -73,7 +73,7 @@ export class CellRaster {
 
   /**
    * The same raster made a few squares at a time, giving the event loop back every `sliceMs`, so that a server
-   * answers its requests meanwhile (0.5–0.9 s of CPU on the regional grid). Undefined when `goOn` says to stop
+   * answers its requests meanwhile (0.7–0.9 s of CPU on the regional grid). Undefined when `goOn` says to stop
    * (the version is no longer served).
    */
   static async inSlices(parts: CellLocatorParts, sliceMs = 4, goOn: () => boolean = () => true): Promise<CellRaster | undefined> {

@@ -36,8 +36,6 @@ export interface ArtifactStoreOptions<T> {
   /** What the store serves, for logs ("drought artifacts", "flood snapshot", ...). */
   label: string;
   pollMs?: number;
-  /** Called with each version once it is served (the drought service starts its lookup raster there). */
-  onLoaded?: (loaded: LoadedVersion<T>) => void;
 }
 
 export class ArtifactStore<T> {
@@ -114,7 +112,6 @@ export class ArtifactStore<T> {
       const previous = this.loaded?.version;
       this.loaded = { version: manifest.version, dir, manifest, data, loadedAt: new Date() };
       logger.info({ label, version: manifest.version, previous }, "artifact version loaded");
-      this.opts.onLoaded?.(this.loaded);
       this.holdLease();
       return "loaded";
     } catch (err) {

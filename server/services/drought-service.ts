@@ -108,7 +108,7 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
     };
   }
 
-  /** Starts the served version's lookup raster (on load); resolves once it is made (tests, benches). */
+  /** Starts the served version's lookup raster if no batch or bulk request has; resolves once it is made (tests). */
   prepare(): Promise<void> {
     const loaded = this.store.current();
     if (loaded === undefined) return Promise.resolve();
@@ -126,8 +126,9 @@ const prepared = new WeakMap<DroughtArtifacts, Prepared>();
 
 /**
  * The lookup raster of a version (lib/drought/cell-raster.ts: exactly locateCell's cell, or why none, for a point)
- * is made beside the requests, a few milliseconds at a time, from the moment the version is served; until it is
- * made (0.5–0.9 s of CPU on the regional grid), batch and bulk rows come from their items, the same bytes.
+ * is made beside the requests, a few milliseconds at a time, from the version's first batch or bulk request (a
+ * process that never answers one does not spend the CPU); until it is made (0.7–0.9 s of CPU on the regional grid),
+ * batch and bulk rows come from their items, the same bytes.
  */
 function preparedOf(data: DroughtArtifacts, served: () => boolean): Prepared {
   let p = prepared.get(data);
@@ -149,7 +150,7 @@ function preparedOf(data: DroughtArtifacts, served: () => boolean): Prepared {
 }
 
 /** Opens the artifact store at ARTIFACTS_DIR and the service over it; the store follows `current`. */
-export async function openDroughtService(artifactsDir: string, opts: { pollMs?: number; now?: () => number; rasterOnLoad?: boolean } = {}) {
+export async function openDroughtService(artifactsDir: string, opts: { pollMs?: number; now?: () => number } = {}) {
   const store = new ArtifactStore<DroughtArtifacts>({
     root: artifactsDir,
     open: openDroughtArtifacts,
@@ -158,11 +159,8 @@ export async function openDroughtService(artifactsDir: string, opts: { pollMs?: 
     kind: DROUGHT_KIND,
     label: "drought artifacts",
     pollMs: opts.pollMs,
-    // rasterOnLoad false (tests): the raster is started by the first batch or bulk request instead.
-    onLoaded: () => (opts.rasterOnLoad === false ? undefined : void service.prepare()),
   });
-  const service = new ArtifactDroughtService(store, opts.now);
   await store.reload();
   store.start();
-  return { service, store };
+  return { service: new ArtifactDroughtService(store, opts.now), store };
 }

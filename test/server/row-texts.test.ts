@@ -71,8 +71,8 @@ describe("RowTexts on a grid of many cells", () => {
 
 describe("POST /api/risk-map/batch before and after the version's lookup raster", () => {
   it("answers the same bytes from the cells' texts as from the items, in JSON and CSV", async () => {
-    // A service whose raster is not started at load: its first batch answers from items.
-    const late = await openDroughtService(inject("artifactsDir"), { pollMs: 0, rasterOnLoad: false });
+    // A fresh service: its first batch starts the raster and answers from items.
+    const late = await openDroughtService(inject("artifactsDir"), { pollMs: 0 });
     const dir = mkdtempSync(join(tmpdir(), "row-texts-"));
     const key = generateKey();
     writeKeyFile(join(dir, "keys.json"), { keys: [{ id: "key_t", hash: hashKey(key), plan: "free", status: "active", createdAt: "2024-01-01T00:00:00.000Z" }] });
