@@ -12,8 +12,11 @@
 import { EARTH_RADIUS_KM, haversineKm } from "../geo/sphere.ts";
 
 const RAD = Math.PI / 180;
-/** How far a cell's coordinates may sit off the lattice (degrees): float32-rounded centres of a float64 lattice. */
-const ON_LATTICE_DEG = 1e-6;
+/**
+ * How far a cell's coordinates may sit off the lattice, in steps: 1e-3 of a step (1e-5° on a 0.01° grid) holds
+ * float32-rounded centres (half an ulp is 3.8e-6° at longitude 100) and is taken off the bound below.
+ */
+const ON_LATTICE_STEPS = 1e-3;
 /** Lattice places kept at most (4 bytes each): beyond, the grid has no lattice here. */
 const MAX_PLACES = 16_000_000;
 /** Latitudes beyond which the longitude bound is not used (cos φ → 0). */
@@ -43,8 +46,9 @@ export class CellLattice {
       minLng = Math.min(minLng, cellLngs[c]);
       maxLng = Math.max(maxLng, cellLngs[c]);
     }
-    // Near the antimeridian a nearer cell may sit at the lattice's other end; near the poles the bound fails.
-    if (minLng < -179 || maxLng > 179 || Math.max(-minLat, maxLat) > MAX_ABS_LAT - 1) return undefined;
+    // Within 1.5 steps of the antimeridian a nearer cell may sit at the lattice's other end; near the poles the bound fails.
+    if (minLng - 1.5 * step <= -180 || maxLng + 1.5 * step >= 180 || Math.max(-minLat, maxLat) > MAX_ABS_LAT - 1) return undefined;
+    const tolerance = ON_LATTICE_STEPS * step;
     const nRows = Math.round((maxLat - minLat) / step) + 1;
     const nCols = Math.round((maxLng - minLng) / step) + 1;
     if (nRows * nCols > MAX_PLACES) return undefined;
@@ -52,7 +56,7 @@ export class CellLattice {
     for (let c = 0; c < n; c++) {
       const row = Math.round((cellLats[c] - minLat) / step);
       const col = Math.round((cellLngs[c] - minLng) / step);
-      if (Math.abs(minLat + row * step - cellLats[c]) > ON_LATTICE_DEG || Math.abs(minLng + col * step - cellLngs[c]) > ON_LATTICE_DEG) return undefined;
+      if (Math.abs(minLat + row * step - cellLats[c]) > tolerance || Math.abs(minLng + col * step - cellLngs[c]) > tolerance) return undefined;
       const p = row * nCols + col;
       if (places[p] !== -1) return undefined;
       places[p] = c;
@@ -85,7 +89,7 @@ export class CellLattice {
   /** Less than the distance from a point at `lat` to any cell outside its 3 × 3 block (see the header). */
   private outsideKm(lat: number): number {
     // 1.5 steps less what a cell may sit off the lattice, and a little more for the rounding of the trigonometry.
-    const reach = (1.5 * this.step - 2 * ON_LATTICE_DEG) * RAD;
+    const reach = (1.5 - 2 * ON_LATTICE_STEPS) * this.step * RAD;
     const maxAbsLat = Math.abs(lat) + 1.5 * this.step;
     if (maxAbsLat > MAX_ABS_LAT) return 0;
     const byLat = EARTH_RADIUS_KM * reach;

@@ -7,8 +7,8 @@
 //   squares a pixel that no province edge crosses lies wholly on one side, which the polygon test at its centre
 //   tells; a pixel an edge crosses is left to locateCell.
 // - The grid's "cell near" test is constant over squares at least a pixel wide, so equal answers at the pixel's
-//   four corners hold for all of it; a grid finer than the pixels (its squares are of its resolution, or coarser)
-//   has the test asked at each point of a covered pixel, in constant time.
+//   four corners hold for all of it; a grid no coarser than a (padded) pixel — its squares are of its resolution, or
+//   coarser — has the test asked at each point of a covered pixel, in constant time.
 // - Nearest cell: with d1 the centre's nearest distance and r the pixel's radius, no cell farther than d1 + 2r from
 //   the centre can be nearest anywhere in the pixel (triangle inequality on the sphere). The pixel keeps those
 //   candidates (at most MAX_CANDIDATES) and a point takes the nearest of them by the
@@ -37,7 +37,7 @@ export class CellRaster {
   private readonly res: number;
   private readonly nCols: number;
   private readonly nRows: number;
-  /** Per pixel: OUTSIDE_AREA, NO_CELL_NEAR, UNSURE, or the start of its candidates in `candidates`. */
+  /** Per pixel: OUTSIDE_AREA, NO_CELL_NEAR, UNSURE, LATTICE, or the start of its candidates in `candidates`. */
   private readonly code: Int32Array;
   private readonly count: Uint8Array;
   private candidates = new Int32Array(0);
@@ -63,8 +63,10 @@ export class CellRaster {
     const nPixels = this.nCols * this.nRows * SUBDIVISIONS * SUBDIVISIONS;
     this.code = new Int32Array(nPixels);
     this.count = new Uint8Array(nPixels);
-    this.lattice = CellLattice.of(grid.cellLats, grid.cellLngs, grid.resolutionDeg);
-    this.nearPerPoint = grid.resolutionDeg < this.res / SUBDIVISIONS;
+    // Squares of the grid's near test no wider than a padded pixel may fit between its corners' squares.
+    this.nearPerPoint = grid.resolutionDeg <= this.res / SUBDIVISIONS + 2 * PAD_DEG;
+    // Only a grid that fine puts many cells in a pixel.
+    this.lattice = this.nearPerPoint ? CellLattice.of(grid.cellLats, grid.cellLngs, grid.resolutionDeg) : undefined;
     if (!fill) return;
     const filler = this.filler();
     for (let square = 0; square < this.nCols * this.nRows; square++) filler.square(square);

@@ -97,6 +97,9 @@ function untilClosed<T>(p: Promise<T>, res: Response, onClose: () => void): Prom
   });
 }
 
+/** Whether Node sends this answer chunked when it has no Content-Length (not to an HTTP/1.0 client without TE: chunked). */
+const chunkedAnswer = (res: Response): boolean => (res as unknown as { useChunkedEncodingByDefault: boolean }).useChunkedEncodingByDefault;
+
 /** The response as a BulkSink: headers on the first write, gzip when asked, written with backpressure. */
 class ResponseSink implements BulkSink {
   private gzip: Gzip | undefined;
@@ -128,7 +131,13 @@ class ResponseSink implements BulkSink {
     res.setHeader("Content-Encoding", "gzip");
     const gz = createGzip({ level: GZIP_LEVEL, chunkSize: 64 * 1024 });
     gz.on("data", (out: Buffer) => {
-      if (!res.write(out)) gz.pause();
+      // A throw here (in zlib's event) would end the process: the answer is destroyed instead.
+      try {
+        if (!res.write(out)) gz.pause();
+      } catch (err) {
+        gz.destroy();
+        res.destroy(err as Error);
+      }
     });
     res.on("drain", () => gz.resume());
     this.gzip = gz;
@@ -143,7 +152,7 @@ class ResponseSink implements BulkSink {
       gz.end();
       await untilClosed(ended, res, () => gz.destroy());
     }
-    res.addTrailers(this.trailers);
+    if (this.res.hasHeader("Trailer")) res.addTrailers(this.trailers);
     res.end();
   }
 
@@ -216,8 +225,11 @@ export function bulkHandler(deps: BulkDeps) {
       "Vary": "Accept, Accept-Encoding",
       "Cache-Control": "no-store",
       "X-Data-Version": scorer.dataVersion,
-      // A CSV answer's time comes after its rows, as trailers (docs/api.md "CSV"); NDJSON has it in its end record.
-      ...(output === "csv" ? { "Content-Disposition": 'inline; filename="bulk.csv"', "Trailer": CSV_TIME_HEADERS.join(", ") } : {}),
+      ...(output === "csv" ? { "Content-Disposition": 'inline; filename="bulk.csv"' } : {}),
+      // A CSV answer's time comes after its rows, as trailers (docs/api.md "CSV"; NDJSON has it in its end record):
+      // only in a chunked transfer, which an HTTP/1.0 client without TE: chunked does not get (Node then refuses a
+      // Trailer header at the first write).
+      ...(output === "csv" && chunkedAnswer(res) ? { "Trailer": CSV_TIME_HEADERS.join(", ") } : {}),
     }, acceptsGzip(req.headers["accept-encoding"]), limits.maxBytes);
     try {
       await runBulk({

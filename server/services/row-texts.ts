@@ -25,8 +25,11 @@ export interface RowTail {
   month: string | null;
 }
 
-/** Cells whose text a version keeps at most, per format (a 1,000,000-cell grid would otherwise hold ~200 MB). */
-export const MAX_CACHED_TAILS = 100_000;
+/**
+ * Cells whose text a version keeps at most, per format: ~5 MB each, held while the version serves (a 1,000,000-cell
+ * grid would otherwise hold ~200 MB); the rows of other cells come from their items.
+ */
+export const MAX_CACHED_TAILS = 25_000;
 
 /** The cells' texts of one version, per format. */
 export class RowTails {

@@ -174,3 +174,39 @@ describe("CellRaster on a dense regular grid (pixels of many cells: the lattice)
     expect(CellLattice.of(Float64Array.from([13, 13.01, 13.01]), Float64Array.from([99, 99, 99]), 0.01)).toBeUndefined();
   });
 });
+
+describe("CellRaster on a grid exactly as fine as its pixels", () => {
+  it("asks the near test per point: a pixel's padded corners can all fall in near squares while its own square is not", () => {
+    // Cells at the pixels' centres (the near test's squares then end where the pixels do), in two columns 6 apart and
+    // every 4th row: the middle column's squares are 3 from any cell (not near), their neighbours' 2 (near), and a
+    // pixel there has few enough cells around it to list them.
+    const { west, south, resolutionDeg } = a.coverage;
+    const px = resolutionDeg / SUBDIVISIONS;
+    const col0 = Math.round((100 - west) / px);
+    const row0 = Math.round((14 - south) / px);
+    const lats: number[] = [];
+    const lngs: number[] = [];
+    for (let r = 0; r < 64; r++) {
+      for (let q = 0; q < 64; q++) {
+        if ((q !== 29 && q !== 35) || r % 4 !== 0) continue;
+        lats.push(south + (row0 + r + 0.5) * px);
+        lngs.push(west + (col0 + q + 0.5) * px);
+      }
+    }
+    const parts = { ...a, grid: gridOf(Float64Array.from(lats), Float64Array.from(lngs), px) };
+    const raster = new CellRaster(parts);
+    const rnd = rng(3);
+    const bad: string[] = [];
+    let notNear = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const lat = south + (row0 + 2 + rnd() * 60) * px;
+      const lng = west + (col0 + 29 + rnd() * 7) * px;
+      const want = locateCell(parts, lat, lng);
+      if (want === NO_CELL_NEAR) notNear++;
+      const got = raster.locate(lat, lng);
+      if (got !== want && bad.length < 5) bad.push(`${lat},${lng}: raster ${got}, locateCell ${want}`);
+    }
+    expect(notNear).toBeGreaterThan(100);
+    expect(bad).toEqual([]);
+  });
+});

@@ -70,7 +70,7 @@ describe("RowTexts on a grid of many cells", () => {
 });
 
 describe("POST /api/risk-map/batch before and after the version's lookup raster", () => {
-  it("answers the same bytes from the cells' texts as from the items, in JSON and CSV", async () => {
+  it("answers the same bytes and time headers from the cells' texts as from the items: JSON, CSV, CSV by Accept, none found", async () => {
     // A fresh service: its first batch starts the raster and answers from items.
     const late = await openDroughtService(inject("artifactsDir"), { pollMs: 0 });
     const dir = mkdtempSync(join(tmpdir(), "row-texts-"));
@@ -92,26 +92,35 @@ describe("POST /api/risk-map/batch before and after the version's lookup raster"
         lat: Math.round((i % 2 === 0 ? 6 + r() * 14 : -2 + r() * 28) * 1e4) / 1e4,
         lng: Math.round((i % 2 === 0 ? 98 + r() * 7 : 95 + r() * 25) * 1e4) / 1e4,
       }));
-      const ask = async (format: "json" | "csv") => {
+      // None found: at sea and far outside.
+      const nowhere = [{ id: "sea", lat: 10, lng: 100 }, { lat: 48.85, lng: 2.35 }];
+      // JSON, CSV asked in the body, CSV asked by Accept, and a batch with no data: body and time headers.
+      const ask = async (format: "json" | "csv" | "accept" | "nowhere") => {
         const res = await fetch(`http://127.0.0.1:${running.port}/api/risk-map/batch`, {
           method: "POST",
-          headers: { "x-api-key": key, "content-type": "application/json" },
-          body: JSON.stringify({ riskType: "drought", format, locations }),
+          headers: { "x-api-key": key, "content-type": "application/json", ...(format === "accept" ? { accept: "text/csv" } : {}) },
+          body: JSON.stringify({ riskType: "drought", ...(format === "json" || format === "csv" ? { format } : {}), locations: format === "nowhere" ? nowhere : locations }),
         });
         expect(res.status).toBe(200);
-        return (await res.text()).replace(/"timestamp":"[^"]*"/, '"timestamp":"T"');
+        const time = ["x-data-period", "x-data-as-of", "x-data-current"].map((h) => res.headers.get(h)).join(" ");
+        return `${time}\n${(await res.text()).replace(/"timestamp":"[^"]*"/, '"timestamp":"T"')}`;
       };
-      const fromItems = { json: await ask("json"), csv: await ask("csv") };
+      const formats = ["json", "csv", "accept", "nowhere"] as const;
+      const fromItems: Record<string, string> = {};
+      for (const f of formats) fromItems[f] = await ask(f);
       expect(late.service.batchScorer().cellKey).toBeUndefined();
       await late.service.prepare();
       expect(late.service.batchScorer().cellKey).toBeTypeOf("function");
-      const fromCells = { json: await ask("json"), csv: await ask("csv") };
-      const parsed = JSON.parse(fromCells.json) as { data: { results: Array<{ found: boolean }>; details: unknown } };
+      const fromCells: Record<string, string> = {};
+      for (const f of formats) fromCells[f] = await ask(f);
+      const parsed = JSON.parse(fromCells.json.slice(fromCells.json.indexOf("\n") + 1)) as { data: { results: Array<{ found: boolean }>; details: unknown } };
       expect(parsed.data.results.filter((x) => x.found).length).toBeGreaterThan(20);
       expect(parsed.data.results.filter((x) => !x.found).length).toBeGreaterThan(20);
       expect(parsed.data.details).not.toBeNull();
-      expect(fromCells.json).toBe(fromItems.json);
-      expect(fromCells.csv).toBe(fromItems.csv);
+      for (const f of formats) expect(fromCells[f], f).toBe(fromItems[f]);
+      expect(fromCells.accept).toBe(fromCells.csv);
+      expect(fromCells.csv).toMatch(/^\d{4}-\d{2}-\d{2}\/\d{4}-\d{2}-\d{2} \d{4}-\d{2}-\d{2} (true|false)\nid,lat,lng,/);
+      expect(fromCells.nowhere).toContain('"details":null,"detailsReason":"no location of the batch has drought data"');
     } finally {
       await running.shutdown();
       late.store.stop();
