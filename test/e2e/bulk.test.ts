@@ -19,9 +19,10 @@ beforeAll(async () => {
   midKey = keys.extra.key_mid;
   server = await startRealServer(privateArtifacts(inject("artifactsDir")).dir, {
     RATE_LIMITS: JSON.stringify({ enterprise: { points: 1_000_000, duration: 60 }, poor: { points: 20, duration: 60 }, mid: { points: 70_000, duration: 60 } }),
-    // A bulk body may take longer than this; the batch route's may not.
-    REQUEST_TIMEOUT_MS: "1000",
-    HEADERS_TIMEOUT_MS: "800",
+    // A bulk body may take longer than this; the batch route's may not. (2 s: 1 s cut the other tests' batches off
+    // on a loaded machine.)
+    REQUEST_TIMEOUT_MS: "2000",
+    HEADERS_TIMEOUT_MS: "1600",
     // One bulk request at a time and none waiting: a request that kept its slot after its client left shows as 503.
     BULK_CONCURRENCY: "1",
     BULK_QUEUE: "0",
@@ -288,7 +289,7 @@ describe("POST /api/risk-map/bulk", () => {
     await next.text();
   });
 
-  it("is not cut off by REQUEST_TIMEOUT_MS while its body trickles in (1 s here), where a batch is", async () => {
+  it("is not cut off by REQUEST_TIMEOUT_MS while its body trickles in (2 s here), where a batch is", async () => {
     const send = (path: string, type: string, parts: string[]) =>
       new Promise<number>((resolve, reject) => {
         const req = httpRequest(server.base + path, { method: "POST", headers: { "x-api-key": server.key, "content-type": type } });
@@ -301,14 +302,15 @@ describe("POST /api/risk-map/bulk", () => {
         const next = () => {
           if (i === parts.length) return void req.end();
           req.write(parts[i++]);
-          setTimeout(next, 250);
+          setTimeout(next, 350);
         };
         next();
       });
     const rows = ["id,lat,lng\n", ...points(6).map((p) => `${p.id},${p.lat},${p.lng}\n`)];
     expect(await send("/api/risk-map/bulk", "text/csv", rows)).toBe(200);
     const json = JSON.stringify({ riskType: "drought", locations: points(10) });
-    const slices = Array.from({ length: 6 }, (_, i) => json.slice((i * json.length) / 6, ((i + 1) * json.length) / 6));
+    // 8 slices 350 ms apart: 2.8 s, past the 2 s (the bulk body above takes 2.45 s).
+    const slices = Array.from({ length: 8 }, (_, i) => json.slice((i * json.length) / 8, ((i + 1) * json.length) / 8));
     expect(await send("/api/risk-map/batch", "application/json", slices)).toBe(408);
   });
 });
