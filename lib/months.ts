@@ -36,3 +36,14 @@ export function daysInMonth(m: MonthIndex): number {
   if (mm === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
   return mm === 4 || mm === 6 || mm === 9 || mm === 11 ? 30 : 31;
 }
+
+/** The earliest and latest of the months added (YYYY-MM texts, which sort as months); null until one is. */
+export class MonthSpan {
+  from: string | null = null;
+  to: string | null = null;
+
+  add(month: string): void {
+    if (this.from === null || month < this.from) this.from = month;
+    if (this.to === null || month > this.to) this.to = month;
+  }
+}

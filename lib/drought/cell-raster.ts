@@ -67,51 +67,48 @@ export class CellRaster {
     this.nearPerPoint = grid.resolutionDeg <= this.res / SUBDIVISIONS + 2 * PAD_DEG;
     // Only a grid that fine puts many cells in a pixel.
     this.lattice = this.nearPerPoint ? CellLattice.of(grid.cellLats, grid.cellLngs, grid.resolutionDeg) : undefined;
-    if (!fill) return;
-    const buckets = new CellBuckets(grid.cellLats, grid.cellLngs, grid.resolutionDeg);
-    buckets.add(0, grid.cellLats.length);
-    const edges = new Map<number, number[]>();
-    addEdgesBySquare(parts, edges, 0, parts.provinceIndex.rings.ringStart.length - 1);
-    const filler = this.filler(edges, buckets);
-    for (let square = 0; square < this.nCols * this.nRows; square++) filler.square(square);
-    filler.done();
+    if (fill) for (const _ of this.build());
   }
 
   /**
-   * The same raster made a few squares at a time, giving the event loop back every `sliceMs`, so that a server
-   * answers its requests meanwhile (0.7–0.9 s of CPU on the regional grid). Undefined when `goOn` says to stop
-   * (the version is no longer served).
+   * The same raster made a few steps at a time, giving the event loop back every `sliceMs`, so that a server
+   * answers its requests meanwhile (0.7–0.9 s of CPU on the regional grid; no step is longer than a few tens of
+   * milliseconds there). Undefined when `goOn` says to stop (the version is no longer served).
    */
   static async inSlices(parts: CellLocatorParts, sliceMs = 4, goOn: () => boolean = () => true): Promise<CellRaster | undefined> {
     const raster = new CellRaster(parts, false);
     let sliceStart = performance.now();
-    /** Gives the event loop back once the slice is spent; false when the raster is no longer wanted. */
-    const goOnAfterSlice = async (): Promise<boolean> => {
-      if (performance.now() - sliceStart < sliceMs) return true;
+    for (const _ of raster.build()) {
+      if (performance.now() - sliceStart < sliceMs) continue;
       await new Promise((resolve) => setImmediate(resolve));
+      if (!goOn()) return undefined;
       sliceStart = performance.now();
-      return goOn();
-    };
-    // The setup too (the rings' edges by square: 0.3–0.5 s on the regional grid; the cells' buckets: 0.7 s on a
-    // 1,000,000-cell grid), a ring or 4,096 cells at a time.
-    const { grid } = parts;
+    }
+    return raster;
+  }
+
+  /**
+   * Makes the raster, yielding after each step: 4,096 cells bucketed, a province ring's edges sorted by square (the
+   * setup: 0.3–0.5 s on the regional grid, 0.7 s of buckets on a 1,000,000-cell grid), a mask square's pixels.
+   */
+  private *build(): Generator<void> {
+    const { grid, provinceIndex } = this.parts;
     const buckets = new CellBuckets(grid.cellLats, grid.cellLngs, grid.resolutionDeg);
     for (let c = 0; c < grid.cellLats.length; c += 4096) {
       buckets.add(c, Math.min(grid.cellLats.length, c + 4096));
-      if (!(await goOnAfterSlice())) return undefined;
+      yield;
     }
     const edges = new Map<number, number[]>();
-    for (let ring = 0; ring + 1 < parts.provinceIndex.rings.ringStart.length; ring++) {
-      addEdgesBySquare(parts, edges, ring, ring + 1);
-      if (!(await goOnAfterSlice())) return undefined;
+    for (let ring = 0; ring + 1 < provinceIndex.rings.ringStart.length; ring++) {
+      addEdgesBySquare(this.parts, edges, ring, ring + 1);
+      yield;
     }
-    const filler = raster.filler(edges, buckets);
-    for (let square = 0; square < raster.nCols * raster.nRows; square++) {
+    const filler = this.filler(edges, buckets);
+    for (let square = 0; square < this.nCols * this.nRows; square++) {
       filler.square(square);
-      if (!(await goOnAfterSlice())) return undefined;
+      yield;
     }
     filler.done();
-    return raster;
   }
 
   /** Fills the pixels of one mask square at a time; done() keeps the candidates. */

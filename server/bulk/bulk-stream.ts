@@ -17,6 +17,7 @@ import type { BatchScorer } from "../services/types.ts";
 import { csvColumns, csvRow, isInvalid, LineCounter, LineSplitter, ndjsonRow, type BulkFormat, type BulkRow, type CsvColumns } from "./bulk-input.ts";
 import { endText, errorText, headerText, invalidText, type BulkCounts } from "./bulk-output.ts";
 import { RowTexts } from "../services/row-texts.ts";
+import { MonthSpan } from "../../lib/months.ts";
 
 export interface BulkLimits {
   /** Rows a request may hold (413 above). */
@@ -122,8 +123,7 @@ export async function runBulk(run: BulkRun): Promise<BulkCounts> {
   let started = false;
   let sent = 0;
   let pending = 0;
-  let monthFrom: string | null = null;
-  let monthTo: string | null = null;
+  const months = new MonthSpan();
 
   const write = async (text: string) => {
     started = true;
@@ -150,9 +150,7 @@ export async function runBulk(run: BulkRun): Promise<BulkCounts> {
       const r = rows.row(row.id, row.lat, row.lng);
       if (r.found) {
         counts.found++;
-        const m = r.month!;
-        if (monthFrom === null || m < monthFrom) monthFrom = m;
-        if (monthTo === null || m > monthTo) monthTo = m;
+        months.add(r.month!);
       } else counts.notFound++;
       out += r.text + "\n";
     }
@@ -208,8 +206,8 @@ export async function runBulk(run: BulkRun): Promise<BulkCounts> {
       throw new ValidationError(cols === undefined ? emptyMessage(input) : "Request body has a header line but no rows", { reason: cols === undefined ? "empty_body" : "no_rows" });
     }
     await scoreBlock();
-    run.onScoredAll?.(monthFrom, monthTo);
-    if (output === "ndjson") out += endText(counts, run.endFields?.(monthFrom, monthTo) ?? {});
+    run.onScoredAll?.(months.from, months.to);
+    if (output === "ndjson") out += endText(counts, run.endFields?.(months.from, months.to) ?? {});
     await flush();
     return counts;
   } catch (err) {
@@ -226,7 +224,8 @@ export async function runBulk(run: BulkRun): Promise<BulkCounts> {
 const EMPTY = Buffer.alloc(0);
 
 /** `p`, or the signal's reason once it aborts: a body that will never go on (its client gone) does not hold the work. */
-function orAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+export function orAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });

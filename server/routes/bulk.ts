@@ -14,7 +14,7 @@ import { acceptsGzip } from "../http/respond.ts";
 import { errorResponses, POINT_MONTH_NOTE } from "../openapi-parts.ts";
 import { BULK_INPUT_TYPES, bulkInputFormat, EXPECTED_COLUMNS, MAX_ID_LENGTH, MAX_LINE_BYTES, type BulkFormat } from "../bulk/bulk-input.ts";
 import { BULK_OUTPUT_TYPES } from "../bulk/bulk-output.ts";
-import { BULK_LIMITS, BulkCutShort, runBulk, type BulkLimits, type BulkSink } from "../bulk/bulk-stream.ts";
+import { BULK_LIMITS, BulkCutShort, orAbort, runBulk, type BulkLimits, type BulkSink } from "../bulk/bulk-stream.ts";
 import type { BatchScorer } from "../services/types.ts";
 import { scorerOf } from "../services/batch-scorer.ts";
 import { CSV_TIME_HEADERS, csvTimeHeaders, wantsCsv } from "./drought-csv.ts";
@@ -78,25 +78,6 @@ function drained(stream: NodeJS.WritableStream, res: Response): Promise<void> {
   });
 }
 
-/** `p`, or a ClientAbortedError once the response closes first (then `onClose` runs: the waited-on stream is dropped). */
-function untilClosed<T>(p: Promise<T>, res: Response, onClose: () => void): Promise<T> {
-  if (res.closed) {
-    onClose();
-    return Promise.reject(new ClientAbortedError());
-  }
-  return new Promise<T>((resolve, reject) => {
-    const closed = () => {
-      onClose();
-      reject(new ClientAbortedError());
-    };
-    res.once("close", closed);
-    p.then(
-      (v) => (res.off("close", closed), resolve(v)),
-      (e: unknown) => (res.off("close", closed), reject(e)),
-    );
-  });
-}
-
 /** Whether Node sends this answer chunked when it has no Content-Length (not to an HTTP/1.0 client without TE: chunked). */
 const chunkedAnswer = (res: Response): boolean => (res as unknown as { useChunkedEncodingByDefault: boolean }).useChunkedEncodingByDefault;
 
@@ -110,6 +91,8 @@ class ResponseSink implements BulkSink {
     private readonly compress: boolean,
     /** Body bytes read and dropped at most after a cut. */
     private readonly maxBytes: number,
+    /** Aborted when the client leaves before the answer is finished (ClientAbortedError). */
+    private readonly signal: AbortSignal,
   ) {}
 
   /** Trailers to send after the last row (a CSV answer's time); announced in the headers' Trailer. */
@@ -150,9 +133,12 @@ class ResponseSink implements BulkSink {
       const gz = this.gzip;
       const ended = once(gz, "end");
       gz.end();
-      await untilClosed(ended, res, () => gz.destroy());
+      await orAbort(ended, this.signal).catch((err: unknown) => {
+        gz.destroy();
+        throw err;
+      });
     }
-    if (this.res.hasHeader("Trailer")) res.addTrailers(this.trailers);
+    if (res.hasHeader("Trailer")) res.addTrailers(this.trailers);
     res.end();
   }
 
@@ -166,7 +152,7 @@ class ResponseSink implements BulkSink {
     if (gz !== undefined) {
       // Bounded by the response: a client that leaves ends the wait, one that stops reading is closed by the idle
       // timeout (BULK_IDLE_MS, still set while this runs).
-      await untilClosed(new Promise<void>((resolve) => gz.flush(zlib.Z_SYNC_FLUSH, () => resolve())), res, () => gz.destroy()).catch(() => undefined);
+      await orAbort(new Promise<void>((resolve) => gz.flush(zlib.Z_SYNC_FLUSH, () => resolve())), this.signal).catch(() => gz.destroy());
       while ((gz.isPaused() || gz.readableLength > 0) && !res.destroyed) await drained(res, res).catch(() => undefined);
     }
     const socket = req.socket;
@@ -230,7 +216,7 @@ export function bulkHandler(deps: BulkDeps) {
       // only in a chunked transfer, which an HTTP/1.0 client without TE: chunked does not get (Node then refuses a
       // Trailer header at the first write).
       ...(output === "csv" && chunkedAnswer(res) ? { "Trailer": CSV_TIME_HEADERS.join(", ") } : {}),
-    }, acceptsGzip(req.headers["accept-encoding"]), limits.maxBytes);
+    }, acceptsGzip(req.headers["accept-encoding"]), limits.maxBytes, signal);
     try {
       await runBulk({
         source: bodySource(req, decoder, coding),

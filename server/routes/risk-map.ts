@@ -144,7 +144,7 @@ export function riskMapHandlers(deps: RiskMapDeps) {
     // bytes as the items written below, without an item per point.
     if (format !== "geojson" && scorer.cellKey !== undefined) {
       const rows = batchRows(scorer, body.locations, format);
-      const time = rows.monthFrom === null ? null : scorer.time(rows.monthFrom, rows.monthTo!);
+      const time = rows.months.from === null ? null : scorer.time(rows.months.from, rows.months.to!);
       if (format === "csv") return sendDroughtCsv(req, res, `${BATCH_CSV_HEADER}\n${rows.texts.join("\n")}\n`, "batch.csv", time);
       const rest = { ...timeFields(time), timestamp, ...deps.freshness("drought") };
       const head = `{"success":true,"data":{"count":${rows.texts.length},"riskType":${JSON.stringify(body.riskType)},"results":[`;

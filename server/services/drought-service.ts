@@ -7,7 +7,7 @@ import type { GridSourceName } from "../../lib/drought/grid-sources.ts";
 import { CellRaster } from "../../lib/drought/cell-raster.ts";
 import { RowTails } from "./row-texts.ts";
 import { NotFoundError } from "../errors.ts";
-import { parseMonth, type MonthIndex } from "../../lib/months.ts";
+import { MonthSpan, parseMonth, type MonthIndex } from "../../lib/months.ts";
 import { ArtifactStore } from "../data/artifact-store.ts";
 import { DROUGHT_KIND } from "../../formats/version-files.ts";
 import { DROUGHT_OPENED_FILES, openDroughtArtifacts, type DroughtArtifacts } from "../../formats/drought-version.ts";
@@ -81,15 +81,10 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
   }
 
   batchTime(results: readonly Pick<BatchItem, "month">[]): DroughtTime | null {
-    let lo = "";
-    let hi = "";
-    for (const r of results) {
-      if (r.month === null) continue;
-      if (lo === "" || r.month < lo) lo = r.month;
-      if (r.month > hi) hi = r.month;
-    }
-    if (lo === "") return null;
-    return this.times.of(this.artifacts(), parseMonth(lo) as MonthIndex, parseMonth(hi) as MonthIndex);
+    const months = new MonthSpan();
+    for (const r of results) if (r.month !== null) months.add(r.month);
+    if (months.from === null) return null;
+    return this.times.of(this.artifacts(), parseMonth(months.from) as MonthIndex, parseMonth(months.to!) as MonthIndex);
   }
 
   batchItem(id: string | undefined, lat: number, lng: number): BatchItem {

@@ -7,19 +7,13 @@
 import { csvField } from "../../lib/drought/point-scorer.ts";
 import { batchCsvLine } from "../routes/drought-csv.ts";
 import type { BatchItem, BatchScorer } from "./types.ts";
+import { MonthSpan } from "../../lib/months.ts";
 
 /** How a row is written: a batch CSV line, or the batch item as JSON (a batch's results, an NDJSON line). */
 export type RowFormat = "csv" | "json";
 
-/** A scored row's text (no newline), whether the point was found, and the month it was answered for. */
+/** A scored row's text (no newline; a cell's tail: its text after the coordinates), whether the point was found, and the month it was answered for. */
 export interface RowText {
-  text: string;
-  found: boolean;
-  month: string | null;
-}
-
-/** A cell's row text after the coordinates. */
-export interface RowTail {
   text: string;
   found: boolean;
   month: string | null;
@@ -33,8 +27,8 @@ export const MAX_CACHED_TAILS = 25_000;
 
 /** The cells' texts of one version, per format. */
 export class RowTails {
-  readonly csv = new Map<number, RowTail>();
-  readonly json = new Map<number, RowTail>();
+  readonly csv = new Map<number, RowText>();
+  readonly json = new Map<number, RowText>();
 }
 
 /** A point's row without the cell's tail: the batch item's own text. */
@@ -47,7 +41,7 @@ function tailOf(format: RowFormat, item: BatchItem): string {
 }
 
 export class RowTexts {
-  private readonly tails: Map<number, RowTail>;
+  private readonly tails: Map<number, RowText>;
 
   /** Cells (and reasons) whose text is kept. */
   get cachedCells(): number {
@@ -82,20 +76,16 @@ export class RowTexts {
   }
 }
 
-/** A batch's rows through RowTexts, and the first and last month its found rows were answered for. */
+/** A batch's rows through RowTexts, and the months its found rows were answered for. */
 export function batchRows(scorer: BatchScorer, locations: ReadonlyArray<{ id?: string; lat: number; lng: number }>, format: RowFormat) {
   const rows = new RowTexts(scorer, format);
   const texts: string[] = new Array(locations.length);
-  let monthFrom: string | null = null;
-  let monthTo: string | null = null;
+  const months = new MonthSpan();
   for (let i = 0; i < locations.length; i++) {
     const { id, lat, lng } = locations[i];
     const r = rows.row(id, lat, lng);
     texts[i] = r.text;
-    if (!r.found) continue;
-    const m = r.month!;
-    if (monthFrom === null || m < monthFrom) monthFrom = m;
-    if (monthTo === null || m > monthTo) monthTo = m;
+    if (r.found) months.add(r.month!);
   }
-  return { texts, monthFrom, monthTo };
+  return { texts, months };
 }
