@@ -9,6 +9,11 @@ import { generateKey, hashKey, writeKeyFile } from "../../server/auth/key-store.
 import { PROJECT_ROOT } from "../../lib/config.ts";
 import { MANIFEST_FILE } from "../../formats/manifest.ts";
 import { snapshotRoot } from "../../formats/snapshot-layout.ts";
+import { freePort } from "../server/processes.ts";
+import { EXIT_CANNOT_LISTEN } from "../../server/cluster.ts";
+
+/** The server could not listen: its port was taken. */
+class AddressInUse extends Error {}
 
 export interface RealServer {
   base: string;
@@ -103,52 +108,65 @@ export function writeE2eKeys(extra: { id: string; plan: string }[] = []): E2eKey
 /** Starts server/main.ts over artifactsDir; `keys` shared by replicas (default: a key file of its own). */
 export async function startRealServer(artifactsDir: string, env: Record<string, string> = {}, keys: E2eKeys = writeE2eKeys()): Promise<RealServer> {
   const { key, dir: keyDir } = keys;
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const proc = spawn(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "server", "main.ts")], {
-    cwd: PROJECT_ROOT,
-    env: {
-      ...process.env,
-      ARTIFACTS_DIR: artifactsDir,
-      API_KEYS_FILE: keys.file,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "info",
-      RATE_LIMITS: JSON.stringify({ enterprise: { points: 1_000_000, duration: 60 } }),
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const logs: string[] = [];
-  proc.stdout!.on("data", (d) => logs.push(String(d)));
-  proc.stderr!.on("data", (d) => logs.push(String(d)));
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`server exited ${proc.exitCode}: ${logs.join("")}`);
+  // A port the system has just found free (a random one collided with another listener now and then: EADDRINUSE,
+  // exit 78); if it is taken in the seconds the server needs to load, once more on another.
+  for (let attempt = 1; ; attempt++) {
+    const port = env.PORT === undefined ? await freePort() : Number(env.PORT);
     try {
-      const r = await fetch(base + "/readyz");
-      if (r.status === 200) break;
-    } catch {
-      // not listening yet
+      return await startOn(port);
+    } catch (err) {
+      if (!(err instanceof AddressInUse) || env.PORT !== undefined || attempt === 3) throw err;
     }
-    if (Date.now() > deadline) throw new Error(`server not ready in 30 s: ${logs.join("")}`);
-    await new Promise((r) => setTimeout(r, 200));
   }
-  return {
-    base,
-    key,
-    artifactsDir,
-    proc,
-    logs,
-    stop: () =>
-      new Promise<number | null>((resolve) => {
-        if (proc.exitCode !== null) return resolve(proc.exitCode);
-        proc.once("exit", (code) => resolve(code));
-        proc.kill("SIGTERM");
-      }).then((code) => {
-        rmSync(keyDir, { recursive: true, force: true });
-        if (privateCopies.delete(artifactsDir)) rmSync(artifactsDir, { recursive: true, force: true });
-        return code;
-      }),
-  };
+
+  async function startOn(port: number): Promise<RealServer> {
+    const proc = spawn(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "server", "main.ts")], {
+      cwd: PROJECT_ROOT,
+      env: {
+        ...process.env,
+        ARTIFACTS_DIR: artifactsDir,
+        API_KEYS_FILE: keys.file,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        LOG_LEVEL: "info",
+        RATE_LIMITS: JSON.stringify({ enterprise: { points: 1_000_000, duration: 60 } }),
+        ...env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const logs: string[] = [];
+    proc.stdout!.on("data", (d) => logs.push(String(d)));
+    proc.stderr!.on("data", (d) => logs.push(String(d)));
+    const base = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (proc.exitCode === EXIT_CANNOT_LISTEN && logs.join("").includes("EADDRINUSE")) throw new AddressInUse(logs.join(""));
+      if (proc.exitCode !== null) throw new Error(`server exited ${proc.exitCode}: ${logs.join("")}`);
+      try {
+        const r = await fetch(base + "/readyz");
+        if (r.status === 200) break;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error(`server not ready in 30 s: ${logs.join("")}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    return {
+      base,
+      key,
+      artifactsDir,
+      proc,
+      logs,
+      stop: () =>
+        new Promise<number | null>((resolve) => {
+          if (proc.exitCode !== null) return resolve(proc.exitCode);
+          proc.once("exit", (code) => resolve(code));
+          proc.kill("SIGTERM");
+        }).then((code) => {
+          rmSync(keyDir, { recursive: true, force: true });
+          if (privateCopies.delete(artifactsDir)) rmSync(artifactsDir, { recursive: true, force: true });
+          return code;
+        }),
+    };
+  }
 }
