@@ -197,6 +197,28 @@ describe("two replicas behind nginx", () => {
     expect(new Set((await accessLogHolding(before + SMALL_PLAN + 4)).slice(before).map((l) => l.upstream)).size).toBe(2);
   });
 
+  it("a bulk request of 2.6 MB passes through nginx whole, as the replica answers it (not nginx's 1 MB body limit)", async () => {
+    // 100,000 points over Thailand's box, some at sea or abroad (their rows say why).
+    let seed = 7;
+    const r = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const rows = Array.from({ length: 100_000 }, (_, i) => `p${i},${(5.6 + r() * 14.8).toFixed(4)},${(97.4 + r() * 8.2).toFixed(4)}`);
+    const body = `id,lat,lng\n${rows.join("\n")}\n`;
+    expect(body.length).toBeGreaterThan(2_000_000);
+    const send = (to: string) => fetch(`${to}/api/risk-map/bulk`, { method: "POST", headers: { "x-api-key": keys.key, "content-type": "text/csv", accept: "text/csv" }, body });
+    const through = await send(base);
+    const text = await through.text();
+    expect(through.status, text.slice(0, 300)).toBe(200);
+    expect(through.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    const lines = text.trimEnd().split("\n");
+    expect(lines).toHaveLength(100_001);
+    expect(lines[1].startsWith("p0,")).toBe(true);
+    expect(lines.at(-1)!.startsWith("p99999,")).toBe(true);
+    // The same bytes as the replica's own answer.
+    const direct = await send(replicas[0].base);
+    expect(direct.status).toBe(200);
+    expect(await direct.text()).toBe(text);
+  }, 60_000);
+
   it("the probes answer through nginx", async () => {
     const [ready, live] = await Promise.all([fetch(`${base}/readyz`), fetch(`${base}/healthz`)]);
     expect(ready.status).toBe(200);
