@@ -104,7 +104,7 @@ async function startBareFloor(): Promise<Started> {
   const port = await freePort();
   const proc = spawn("taskset", ["-c", SERVER_CPU, process.execPath, "-e", BARE_SERVER], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "pipe", "inherit"] });
   await new Promise<void>((resolve) => proc.stdout.once("data", () => resolve()));
-  return { base: `http://127.0.0.1:${port}`, key: "", pid: proc.pid!, readyMs: 0, stop: () => new Promise<void>((res) => (proc.once("exit", () => res()), proc.kill("SIGTERM"))) };
+  return { base: `http://127.0.0.1:${port}`, key: "", pid: proc.pid!, readyMs: 0, stdout: () => "", stop: () => new Promise<void>((res) => (proc.once("exit", () => res()), proc.kill("SIGTERM"))) };
 }
 
 async function burst(label: string, env: Record<string, string> | "bare node:http") {

@@ -13,6 +13,8 @@ export interface Started {
   key: string;
   pid: number;
   readyMs: number;
+  /** What the server printed on stdout so far (with `captureStdout`; e.g. --trace-gc-nvp lines). */
+  stdout(): string;
   stop(): Promise<void>;
 }
 
@@ -20,7 +22,7 @@ export interface Started {
  * Starts the server; `opts.cpu` pins it to those cores (taskset -c, e.g. "0") so a load generator pinned elsewhere
  * (pinSelf) does not take its CPU.
  */
-export async function startServer(artifacts: string, env: Record<string, string> = {}, opts: { cpu?: string } = {}): Promise<Started> {
+export async function startServer(artifacts: string, env: Record<string, string> = {}, opts: { cpu?: string; captureStdout?: boolean } = {}): Promise<Started> {
   const dir = mkdtempSync(join(tmpdir(), "bench-keys-"));
   const key = generateKey();
   writeKeyFile(join(dir, "keys.json"), { keys: [{ id: "key_bench", hash: hashKey(key), plan: "bench", status: "active", createdAt: new Date().toISOString() }] });
@@ -41,8 +43,10 @@ export async function startServer(artifacts: string, env: Record<string, string>
       RATE_LIMITS: JSON.stringify({ bench: { points: 1e9, duration: 60 } }),
       ...env,
     },
-    stdio: ["ignore", "inherit", "inherit"],
+    stdio: ["ignore", opts.captureStdout ? "pipe" : "inherit", "inherit"],
   });
+  let printed = "";
+  proc.stdout?.on("data", (d: Buffer) => (printed += d.toString()));
   const base = `http://127.0.0.1:${port}`;
   let exited: number | null | undefined;
   proc.once("exit", (code) => (exited = code));
@@ -62,6 +66,7 @@ export async function startServer(artifacts: string, env: Record<string, string>
     key,
     pid: proc.pid!,
     readyMs,
+    stdout: () => printed,
     stop: () => new Promise((res) => (proc.once("exit", () => res()), proc.kill("SIGTERM"))),
   };
 }
