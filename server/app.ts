@@ -165,9 +165,10 @@ export function createApp(deps: AppDeps) {
     res.setHeader("X-Data-Version", currentVersion());
     res.setHeader("Access-Control-Allow-Origin", "*");
     res.setHeader("Access-Control-Expose-Headers", EXPOSED_HEADERS);
-    // One listener: "close" follows "finish" when the answer was sent. Closed before it was sent (client gone, or
-    // closed on a request timeout): no status, not a server error, not in the status metrics.
-    res.once("close", function logAndMeasure() {
+    // One listener ("close" comes once; `on` spares once's wrapper): "close" follows "finish" when the answer was sent.
+    // Closed before it was sent (client gone, or closed on a request timeout): no status, not a server error, not in
+    // the status metrics.
+    res.on("close", function logAndMeasure() {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       if (!res.writableFinished) return logger.info(logFields(req, res, seconds), "request aborted");
       const route = (res.locals.route as string | undefined) ?? "unmatched";

@@ -62,7 +62,8 @@ export function sendCsv(req: Request, res: Response, csv: string, filename: stri
  * stays a string unless it is compressed: Node encodes it once as it writes (no Buffer copy per response).
  */
 function sendText(req: Request, res: Response, status: number, body: string, contentType: string, vary = "Accept-Encoding"): void {
-  res.status(status);
+  // Our own status codes: Express's res.status re-checks each one (~2 µs a request in the pinned bench's profile).
+  res.statusCode = status;
   res.setHeader("Content-Type", `${contentType}; charset=utf-8`);
   res.setHeader("Vary", vary);
   const cacheable = (req.method === "GET" || req.method === "HEAD") && status === 200;

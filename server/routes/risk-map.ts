@@ -176,6 +176,9 @@ export function riskMapHandlers(deps: RiskMapDeps) {
 
     drought(req: Request, res: Response) {
       const q = droughtQueryFast(req.query) ?? parseOrThrow(droughtQuery, req.query, "query");
+      if (drought.droughtJson !== undefined && !wantsCsv(req, q.format)) {
+        return sendJsonText(req, res, 200, drought.droughtJson(q.lat, q.lng, q.month, deps.freshness("drought")));
+      }
       const data = drought.drought(q.lat, q.lng, q.month);
       if (wantsCsv(req, q.format)) sendDroughtCsv(req, res, droughtCsv(data), "drought.csv", data.details);
       else sendJson(req, res, 200, { success: true, data: { ...data, ...deps.freshness("drought") } });

@@ -17,6 +17,8 @@ import { batchItemOf, locateOrThrow, pointAnswer, pointHistory } from "./drought
 import { choroplethAnswer, provinceAnswer, provinceHistoryAnswer } from "./drought-province.ts";
 import { droughtScoreAnswer } from "./drought-score.ts";
 import { DroughtTimes, type DroughtTime } from "./drought-time.ts";
+import { PointTexts } from "./point-texts.ts";
+import type { FreshnessFlag } from "./source-status-service.ts";
 import type {
   BatchItem,
   BatchScorer,
@@ -33,12 +35,14 @@ import type {
 
 export class ArtifactDroughtService implements DroughtService, DroughtHistory {
   private readonly times: DroughtTimes;
+  private readonly pointTexts: PointTexts;
 
   constructor(
     private readonly store: ArtifactStore<DroughtArtifacts>,
     now: () => number = clockNow,
   ) {
     this.times = new DroughtTimes(now);
+    this.pointTexts = new PointTexts(now);
   }
 
   private artifacts(): DroughtArtifacts {
@@ -67,6 +71,11 @@ export class ArtifactDroughtService implements DroughtService, DroughtHistory {
 
   drought(lat: number, lng: number, month?: string): DroughtGridData {
     return pointAnswer(locateOrThrow(this.artifacts(), lat, lng, month), lat, lng, this.times);
+  }
+
+  droughtJson(lat: number, lng: number, month: string | undefined, flag: FreshnessFlag): string {
+    const hit = locateOrThrow(this.artifacts(), lat, lng, month);
+    return this.pointTexts.text(hit, lat, lng, flag, () => pointAnswer(hit, lat, lng, this.times));
   }
 
   score(q: ScoreQuery): ScoreData {

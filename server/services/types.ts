@@ -16,6 +16,7 @@ import type {
 } from "../schemas.ts";
 import type { timeDetails } from "../schemas-time.ts";
 import type { RowTails } from "./row-texts.ts";
+import type { FreshnessFlag } from "./source-status-service.ts";
 
 export type RiskType = (typeof RISK_TYPES)[number];
 export type Timeframe = (typeof TIMEFRAMES)[number];
@@ -71,6 +72,8 @@ export interface DroughtService {
   dataVersion(): string;                       // for the X-Data-Version header
   score(q: ScoreQuery): ScoreData;             // `data` of the score endpoint (spec 2 "Risk score result"), throws NotFoundError
   drought(lat: number, lng: number, month?: string): DroughtGridData;              // spec "Drought grid result"
+  /** The route's JSON answer, {"success":true,"data":{...drought(), ...flag}}, as text (optional: else stringified). */
+  droughtJson?(lat: number, lng: number, month: string | undefined, flag: FreshnessFlag): string;
   province(name: string, country: string, month?: string): ProvinceDroughtData;    // spec "Province drought result"
   batchItem(id: string|undefined, lat: number, lng: number): BatchItem;            // one result; {found:false,...} when no data (document)
   /** The time of a batch's answer: the months its found items were answered for, as days (null: none found). */
