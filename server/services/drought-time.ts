@@ -12,31 +12,54 @@ export interface DroughtTime {
   currency: Currency;
 }
 
-/** Time fields per month span, for one version and one day (a drought answer's period is a few fields, not a lookup). */
-export class DroughtTimes {
+/**
+ * A cache of answer parts that carry their currency: emptied when the version served or the day changes (an answer's
+ * `current` turns false at a day's start), and when it holds `max` entries.
+ */
+export class VersionDayCache<V> {
   private version = "";
   private day = -1;
-  private readonly bySpan = new Map<number, DroughtTime>();
+  private readonly entries = new Map<number, V>();
 
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    private readonly max: number,
+  ) {}
+
+  /** Entries kept now. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The entry of `key` for version `version` today, made by `make` when there is none. */
+  get(version: string, key: number, make: (now: number) => V): V {
+    const now = this.now();
+    const day = Math.floor(now / DAY_MS);
+    if (this.version !== version || this.day !== day || this.entries.size >= this.max) {
+      this.version = version;
+      this.day = day;
+      this.entries.clear();
+    }
+    let v = this.entries.get(key);
+    if (v === undefined) this.entries.set(key, (v = make(now)));
+    return v;
+  }
+}
+
+/** Time fields per month span, for one version and one day (a drought answer's period is a few fields, not a lookup). */
+export class DroughtTimes {
+  private readonly bySpan: VersionDayCache<DroughtTime>;
+
+  constructor(now: () => number) {
+    this.bySpan = new VersionDayCache(now, 10_000);
+  }
 
   /** The period of the months lo..hi, its last day as asOf and whether it is current (a monthly series). */
   of(a: DroughtArtifacts, lo: number, hi: number): DroughtTime {
-    const now = this.now();
-    const day = Math.floor(now / DAY_MS);
-    if (this.version !== a.version || this.day !== day || this.bySpan.size > 10_000) {
-      this.version = a.version;
-      this.day = day;
-      this.bySpan.clear();
-    }
-    const key = lo * 65_536 + hi;
-    let t = this.bySpan.get(key);
-    if (t === undefined) {
+    return this.bySpan.get(a.version, lo * 65_536 + hi, (now) => {
       const period = monthsPeriod(formatMonth(lo), formatMonth(hi));
-      t = { period, asOf: period.to, currency: currencyOf(period.to, "monthly", now) };
-      this.bySpan.set(key, t);
-    }
-    return t;
+      return { period, asOf: period.to, currency: currencyOf(period.to, "monthly", now) };
+    });
   }
 }
 

@@ -2,14 +2,13 @@
 // shares the answer's period, drought and details, and the cell's id and centre, so those are written once (per
 // version, day and cell-month) and each answer is the point's coordinates, distance and country around them. The same
 // bytes as JSON.stringify of the answer object (test/server/point-texts.test.ts).
-import type { DroughtArtifacts } from "../../formats/drought-version.ts";
-import { DAY_MS } from "../../lib/days.ts";
 import type { FreshnessFlag } from "./source-status-service.ts";
 import type { CellHit } from "./drought-point.ts";
 import type { DroughtGridData } from "./types.ts";
 import { round } from "./drought-fields.ts";
+import { VersionDayCache } from "./drought-time.ts";
 
-/** Cell-months whose text is kept per version and day at most (~1 KB each); past it, answers are written whole. */
+/** Cell-months whose text is kept per version and day at most (~1 KB each); the cache starts again past it. */
 export const MAX_CACHED_POINT_TEXTS = 20_000;
 
 interface CellText {
@@ -19,14 +18,21 @@ interface CellText {
   tail: string;
 }
 
+/** The cell-month's part of its answers. */
+function cellTextOf(data: DroughtGridData): CellText {
+  const { gridId, gridLat, gridLng } = data.location;
+  const rest = JSON.stringify({ period: data.period, drought: data.drought, details: data.details });
+  return { mid: `,"gridId":${JSON.stringify(gridId)},"gridLat":${gridLat},"gridLng":${gridLng},"distanceKm":`, tail: rest.slice(1, -1) };
+}
+
 export class PointTexts {
-  private version = "";
-  private day = -1;
-  private readonly cells = new Map<number, CellText>();
+  private readonly cells: VersionDayCache<CellText>;
   private flag: FreshnessFlag | undefined;
   private flagText = "";
 
-  constructor(private readonly now: () => number) {}
+  constructor(now: () => number) {
+    this.cells = new VersionDayCache(now, MAX_CACHED_POINT_TEXTS);
+  }
 
   /** Cell-months whose text is kept now. */
   get cachedCells(): number {
@@ -38,23 +44,9 @@ export class PointTexts {
    * `answer` builds the answer object when the cell-month's text is not cached yet.
    */
   text(hit: CellHit, lat: number, lng: number, flag: FreshnessFlag, answer: () => DroughtGridData): string {
-    const a: DroughtArtifacts = hit.a;
-    const day = Math.floor(this.now() / DAY_MS);
-    if (this.version !== a.version || this.day !== day) {
-      this.version = a.version;
-      this.day = day;
-      this.cells.clear();
-    }
     // A cell's default month has its own monthReason; a month asked for says "requested".
-    const key = (hit.cell * (a.grid.nMonths + 1) + hit.offset) * 2 + (hit.monthReason === "requested" ? 1 : 0);
-    let cell = this.cells.get(key);
-    const data = cell === undefined ? answer() : undefined;
-    if (data !== undefined) {
-      const { gridId, gridLat, gridLng } = data.location;
-      const rest = JSON.stringify({ period: data.period, drought: data.drought, details: data.details });
-      cell = { mid: `,"gridId":${JSON.stringify(gridId)},"gridLat":${gridLat},"gridLng":${gridLng},"distanceKm":`, tail: rest.slice(1, -1) };
-      if (this.cells.size < MAX_CACHED_POINT_TEXTS) this.cells.set(key, cell);
-    }
+    const key = (hit.cell * (hit.a.grid.nMonths + 1) + hit.offset) * 2 + (hit.monthReason === "requested" ? 1 : 0);
+    const cell = this.cells.get(hit.a.version, key, () => cellTextOf(answer()));
     if (flag !== this.flag) {
       this.flag = flag;
       this.flagText = JSON.stringify(flag).slice(1, -1);
@@ -62,6 +54,6 @@ export class PointTexts {
     // String(n) is JSON's text of a finite number (and of null: a distance round() found non-finite).
     const distanceKm = round(hit.distanceKm, 2);
     const flagText = this.flagText === "" ? "" : `,${this.flagText}`;
-    return `{"success":true,"data":{"location":{"requestedLat":${lat},"requestedLng":${lng}${cell!.mid}${distanceKm},"country":${JSON.stringify(hit.country)}},${cell!.tail}${flagText}}}`;
+    return `{"success":true,"data":{"location":{"requestedLat":${lat},"requestedLng":${lng}${cell.mid}${distanceKm},"country":${JSON.stringify(hit.country)}},${cell.tail}${flagText}}}`;
   }
 }

@@ -74,7 +74,7 @@ describe("GET drought's answer from cached text", () => {
 });
 
 describe("PointTexts on a grid of many cells", () => {
-  it("keeps at most MAX_CACHED_POINT_TEXTS cell-months, and the answers past them stay right", () => {
+  it("keeps at most MAX_CACHED_POINT_TEXTS cell-months (then starts again), and the answers past them stay right", () => {
     const texts = new PointTexts(() => 0);
     const a = { version: "v", grid: { nMonths: 12 } } as unknown as DroughtArtifacts;
     let built = 0;
@@ -93,7 +93,11 @@ describe("PointTexts on a grid of many cells", () => {
       const text = texts.text(hit, 1.5, 100.25, UNKNOWN_FRESHNESS, () => answer(cell));
       expect(JSON.parse(text).data.location).toEqual({ requestedLat: 1.5, requestedLng: 100.25, gridId: `G-${cell}`, gridLat: cell / 8, gridLng: 100.5, distanceKm: 1.23, country: "THA" });
     }
-    expect(texts.cachedCells).toBe(MAX_CACHED_POINT_TEXTS);
+    // Emptied once full: the 5 cells past the cap are the ones kept.
+    expect(texts.cachedCells).toBe(5);
+    expect(built).toBe(n);
+    const again = { a, cell: n - 1, distanceKm: 0, month: 0, offset: 3, spei1: 0, monthReason: "requested", country: "THA" } as CellHit;
+    texts.text(again, 0, 0, UNKNOWN_FRESHNESS, () => answer(n - 1));
     expect(built).toBe(n);
   });
 });
