@@ -92,9 +92,10 @@ function droughtOnly(artifacts: string): string {
 /** Our server's GET drought: the first run after start (no warm-up), then after `warmUps` more runs. */
 async function ourRows(label: string, artifacts: string, warmUps: number): Promise<Row[]> {
   const previous = process.env.BENCH_SERVER_NODE_ARGS;
-  process.env.BENCH_SERVER_NODE_ARGS = "--trace-gc-nvp";
+  process.env.BENCH_SERVER_NODE_ARGS = `${previous ?? ""} --trace-gc-nvp`;
   const s = await startServer(artifacts, {}, { cpu: "0", captureStdout: true });
-  process.env.BENCH_SERVER_NODE_ARGS = previous;
+  if (previous === undefined) delete process.env.BENCH_SERVER_NODE_ARGS;
+  else process.env.BENCH_SERVER_NODE_ARGS = previous;
   try {
     const first = await measure(`our server, ${label}: GET drought, the first ${SECONDS} s after start`, s.base + DROUGHT, s.key, s.stdout, 0);
     const warm = await measure(`our server, ${label}: GET drought after ${warmUps} runs of ${SECONDS} s`, s.base + DROUGHT, s.key, s.stdout, warmUps);
@@ -134,8 +135,8 @@ async function main() {
   for (const r of rows) console.log(`| ${r.what} | ${r.rps.toFixed(0)} | ${r.scavenges} | ${f1(r.scavengeMs)} | ${f1(r.promotedKbPerRequest)} | ${f1(r.gcUsPerRequest)} | ${r.heapMb.toFixed(0)} |`);
   console.log(
     "\nEvery server promotes a few KB of each request's objects (Node's HTTP objects outlive a scavenge under load). " +
-      "In the first seconds after start our server's scavenges take about twice as long (the old generation still " +
-      "holds what loading the artifacts left, not yet marked) and its code is not yet optimised; warmed up, its GC per " +
+      "In the first seconds after start our server's scavenges take longer (the old generation still holds what " +
+      "loading the artifacts left, not yet marked) and its code is not yet optimised; warmed up, its GC per " +
       "request is within a few µs of a bare route's. What GET drought costs beyond the bare route is not GC but the " +
       "sum of its stages (bench/RESULTS.md, the pinned bench's profile).",
   );

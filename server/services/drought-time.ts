@@ -35,13 +35,17 @@ export class VersionDayCache<V> {
   get(version: string, key: number, make: (now: number) => V): V {
     const now = this.now();
     const day = Math.floor(now / DAY_MS);
-    if (this.version !== version || this.day !== day || this.entries.size >= this.max) {
+    if (this.version !== version || this.day !== day) {
       this.version = version;
       this.day = day;
       this.entries.clear();
     }
     let v = this.entries.get(key);
-    if (v === undefined) this.entries.set(key, (v = make(now)));
+    if (v === undefined) {
+      // Full: start again (a hit never empties it).
+      if (this.entries.size >= this.max) this.entries.clear();
+      this.entries.set(key, (v = make(now)));
+    }
     return v;
   }
 }

@@ -8,8 +8,8 @@ import type { DroughtGridData } from "./types.ts";
 import { round } from "./drought-fields.ts";
 import { VersionDayCache } from "./drought-time.ts";
 
-/** Cell-months whose text is kept per version and day at most (~1 KB each); the cache starts again past it. */
-export const MAX_CACHED_POINT_TEXTS = 20_000;
+/** Cell-months whose text is kept per version and day at most (~1 KB each: ≤ ~10 MB); the cache starts again past it. */
+export const MAX_CACHED_POINT_TEXTS = 10_000;
 
 interface CellText {
   /** `,"gridId":…,"gridLat":…,"gridLng":…,"distanceKm":` */

@@ -7,10 +7,15 @@ import type { FeedRiskService } from "./feed-risk-service.ts";
 import type { GridSourceName } from "../../lib/drought/grid-sources.ts";
 
 export class ScoreService implements DroughtService {
+  /** The drought service's JSON answer as text, where it writes one (the route stringifies the answer otherwise). */
+  readonly droughtJson?: DroughtService["droughtJson"];
+
   constructor(
     private readonly droughtService: DroughtService,
     private readonly feeds: FeedRiskService,
-  ) {}
+  ) {
+    this.droughtJson = droughtService.droughtJson?.bind(droughtService);
+  }
 
   dataVersion(): string {
     return this.droughtService.dataVersion();

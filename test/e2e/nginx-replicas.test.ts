@@ -197,7 +197,7 @@ describe("two replicas behind nginx", () => {
     expect(new Set((await accessLogHolding(before + SMALL_PLAN + 4)).slice(before).map((l) => l.upstream)).size).toBe(2);
   });
 
-  it("a bulk request of 2.6 MB passes through nginx whole, as the replica answers it (not nginx's 1 MB body limit)", async () => {
+  it("a bulk request of 2.3 MB passes through nginx whole, as the replica answers it (not nginx's 1 MB body limit)", async () => {
     // 100,000 points over Thailand's box, some at sea or abroad (their rows say why).
     let seed = 7;
     const r = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;

@@ -1,7 +1,17 @@
 // GET drought's JSON answer written from each cell-month's cached text (server/services/point-texts.ts) is the bytes of
 // JSON.stringify of the answer object, for points over and around the region, default and asked-for months, found and
 // refused points, each freshness flag, and across a change of day (the answer's currency).
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, inject, it, vi } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createApp } from "../../server/app.ts";
+import { FileKeyStore, generateKey, hashKey, writeKeyFile } from "../../server/auth/key-store.ts";
+import { createRateLimiter } from "../../server/limits/rate-limit.ts";
+import { listen } from "../../server/serve.ts";
+import { ScoreService } from "../../server/services/score-service.ts";
+import type { FeedRiskService } from "../../server/services/feed-risk-service.ts";
+import { silent } from "./helpers.ts";
 import { openDroughtService } from "../../server/services/drought-service.ts";
 import { MAX_CACHED_POINT_TEXTS, PointTexts } from "../../server/services/point-texts.ts";
 import { UNKNOWN_FRESHNESS, type FreshnessFlag } from "../../server/services/source-status-service.ts";
@@ -73,6 +83,40 @@ describe("GET drought's answer from cached text", () => {
   });
 });
 
+describe("GET /api/risk-map/drought through the service main.ts serves (ScoreService over the drought service)", () => {
+  it("answers JSON from the cached text, the same bytes; CSV as before", async () => {
+    const written = vi.spyOn(service, "droughtJson");
+    const dir = mkdtempSync(join(tmpdir(), "point-texts-"));
+    const key = generateKey();
+    writeKeyFile(join(dir, "keys.json"), { keys: [{ id: "key_t", hash: hashKey(key), plan: "free", status: "active", createdAt: "2024-01-01T00:00:00.000Z" }] });
+    const app = createApp({
+      drought: new ScoreService(service, {} as FeedRiskService),
+      keys: new FileKeyStore(join(dir, "keys.json"), { checkIntervalMs: 0 }),
+      limiter: createRateLimiter({ plans: { free: { points: 1000, duration: 60 } } }),
+      logger: silent,
+      ready: () => true,
+    });
+    const running = await listen(app, { port: 0, host: "127.0.0.1", logger: silent });
+    try {
+      const ask = (query: string) => fetch(`http://127.0.0.1:${running.port}/api/risk-map/drought?${query}`, { headers: { "x-api-key": key } });
+      const json = await ask("lat=15.2&lng=102.1");
+      expect(json.status).toBe(200);
+      // No sources status in this app: the flag is UNKNOWN_FRESHNESS.
+      expect(await json.text()).toBe(expected(15.2, 102.1, undefined, UNKNOWN_FRESHNESS));
+      expect(written).toHaveBeenCalledTimes(1);
+      const csv = await ask("lat=15.2&lng=102.1&format=csv");
+      expect(csv.status).toBe(200);
+      expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+      await csv.text();
+      expect(written).toHaveBeenCalledTimes(1);
+    } finally {
+      written.mockRestore();
+      await running.shutdown();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("PointTexts on a grid of many cells", () => {
   it("keeps at most MAX_CACHED_POINT_TEXTS cell-months (then starts again), and the answers past them stay right", () => {
     const texts = new PointTexts(() => 0);
@@ -99,5 +143,15 @@ describe("PointTexts on a grid of many cells", () => {
     const again = { a, cell: n - 1, distanceKm: 0, month: 0, offset: 3, spei1: 0, monthReason: "requested", country: "THA" } as CellHit;
     texts.text(again, 0, 0, UNKNOWN_FRESHNESS, () => answer(n - 1));
     expect(built).toBe(n);
+    // Full again, a cached cell-month is still a hit (it does not empty the cache).
+    for (let cell = n; texts.cachedCells < MAX_CACHED_POINT_TEXTS; cell++) texts.text({ ...again, cell }, 0, 0, UNKNOWN_FRESHNESS, () => answer(cell));
+    const before = built;
+    texts.text(again, 0, 0, UNKNOWN_FRESHNESS, () => answer(n - 1));
+    expect(built).toBe(before);
+    expect(texts.cachedCells).toBe(MAX_CACHED_POINT_TEXTS);
+    // A new version starts again.
+    texts.text({ ...again, a: { version: "w", grid: { nMonths: 12 } } as unknown as DroughtArtifacts }, 0, 0, UNKNOWN_FRESHNESS, () => answer(n - 1));
+    expect(built).toBe(before + 1);
+    expect(texts.cachedCells).toBe(1);
   });
 });
