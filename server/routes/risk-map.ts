@@ -176,12 +176,14 @@ export function riskMapHandlers(deps: RiskMapDeps) {
 
     drought(req: Request, res: Response) {
       const q = droughtQueryFast(req.query) ?? parseOrThrow(droughtQuery, req.query, "query");
-      if (drought.droughtJson !== undefined && !wantsCsv(req, q.format)) {
-        return sendJsonText(req, res, 200, drought.droughtJson(q.lat, q.lng, q.month, deps.freshness("drought")));
+      if (wantsCsv(req, q.format)) {
+        const data = drought.drought(q.lat, q.lng, q.month);
+        return sendDroughtCsv(req, res, droughtCsv(data), "drought.csv", data.details);
       }
-      const data = drought.drought(q.lat, q.lng, q.month);
-      if (wantsCsv(req, q.format)) sendDroughtCsv(req, res, droughtCsv(data), "drought.csv", data.details);
-      else sendJson(req, res, 200, { success: true, data: { ...data, ...deps.freshness("drought") } });
+      const flag = deps.freshness("drought");
+      // The JSON answer from the cell-month's cached text where the service writes it (services/point-texts.ts).
+      if (drought.droughtJson !== undefined) sendJsonText(req, res, 200, drought.droughtJson(q.lat, q.lng, q.month, flag));
+      else sendJson(req, res, 200, { success: true, data: { ...drought.drought(q.lat, q.lng, q.month), ...flag } });
     },
 
     history(req: Request, res: Response) {

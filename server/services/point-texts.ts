@@ -14,14 +14,15 @@ export const MAX_CACHED_POINT_TEXTS = 10_000;
 interface CellText {
   /** `,"gridId":…,"gridLat":…,"gridLng":…,"distanceKm":` */
   mid: string;
-  /** `"period":{…},"drought":{…},"details":{…}` */
+  /** The answer's keys after location: `"period":{…},"drought":{…},"details":{…}` */
   tail: string;
 }
 
 /** The cell-month's part of its answers. */
 function cellTextOf(data: DroughtGridData): CellText {
   const { gridId, gridLat, gridLng } = data.location;
-  const rest = JSON.stringify({ period: data.period, drought: data.drought, details: data.details });
+  // Every key of the answer after location, in its order (location: undefined is left out by JSON.stringify).
+  const rest = JSON.stringify({ ...data, location: undefined });
   return { mid: `,"gridId":${JSON.stringify(gridId)},"gridLat":${gridLat},"gridLng":${gridLng},"distanceKm":`, tail: rest.slice(1, -1) };
 }
 

@@ -10,6 +10,8 @@ import { FileKeyStore, generateKey, hashKey, writeKeyFile, type ApiKeyRecord } f
 import { createRateLimiter, type PlanLimit, type RateLimiter } from "../../server/limits/rate-limit.ts";
 import { listen, type HttpTimeouts, type RunningServer } from "../../server/serve.ts";
 import { FakeDroughtService } from "./fake-service.ts";
+import type { DroughtService } from "../../server/services/types.ts";
+import type { OutbreakService } from "../../server/services/outbreak-service.ts";
 
 export const silent = pino({ level: "silent" });
 
@@ -105,4 +107,31 @@ export function postJson(base: string, path: string, body: unknown, key: string 
 
 export function get(base: string, path: string, key: string | undefined, headers: Record<string, string> = {}) {
   return undiciFetch(base + path, { headers: { ...(key === undefined ? {} : { "x-api-key": key }), ...headers }, dispatcher: noKeepAlive }) as unknown as Promise<Response>;
+}
+
+/**
+ * The real app over the given services (drought: the fake unless given), one active key on a plan of `points` a minute,
+ * on a free loopback port.
+ */
+export async function startAppOver(services: { drought?: DroughtService; outbreak?: OutbreakService }, points = 10_000): Promise<{ base: string; key: string; close(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), "app-over-"));
+  const key = generateKey();
+  writeKeyFile(join(dir, "keys.json"), { keys: [{ id: "key_test", hash: hashKey(key), plan: "free", status: "active", createdAt: "2024-01-01T00:00:00.000Z" }] });
+  const app = createApp({
+    drought: services.drought ?? new FakeDroughtService(),
+    outbreak: services.outbreak,
+    keys: new FileKeyStore(join(dir, "keys.json"), { checkIntervalMs: 0 }),
+    limiter: createRateLimiter({ plans: { free: { points, duration: 60 } } }),
+    logger: silent,
+    ready: () => true,
+  });
+  const running = await listen(app, { port: 0, host: "127.0.0.1", logger: silent });
+  return {
+    base: `http://127.0.0.1:${running.port}`,
+    key,
+    async close() {
+      await running.shutdown();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

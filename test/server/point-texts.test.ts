@@ -2,16 +2,9 @@
 // JSON.stringify of the answer object, for points over and around the region, default and asked-for months, found and
 // refused points, each freshness flag, and across a change of day (the answer's currency).
 import { afterAll, describe, expect, inject, it, vi } from "vitest";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createApp } from "../../server/app.ts";
-import { FileKeyStore, generateKey, hashKey, writeKeyFile } from "../../server/auth/key-store.ts";
-import { createRateLimiter } from "../../server/limits/rate-limit.ts";
-import { listen } from "../../server/serve.ts";
 import { ScoreService } from "../../server/services/score-service.ts";
 import type { FeedRiskService } from "../../server/services/feed-risk-service.ts";
-import { silent } from "./helpers.ts";
+import { startAppOver } from "./helpers.ts";
 import { openDroughtService } from "../../server/services/drought-service.ts";
 import { MAX_CACHED_POINT_TEXTS, PointTexts } from "../../server/services/point-texts.ts";
 import { UNKNOWN_FRESHNESS, type FreshnessFlag } from "../../server/services/source-status-service.ts";
@@ -86,19 +79,9 @@ describe("GET drought's answer from cached text", () => {
 describe("GET /api/risk-map/drought through the service main.ts serves (ScoreService over the drought service)", () => {
   it("answers JSON from the cached text, the same bytes; CSV as before", async () => {
     const written = vi.spyOn(service, "droughtJson");
-    const dir = mkdtempSync(join(tmpdir(), "point-texts-"));
-    const key = generateKey();
-    writeKeyFile(join(dir, "keys.json"), { keys: [{ id: "key_t", hash: hashKey(key), plan: "free", status: "active", createdAt: "2024-01-01T00:00:00.000Z" }] });
-    const app = createApp({
-      drought: new ScoreService(service, {} as FeedRiskService),
-      keys: new FileKeyStore(join(dir, "keys.json"), { checkIntervalMs: 0 }),
-      limiter: createRateLimiter({ plans: { free: { points: 1000, duration: 60 } } }),
-      logger: silent,
-      ready: () => true,
-    });
-    const running = await listen(app, { port: 0, host: "127.0.0.1", logger: silent });
+    const app = await startAppOver({ drought: new ScoreService(service, {} as FeedRiskService) }, 1000);
     try {
-      const ask = (query: string) => fetch(`http://127.0.0.1:${running.port}/api/risk-map/drought?${query}`, { headers: { "x-api-key": key } });
+      const ask = (query: string) => fetch(`${app.base}/api/risk-map/drought?${query}`, { headers: { "x-api-key": app.key } });
       const json = await ask("lat=15.2&lng=102.1");
       expect(json.status).toBe(200);
       // No sources status in this app: the flag is UNKNOWN_FRESHNESS.
@@ -111,8 +94,7 @@ describe("GET /api/risk-map/drought through the service main.ts serves (ScoreSer
       expect(written).toHaveBeenCalledTimes(1);
     } finally {
       written.mockRestore();
-      await running.shutdown();
-      rmSync(dir, { recursive: true, force: true });
+      await app.close();
     }
   });
 });

@@ -6,14 +6,7 @@ import { openDroughtService } from "../../server/services/drought-service.ts";
 import { itemRowText, MAX_CACHED_TAILS, RowTexts } from "../../server/services/row-texts.ts";
 import type { BatchItem, BatchScorer } from "../../server/services/types.ts";
 import { rng } from "../../bench/random.ts";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createApp } from "../../server/app.ts";
-import { FileKeyStore, generateKey, hashKey, writeKeyFile } from "../../server/auth/key-store.ts";
-import { createRateLimiter } from "../../server/limits/rate-limit.ts";
-import { listen } from "../../server/serve.ts";
-import { silent } from "./helpers.ts";
+import { startAppOver } from "./helpers.ts";
 
 const { service, store } = await openDroughtService(inject("artifactsDir"), { pollMs: 0 });
 afterAll(() => store.stop());
@@ -73,17 +66,7 @@ describe("POST /api/risk-map/batch before and after the version's lookup raster"
   it("answers the same bytes and time headers from the cells' texts as from the items: JSON, CSV, CSV by Accept, none found", async () => {
     // A fresh service: its first batch starts the raster and answers from items.
     const late = await openDroughtService(inject("artifactsDir"), { pollMs: 0 });
-    const dir = mkdtempSync(join(tmpdir(), "row-texts-"));
-    const key = generateKey();
-    writeKeyFile(join(dir, "keys.json"), { keys: [{ id: "key_t", hash: hashKey(key), plan: "free", status: "active", createdAt: "2024-01-01T00:00:00.000Z" }] });
-    const app = createApp({
-      drought: late.service,
-      keys: new FileKeyStore(join(dir, "keys.json"), { checkIntervalMs: 0 }),
-      limiter: createRateLimiter({ plans: { free: { points: 100_000, duration: 60 } } }),
-      logger: silent,
-      ready: () => true,
-    });
-    const running = await listen(app, { port: 0, host: "127.0.0.1", logger: silent });
+    const app = await startAppOver({ drought: late.service }, 100_000);
     try {
       const r = rng(9);
       const locations = Array.from({ length: 100 }, (_, i) => ({
@@ -96,9 +79,9 @@ describe("POST /api/risk-map/batch before and after the version's lookup raster"
       const nowhere = [{ id: "sea", lat: 10, lng: 100 }, { lat: 48.85, lng: 2.35 }];
       // JSON, CSV asked in the body, CSV asked by Accept, and a batch with no data: body and time headers.
       const ask = async (format: "json" | "csv" | "accept" | "nowhere") => {
-        const res = await fetch(`http://127.0.0.1:${running.port}/api/risk-map/batch`, {
+        const res = await fetch(`${app.base}/api/risk-map/batch`, {
           method: "POST",
-          headers: { "x-api-key": key, "content-type": "application/json", ...(format === "accept" ? { accept: "text/csv" } : {}) },
+          headers: { "x-api-key": app.key, "content-type": "application/json", ...(format === "accept" ? { accept: "text/csv" } : {}) },
           body: JSON.stringify({ riskType: "drought", ...(format === "json" || format === "csv" ? { format } : {}), locations: format === "nowhere" ? nowhere : locations }),
         });
         expect(res.status).toBe(200);
@@ -122,9 +105,8 @@ describe("POST /api/risk-map/batch before and after the version's lookup raster"
       expect(fromCells.csv).toMatch(/^\d{4}-\d{2}-\d{2}\/\d{4}-\d{2}-\d{2} \d{4}-\d{2}-\d{2} (true|false)\nid,lat,lng,/);
       expect(fromCells.nowhere).toContain('"details":null,"detailsReason":"no location of the batch has drought data"');
     } finally {
-      await running.shutdown();
+      await app.close();
       late.store.stop();
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
