@@ -28,6 +28,7 @@ import { openSourceStatusService } from "./services/source-status-service.ts";
 import { sharedGeography } from "../lib/feed-risk/place.ts";
 import { beatToPrimary, startClusterHealth } from "./health/cluster-health.ts";
 import { healthFromEnv, startHealthThread, type HealthThread } from "./health/health-thread.ts";
+import { collectStartupGarbage } from "./startup-heap.ts";
 
 async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
   // The liveness listener first: it answers while the published versions are checked and loaded, too.
@@ -74,6 +75,8 @@ async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
     sources: sources.service,
     routers: [createMapPageRouter(), tiles],
   });
+  // The start-up's garbage, collected before the first request rather than by the first seconds of serving.
+  log.info(collectStartupGarbage(), "start-up garbage collected");
   const running = await listen(app, {
     port: intSetting(env, "PORT", 8080),
     host: env.HOST || "0.0.0.0",
