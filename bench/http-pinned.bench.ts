@@ -42,10 +42,18 @@ const batchOf = (locations: { lat: number; lng: number }[]): LoadRequest => ({
 });
 const BATCH = batchOf(thaiPoints(100, 7));
 
-/** Alternates a and b ROUNDS times (both see the same machine state); medians and their ratio. */
+/**
+ * Warm-up runs of each side before the measured rounds: a fresh server of ours answers at half to two thirds of its
+ * rate for its first 3–10 s under load (its code not yet optimised; bench/gc-heap.bench.ts), a bare route for ~1 s.
+ */
+const WARMUPS = 2;
+
+/** Alternates a and b ROUNDS times after WARMUPS each (both see the same machine state); medians and their ratio. */
 async function paired(a: () => Promise<number>, b: () => Promise<number>) {
-  await a();
-  await b(); // warm-up
+  for (let w = 0; w < WARMUPS; w++) {
+    await a();
+    await b();
+  }
   const as: number[] = [];
   const bs: number[] = [];
   for (let r = 0; r < ROUNDS; r++) {
@@ -216,7 +224,7 @@ async function main() {
   const pb = await profiled(BATCH);
   const f0 = (x: number) => x.toFixed(0);
   const pct = (x: number) => `**${x.toFixed(2)}**`;
-  console.log(`Server pinned to core ${SERVER_CPU}, autocannon (32 connections, ${SECONDS} s a run) to core ${LOAD_CPU}; in each of ${PAIRS} fresh process pairs, medians of ${ROUNDS} alternating rounds after one warm-up each; the figures
+  console.log(`Server pinned to core ${SERVER_CPU}, autocannon (32 connections, ${SECONDS} s a run) to core ${LOAD_CPU}; in each of ${PAIRS} fresh process pairs, medians of ${ROUNDS} alternating rounds after ${WARMUPS} warm-up runs each; the figures
 below are the medians over the pairs (each pair's ratio in brackets), the 1M-grid row one pair's.
 
 | pair (same run) | ours req/s | baseline req/s | ratio | goal |
