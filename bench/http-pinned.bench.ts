@@ -159,7 +159,8 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
-function stageCosts(profile: CpuProfile, requests: number) {
+/** Each stage's CPU per request over the profile's last `windowUs` (the measured run; the warm-up runs left out). */
+function stageCosts(profile: CpuProfile, requests: number, windowUs: number) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -175,20 +176,20 @@ function stageCosts(profile: CpuProfile, requests: number) {
   const stageFor = (fn: string, url: string) =>
     stageOf.get(fn)?.find((m) => (inPackage(m.inFile) ? url.includes(m.inFile!) : ownCode(url) && (m.inFile === undefined || url.includes(m.inFile))))?.stage;
   const totals = new Map<string, number>();
-  let started = false;
   let busy = 0;
+  const from = profile.timeDeltas.reduce((t, d) => t + d, 0) - windowUs;
+  let at = 0;
   for (let i = 0; i < profile.samples.length; i++) {
     const leaf = byId.get(profile.samples[i])!;
     const dt = profile.timeDeltas[i];
+    at += dt;
+    if (at < from) continue;
     let stage: string | undefined;
-    let inDispatch = false;
-    for (let id: number | undefined = leaf.id; id !== undefined; id = parent.get(id)) {
+    for (let id: number | undefined = leaf.id; id !== undefined && stage === undefined; id = parent.get(id)) {
       const f = byId.get(id)!.callFrame;
-      if (f.functionName === "dispatch" && ownCode(f.url)) inDispatch = true;
-      stage ??= stageFor(f.functionName, f.url);
+      stage = stageFor(f.functionName, f.url);
     }
-    started ||= inDispatch; // the window starts with the first request answered (start-up left out)
-    if (!started || leaf.callFrame.functionName === "(idle)") continue;
+    if (leaf.callFrame.functionName === "(idle)") continue;
     busy += dt;
     const name = leaf.callFrame.functionName === "(garbage collector)" ? "garbage collection" : (stage ?? "Node and Express (HTTP parsing, sockets, router)");
     totals.set(name, (totals.get(name) ?? 0) + dt);
@@ -202,13 +203,15 @@ async function profiled(req: LoadRequest) {
   process.env.BENCH_SERVER_NODE_ARGS = `--cpu-prof --cpu-prof-dir=${dir}`;
   const s = await startServer(ARTIFACTS, {}, { cpu: SERVER_CPU });
   process.env.BENCH_SERVER_NODE_ARGS = previous;
+  for (let w = 0; w < WARMUPS; w++) await load(s, req, SECONDS);
   const rps = await load(s, req, SECONDS);
   await s.stop();
   const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
   if (file === undefined) throw new Error("the server wrote no CPU profile");
   const profile = JSON.parse(readFileSync(join(dir, file), "utf8")) as CpuProfile;
   rmSync(dir, { recursive: true, force: true });
-  return { rps, ...stageCosts(profile, rps * SECONDS) };
+  // The measured run and the server's shutdown after it (idle samples are not counted).
+  return { rps, ...stageCosts(profile, rps * SECONDS, (SECONDS + 0.2) * 1e6) };
 }
 
 async function main() {
@@ -234,7 +237,7 @@ below are the medians over the pairs (each pair's ratio in brackets), the 1M-gri
 | POST /api/risk-map/batch (100 points) vs GET /api/ping | ${f0(a.batch)} | ${f0(a.ping)} | ${pct(a.batchVsPing)} (${a.pairs.batchVsPing}) | ≥ 0.35 |
 | POST batch-100, synthetic 1,000,000-cell grid vs the published grid (the regional 1° grid; same 100 inland Thai points) | ${f0(m.million)} | ${f0(m.thai)} | ${pct(m.ratio)} | ≥ 0.8 |
 
-Where a request's CPU time goes (server under --cpu-prof, which slows it; each sample to the innermost named stage):
+Where a request's CPU time goes (a fresh server under --cpu-prof, which slows it, after ${WARMUPS} warm-up runs; the measured run only; each sample to the innermost named stage):
 
 | stage | GET drought µs/request | POST batch-100 µs/request |
 |---|---|---|
