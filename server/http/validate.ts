@@ -69,12 +69,19 @@ export function findForbiddenKey(root: unknown): string | undefined {
     const { value, path } = top;
     if (path !== undefined && typeof path.key === "string" && FORBIDDEN_KEYS.has(path.key)) return pathOf(path);
     if (value === null || typeof value !== "object") continue;
-    // Pushed in reverse so that the first key (or item) is visited first.
+    // Pushed in reverse so that the first key (or item) is visited first. A number, string, boolean or null under a
+    // key that is not forbidden can hold nothing to find: not pushed (a batch body's 300 coordinates and ids).
     if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], path: { parent: path, key: i } });
+      for (let i = value.length - 1; i >= 0; i--) {
+        const item: unknown = value[i];
+        if (item !== null && typeof item === "object") stack.push({ value: item, path: { parent: path, key: i } });
+      }
     } else {
       const keys = Object.keys(value);
-      for (let i = keys.length - 1; i >= 0; i--) stack.push({ value: (value as Record<string, unknown>)[keys[i]], path: { parent: path, key: keys[i] } });
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const item = (value as Record<string, unknown>)[keys[i]];
+        if ((item !== null && typeof item === "object") || FORBIDDEN_KEYS.has(keys[i])) stack.push({ value: item, path: { parent: path, key: keys[i] } });
+      }
     }
   }
   return undefined;

@@ -194,4 +194,13 @@ describe("helpers", () => {
     expect(findForbiddenKey(JSON.parse('{"a": [{"b": {"__proto__": 1}}]}'))).toBe("a[0].b.__proto__");
     expect(findForbiddenKey({ a: [{ b: { c: 1 } }], proto: 1 })).toBeUndefined();
   });
+
+  it("findForbiddenKey reports the first forbidden key in depth-first key order, whatever its value", () => {
+    // Primitive values are not walked into, but a forbidden key holding one is still found, in its place.
+    expect(findForbiddenKey(JSON.parse('{"a": {"constructor": 1}, "prototype": 2}'))).toBe("a.constructor");
+    expect(findForbiddenKey(JSON.parse('{"x": 1, "prototype": {"y": 1}, "a": {"__proto__": 1}}'))).toBe("prototype");
+    expect(findForbiddenKey(JSON.parse('{"a": null, "b": [1, "s", null, true], "__proto__": null}'))).toBe("__proto__");
+    expect(findForbiddenKey(JSON.parse('[1, "x", [2, {"k": [null, {"constructor": "c"}]}]]'))).toBe("[2][1].k[1].constructor");
+    expect(findForbiddenKey(JSON.parse('{"locations": [{"id": "a", "lat": 1, "lng": 2}], "riskType": "drought"}'))).toBeUndefined();
+  });
 });
