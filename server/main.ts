@@ -76,7 +76,9 @@ async function runWorker(env: NodeJS.ProcessEnv): Promise<void> {
     routers: [createMapPageRouter(), tiles],
   });
   // The start-up's garbage, collected before the first request rather than by the first seconds of serving.
-  log.info(collectStartupGarbage(), "start-up garbage collected");
+  const collected = collectStartupGarbage();
+  if ("skipped" in collected) log.warn({ reason: collected.skipped }, "start-up garbage not collected: the first seconds of serving will collect it");
+  else log.info(collected, "start-up garbage collected");
   const running = await listen(app, {
     port: intSetting(env, "PORT", 8080),
     host: env.HOST || "0.0.0.0",

@@ -20,6 +20,13 @@ describe("scanJson", () => {
     expect(scan('{"a\\\\":1,"a\\\\":2}')).toEqual(dup("a\\"));
   });
 
+  it("ignores brackets, braces, commas and escaped quotes inside strings, and counts array items past them", () => {
+    expect(scan('{"a":"},{[,]\\"x","a":1}')).toEqual(dup("a"));
+    expect(scan('{"a":"\\\\","b":{"a":1}}')).toBeUndefined();
+    expect(scan('{"l":["],[", "x,y", {"k":1,"k":2}]}')).toEqual(dup("l[2].k"));
+    expect(scan('{"é,}":1,"é,}":2}')).toEqual(dup("é,}"));
+  });
+
   it("finds the repeat in an object of many keys, escaped or not", () => {
     const keys = Array.from({ length: 40 }, (_, i) => `"k${i}":${i}`);
     expect(scan(`{${keys.join(",")}}`)).toBeUndefined();
