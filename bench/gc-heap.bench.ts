@@ -135,12 +135,8 @@ async function main() {
   for (const r of rows) console.log(`| ${r.what} | ${r.rps.toFixed(0)} | ${r.scavenges} | ${f1(r.scavengeMs)} | ${f1(r.promotedKbPerRequest)} | ${f1(r.gcUsPerRequest)} | ${r.heapMb.toFixed(0)} |`);
   console.log(
     "\nEvery server promotes a few KB of each request's objects (Node's HTTP objects outlive a scavenge under load). " +
-      "Our server collects the garbage its start-up left before it listens (server/startup-heap.ts); before it did, " +
-      "the server with every snapshot scavenged 8.3 ms on average in its first 4 s against 4.7 ms warmed (25.6 " +
-      "against 13.7 µs of GC a request, 2026-11-29 03:32). What the first seconds still cost is code not yet " +
-      "optimised and, on drought-only artifacts, slower scavenges (not explained yet). Warmed up, GC per request is " +
-      "within a few µs of a bare route's: what GET drought costs beyond the bare route is not GC but the sum of its " +
-      "stages (bench/RESULTS.md, the pinned bench's profile).",
+      "Our server collects the garbage its start-up left before it listens (server/startup-heap.ts); compare its first " +
+      "seconds with its warmed rows, and both with the bare route's: bench/RESULTS.md keeps the runs before and after.",
   );
 }
 

@@ -9,7 +9,8 @@
 // sample given to the innermost named stage on its stack (the middleware in server/app.ts, validation, the
 // service, serialisation), divided by the requests answered. The profiler slows the server (~20 %): the shares are
 // the figure to read, the microseconds are upper bounds.
-// Run: npx tsx bench/http-pinned.bench.ts [--seconds S]   (needs published artifacts: make artifacts; 2+ cores)
+// Run: npx tsx bench/http-pinned.bench.ts [--seconds S] [--pairs N]   (needs published artifacts: make artifacts; 2+
+// cores; about 10 minutes with the defaults, 4 s and 3 pairs)
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
@@ -29,6 +30,7 @@ const ROUNDS = 3;
  */
 const argPairs = process.argv.indexOf("--pairs");
 const PAIRS = argPairs > 0 ? Number(process.argv[argPairs + 1]) : 3;
+if (!(SECONDS > 0) || !Number.isInteger(PAIRS) || PAIRS < 1) throw new Error("--seconds must be positive and --pairs a positive integer");
 const ARTIFACTS = process.env.ARTIFACTS_DIR ?? defaultArtifactsDir();
 const SERVER_CPU = "0";
 const LOAD_CPU = "1";
@@ -154,13 +156,15 @@ const STAGES: [stage: string, functions: string[]][] = [
 ];
 
 interface CpuProfile {
+  /** µs on the monotonic clock that process.hrtime reads (CLOCK_MONOTONIC on Linux), shared by every process. */
+  startTime: number;
   nodes: { id: number; callFrame: { functionName: string; url: string }; children?: number[] }[];
   samples: number[];
   timeDeltas: number[];
 }
 
-/** Each stage's CPU per request over the profile's last `windowUs` (the measured run; the warm-up runs left out). */
-function stageCosts(profile: CpuProfile, requests: number, windowUs: number) {
+/** Each stage's CPU per request over the samples taken from `fromUs` to `toUs` (the measured run, on hrtime's clock). */
+function stageCosts(profile: CpuProfile, requests: number, fromUs: number, toUs: number) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -177,13 +181,12 @@ function stageCosts(profile: CpuProfile, requests: number, windowUs: number) {
     stageOf.get(fn)?.find((m) => (inPackage(m.inFile) ? url.includes(m.inFile!) : ownCode(url) && (m.inFile === undefined || url.includes(m.inFile))))?.stage;
   const totals = new Map<string, number>();
   let busy = 0;
-  const from = profile.timeDeltas.reduce((t, d) => t + d, 0) - windowUs;
-  let at = 0;
+  let at = profile.startTime;
   for (let i = 0; i < profile.samples.length; i++) {
     const leaf = byId.get(profile.samples[i])!;
     const dt = profile.timeDeltas[i];
     at += dt;
-    if (at < from) continue;
+    if (at < fromUs || at > toUs) continue;
     let stage: string | undefined;
     for (let id: number | undefined = leaf.id; id !== undefined && stage === undefined; id = parent.get(id)) {
       const f = byId.get(id)!.callFrame;
@@ -194,6 +197,7 @@ function stageCosts(profile: CpuProfile, requests: number, windowUs: number) {
     const name = leaf.callFrame.functionName === "(garbage collector)" ? "garbage collection" : (stage ?? "Node and Express (HTTP parsing, sockets, router)");
     totals.set(name, (totals.get(name) ?? 0) + dt);
   }
+  if (busy === 0) throw new Error("no CPU sample inside the measured run: the profile's clock is not hrtime's");
   return { perRequestUs: busy / requests, stages: [...totals].map(([stage, us]) => ({ stage, us: us / requests })).sort((a, b) => b.us - a.us) };
 }
 
@@ -204,14 +208,15 @@ async function profiled(req: LoadRequest) {
   const s = await startServer(ARTIFACTS, {}, { cpu: SERVER_CPU });
   process.env.BENCH_SERVER_NODE_ARGS = previous;
   for (let w = 0; w < WARMUPS; w++) await load(s, req, SECONDS);
+  const fromUs = Number(process.hrtime.bigint() / 1000n);
   const rps = await load(s, req, SECONDS);
+  const toUs = Number(process.hrtime.bigint() / 1000n);
   await s.stop();
   const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
   if (file === undefined) throw new Error("the server wrote no CPU profile");
   const profile = JSON.parse(readFileSync(join(dir, file), "utf8")) as CpuProfile;
   rmSync(dir, { recursive: true, force: true });
-  // The measured run and the server's shutdown after it (idle samples are not counted).
-  return { rps, ...stageCosts(profile, rps * SECONDS, (SECONDS + 0.2) * 1e6) };
+  return { rps, ...stageCosts(profile, rps * SECONDS, fromUs, toUs) };
 }
 
 async function main() {
@@ -228,7 +233,8 @@ async function main() {
   const f0 = (x: number) => x.toFixed(0);
   const pct = (x: number) => `**${x.toFixed(2)}**`;
   console.log(`Server pinned to core ${SERVER_CPU}, autocannon (32 connections, ${SECONDS} s a run) to core ${LOAD_CPU}; in each of ${PAIRS} fresh process pairs, medians of ${ROUNDS} alternating rounds after ${WARMUPS} warm-up runs each; the figures
-below are the medians over the pairs (each pair's ratio in brackets), the 1M-grid row one pair's.
+below are the medians over the pairs, each column on its own (so ours / baseline need not equal the ratio, which is the
+median of the pairs' ratios, each pair's in brackets); the 1M-grid row is one pair's.
 
 | pair (same run) | ours req/s | baseline req/s | ratio | goal |
 |---|---|---|---|---|
