@@ -2,17 +2,15 @@
 // default) and 1:50m, in process. Query sets: cities on every continent (jittered ±0.5°), open sea, points spread
 // uniformly over the sphere, and points far (> 1,000 km) from any coast.
 // Run: npx tsx bench/geo.bench.ts   (prints a markdown table; `make bench` collects it into bench/RESULTS.md)
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { ProvinceIndexReader, writeProvinceIndex } from "../formats/province-index.ts";
 import { buildGeography, type Geography } from "../lib/geo/geography.ts";
 import type { NaturalEarthScale } from "../lib/geo/natural-earth.ts";
 import { loadProvinces } from "../pipeline/provinces/boundaries.ts";
 import { flattenRings } from "../lib/geo/province-rings.ts";
 import { rng } from "./random.ts";
+import { exposedGc } from "../server/startup-heap.ts";
 
-setFlagsFromString("--expose-gc");
-const gc = runInNewContext("gc") as () => void;
+const gc = exposedGc();
 
 /** [lat, lng] of cities on every continent (Asia, Europe, Africa, North and South America, Oceania). */
 const CITIES: [number, number][] = [

@@ -3,7 +3,7 @@
 // serving; until then each scavenge took ~17 ms instead of ~5 (--trace-gc, 1 s load steps; bench/RESULTS.md "GC and the
 // live heap under HTTP load"). Collected before listening: 153 → 61 MB in 63 ms there, and 25.6 → 15.5 µs of GC a GET
 // drought request in the first 4 s under load (bench/gc-heap.bench.ts).
-// `gc` is exposed at run time (as jest-leak-detector and bench/geo.bench.ts do) so every way of starting the server
+// `gc` is exposed at run time (as jest-leak-detector does; bench/geo.bench.ts uses exposedGc too) so every way of starting the server
 // (npm start, make serve, the cluster's workers, Docker) gets it without a node flag. Node documents setting V8 flags
 // after start as unsupported: where it does not give a `gc`, the collection is skipped and the server starts as before.
 import { setFlagsFromString } from "node:v8";
