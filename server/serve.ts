@@ -3,13 +3,14 @@
 // then resolve; connections still busy after `graceMs` are destroyed.
 // Timeouts (docs/api.md "Limits"): a request must arrive whole within requestTimeoutMs and its headers within
 // headersTimeoutMs, else 408; Node's defaults (300 s, 60 s) would let slow clients hold connections for minutes.
-import { createServer, type RequestListener, type Server } from "node:http";
+import { createServer, type RequestListener, type Server, type ServerOptions } from "node:http";
 import type { AddressInfo } from "node:net";
 import { availableParallelism } from "node:os";
 import type { Express } from "express";
 import { intSetting } from "../lib/config.ts";
 import type { Logger } from "../lib/log.ts";
 import { onClientError } from "./http/client-error.ts";
+import { expressMessageClasses } from "./http/express-messages.ts";
 
 export interface RunningServer {
   server: Server;
@@ -60,11 +61,13 @@ export const DEFAULT_LISTEN_BACKLOG = 4096;
  * idle keep-alive connections closed after keepAliveTimeoutMs, and what Node's parser refuses (malformed request,
  * headers over the size limit, timeouts) answered in the error envelope with the API's headers (http/client-error.ts),
  * not with Node's bare 400/408/431. The API port and the health listener (health/health-server.ts) both use it.
+ * `messages`: the classes of its requests and responses (the API's: http/express-messages.ts).
  */
-export function createLimitedServer(handler: RequestListener, timeouts: HttpTimeouts, logger: Logger): Server {
+export function createLimitedServer(handler: RequestListener, timeouts: HttpTimeouts, logger: Logger, messages?: ServerOptions): Server {
   const checked = checkTimeouts(timeouts);
   const server = createServer(
     {
+      ...messages,
       requestTimeout: checked.requestTimeoutMs,
       headersTimeout: checked.headersTimeoutMs,
       // Node checks the timeouts every 30 s by default, so a 10 s timeout could take 40 s to fire.
@@ -83,7 +86,7 @@ export function listen(
   app: Express,
   opts: { port: number; host: string; logger: Logger; graceMs?: number; timeouts?: Partial<HttpTimeouts>; backlog?: number },
 ): Promise<RunningServer> {
-  const server = createLimitedServer(app, { ...DEFAULT_HTTP_TIMEOUTS, ...opts.timeouts }, opts.logger);
+  const server = createLimitedServer(app, { ...DEFAULT_HTTP_TIMEOUTS, ...opts.timeouts }, opts.logger, expressMessageClasses(app));
   // An Expect other than 100-continue: the app answers 417 in the envelope (http/header-checks.ts), not Node.
   server.on("checkExpectation", app);
   const graceMs = opts.graceMs ?? 10_000;
