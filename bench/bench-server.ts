@@ -18,11 +18,24 @@ export interface Started {
   stop(): Promise<void>;
 }
 
+/** How a bench runs a process of node: pinned to `cpu` (taskset -c), under `wrap` (a command and its arguments before node's, e.g. valgrind's). */
+export interface NodeCommand {
+  cpu?: string;
+  wrap?: string[];
+}
+
+/** The program and arguments that run node with `argv` as `opts` says. */
+export function nodeCommand(argv: string[], opts: NodeCommand): [string, string[]] {
+  const inner = [...(opts.wrap ?? []), process.execPath, ...argv];
+  if (opts.cpu !== undefined) return ["taskset", ["-c", opts.cpu, ...inner]];
+  return [inner[0], inner.slice(1)];
+}
+
 /**
  * Starts the server; `opts.cpu` pins it to those cores (taskset -c, e.g. "0") so a load generator pinned elsewhere
- * (pinSelf) does not take its CPU.
+ * (pinSelf) does not take its CPU; `opts.wrap` runs it under another program (valgrind: bench/http-instructions.bench.ts).
  */
-export async function startServer(artifacts: string, env: Record<string, string> = {}, opts: { cpu?: string; captureStdout?: boolean } = {}): Promise<Started> {
+export async function startServer(artifacts: string, env: Record<string, string> = {}, opts: NodeCommand & { captureStdout?: boolean } = {}): Promise<Started> {
   const dir = mkdtempSync(join(tmpdir(), "bench-keys-"));
   const key = generateKey();
   writeKeyFile(join(dir, "keys.json"), { keys: [{ id: "key_bench", hash: hashKey(key), plan: "bench", status: "active", createdAt: new Date().toISOString() }] });
@@ -32,7 +45,8 @@ export async function startServer(artifacts: string, env: Record<string, string>
   // BENCH_SERVER_NODE_ARGS adds node flags to the server only (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof).
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
   const argv = [...nodeArgs, join(PROJECT_ROOT, "dist/server/main.js")];
-  const proc = spawn(opts.cpu === undefined ? process.execPath : "taskset", opts.cpu === undefined ? argv : ["-c", opts.cpu, process.execPath, ...argv], {
+  const [program, args] = nodeCommand(argv, opts);
+  const proc = spawn(program, args, {
     env: {
       ...process.env,
       ARTIFACTS_DIR: artifacts,
@@ -57,7 +71,8 @@ export async function startServer(artifacts: string, env: Record<string, string>
     } catch {
       // starting
     }
-    if (performance.now() - t0 > 120_000) throw new Error("server did not become ready");
+    // Under valgrind the start takes minutes.
+    if (performance.now() - t0 > (opts.wrap ? 900_000 : 120_000)) throw new Error("server did not become ready");
     await new Promise((r) => setTimeout(r, 20));
   }
   const readyMs = performance.now() - t0;

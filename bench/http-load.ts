@@ -13,7 +13,7 @@ import { createStaging, publishStaging } from "../pipeline/publish/publish.ts";
 import { readManifest } from "../formats/manifest.ts";
 import { copyVersionExtras } from "./synthetic-grid.ts";
 import { rng } from "./random.ts";
-import type { Started } from "./bench-server.ts";
+import { nodeCommand, type NodeCommand, type Started } from "./bench-server.ts";
 
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -47,9 +47,11 @@ export async function load(s: Pick<Started, "base" | "key">, opts: LoadRequest, 
 
 export /**
  * A bare Express 5 app in its own process that answers with fixed bytes (the service's own answers, captured), the
- * baseline of goal 1: our route against Express doing nothing but sending the same body.
+ * baseline of goal 1: our route against Express doing nothing but sending the same body. `sameMessages`: its server
+ * builds requests and responses as ours does (server/http/express-messages.ts) instead of Node's own, so that Express's
+ * per-request prototype change costs it nothing either: the baseline for what our route's own work costs.
  */
-async function bareExpress(bodies: Record<string, { method: "get" | "post"; body: string; type: string }>, opts: { cpu?: string } = {}): Promise<ExpressProcess> {
+async function bareExpress(bodies: Record<string, { method: "get" | "post"; body: string; type: string }>, opts: NodeCommand & { sameMessages?: boolean } = {}): Promise<ExpressProcess> {
   const routes = Object.entries(bodies)
     .map(([path, b]) => `app.${b.method}(${JSON.stringify(path)}, (req, res) => { if (req.method === "POST") req.resume(); res.type(${JSON.stringify(b.type)}).send(${JSON.stringify(b.body)}); });`)
     .join("\n");
@@ -63,11 +65,21 @@ export interface ExpressProcess {
   stop(): Promise<void>;
 }
 
-/** Runs an Express app's module text (`app` defined, not listening) on a free port in its own process; ready once `probe` answers. */
-async function expressProcess(script: string, probe: string, opts: { cpu?: string }): Promise<ExpressProcess> {
+/** The server's request and response classes (dist/, compiled by the benches' `make build`). */
+const EXPRESS_MESSAGES = pathToFileURL(join(PROJECT_ROOT, "dist/server/http/express-messages.js")).href;
+
+/**
+ * Runs an Express app's module text (`app` defined, not listening) on a free port in its own process; ready once `probe`
+ * answers. `sameMessages`: listens as our server does, with its request and response classes (bareExpress).
+ */
+async function expressProcess(script: string, probe: string, opts: NodeCommand & { sameMessages?: boolean }): Promise<ExpressProcess> {
   const port = 30000 + Math.floor(Math.random() * 20000);
-  const argv = ["--input-type=module", "-e", `${script}\napp.listen(${port}, "127.0.0.1");`];
-  const proc = spawn(opts.cpu === undefined ? process.execPath : "taskset", opts.cpu === undefined ? argv : ["-c", opts.cpu, process.execPath, ...argv], { cwd: PROJECT_ROOT, stdio: ["ignore", "inherit", "inherit"] });
+  const listen = opts.sameMessages
+    ? `const { createServer } = await import("node:http"); const { expressMessageClasses } = await import(${JSON.stringify(EXPRESS_MESSAGES)});\ncreateServer(expressMessageClasses(app), app).listen(${port}, "127.0.0.1");`
+    : `app.listen(${port}, "127.0.0.1");`;
+  const argv = ["--input-type=module", "-e", `${script}\n${listen}`];
+  const [program, args] = nodeCommand(argv, opts);
+  const proc = spawn(program, args, { cwd: PROJECT_ROOT, stdio: ["ignore", "inherit", "inherit"] });
   const base = `http://127.0.0.1:${port}`;
   for (;;) {
     try {
@@ -86,9 +98,10 @@ export /**
  * with a stored hash in constant time, helmet's two security headers, the CORS, X-Data-Version and RateLimit-*
  * headers, a weak ETag (sha1 of the body) with Cache-Control and Vary, and a prom-client counter and histogram
  * observed on finish (labelled children looked up once). No routing table, rate limiter, validation, lookup or
- * serialisation. Its rate against bareExpress's is the most any route of ours could reach.
+ * serialisation. It listens as our server does (bareExpress's sameMessages); its rate against bareExpress's with
+ * sameMessages is the most any route of ours could reach.
  */
-async function floorExpress(path: string, body: string, key: string, opts: { cpu?: string } = {}): Promise<ExpressProcess> {
+async function floorExpress(path: string, body: string, key: string, opts: NodeCommand = {}): Promise<ExpressProcess> {
   const keyHash = createHash("sha256").update(key).digest("hex");
   // The server's own helmet middleware (dist/, compiled by the benches' `make build`): the same two headers, built once.
   const securityHeaders = pathToFileURL(join(PROJECT_ROOT, "dist/server/http/security-headers.js")).href;
@@ -111,7 +124,7 @@ app.get(${JSON.stringify(path)}, (req, res) => {
   res.setHeader("Content-Length", String(Buffer.byteLength(body))); res.end(body);
 });
 `;
-  return expressProcess(script, path, opts);
+  return expressProcess(script, path, { ...opts, sameMessages: true });
 }
 
 export /** A published version whose grid has 1,000,000 cells (1000 × 1000 at 0.01°) and 24 months of 8 indices. */

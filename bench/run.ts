@@ -26,6 +26,7 @@ const BENCHES: [title: string, file: string, args: string[]][] = [
   ["HTTP plumbing: libraries against hand-written (issue 26 item 6)", "http-plumbing.bench.ts", []],
   ["Bulk over HTTP (issue 38)", "bulk-http.bench.ts", []],
   ["GC and the live heap under HTTP load (issue 38)", "gc-heap.bench.ts", []],
+  ["Instructions a request, callgrind (issue 38)", "http-instructions.bench.ts", []],
 ];
 
 const only = process.argv.slice(2);
