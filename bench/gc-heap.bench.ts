@@ -134,9 +134,10 @@ async function main() {
   console.log("|---|---|---|---|---|---|---|");
   for (const r of rows) console.log(`| ${r.what} | ${r.rps.toFixed(0)} | ${r.scavenges} | ${f1(r.scavengeMs)} | ${f1(r.promotedKbPerRequest)} | ${f1(r.gcUsPerRequest)} | ${r.heapMb.toFixed(0)} |`);
   console.log(
-    "\nEvery server promotes a few KB of each request's objects (Node's HTTP objects outlive a scavenge under load). " +
-      "Our server collects the garbage its start-up left before it listens (server/startup-heap.ts); compare its first " +
-      "seconds with its warmed rows, and both with the bare route's: bench/RESULTS.md keeps the runs before and after.",
+    "\nThe promoted column is what each request leaves in the old generation (the bare routes' requests are built as Node " +
+      "builds them; ours with Express's prototypes in place, server/http/express-messages.ts). Our server collects the " +
+      "garbage its start-up left before it listens (server/startup-heap.ts); compare its first seconds with its warmed " +
+      "rows, and both with the bare route's: bench/RESULTS.md keeps the runs before and after.",
   );
 }
 

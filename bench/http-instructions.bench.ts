@@ -2,8 +2,9 @@
 // same build and requests whatever else this machine does, where req/s moves ±5–30 % with the host's load. Each row
 // runs one server (core 0) under callgrind, loads it with WARM requests (autocannon, core 1, 8 connections), zeroes
 // the counters, sends MEASURED more and divides the instructions of every thread of the process (JIT code, GC, Node's
-// C++) by MEASURED. The window is long enough to hold the old generation's collections, not only scavenges. Kernel
-// time (syscalls, page faults) is not counted: the pinned bench (http-pinned.bench.ts) measures time.
+// C++) by MEASURED. The window is long enough to hold the old generation's collections of a server that promotes a
+// few KB a request (a bare route as Node builds requests, and ours before the prototype change), not only its
+// scavenges. Kernel time (syscalls, page faults) is not counted: the pinned bench (http-pinned.bench.ts) measures time.
 // Rows: a bare Express route sending the same bytes, as Node builds requests and as our server does
 // (server/http/express-messages.ts); the floor (http-load.ts floorExpress); our server.
 // Run: npx tsx bench/http-instructions.bench.ts [--requests N]   (needs valgrind and published artifacts; ~10 min)
@@ -22,13 +23,14 @@ const WARM = 6_000;
 if (!Number.isInteger(MEASURED) || MEASURED < 1) throw new Error("--requests must be a positive integer");
 const ARTIFACTS = process.env.ARTIFACTS_DIR ?? defaultArtifactsDir();
 const DROUGHT = "/api/risk-map/drought?lat=15.2&lng=102.1";
-// valgrind names its control pipes after $HOST; the servers and callgrind_control must see the same.
+// valgrind names its control pipes after $HOST; the servers and callgrind_control must see the same (startServer sets
+// HOST=127.0.0.1 for our server; the bare routes and callgrind_control inherit this).
 process.env.HOST = "127.0.0.1";
 
 interface Target {
   base: string;
   pid: number;
-  /** The API key it accepts (our server makes its own; the bare routes ignore it). */
+  /** The API key it accepts: our server makes its own; the floor checks the one it was given; the bare routes ignore it. */
   key?: string;
   stop(): Promise<void>;
 }
@@ -39,19 +41,29 @@ async function send(base: string, key: string, amount: number): Promise<void> {
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${base}: ${r.non2xx} non-2xx, ${r.errors} errors`);
 }
 
+/** Runs callgrind_control on the process; it exits 0 even when it found no callgrind run, so its "OK." is checked. */
+function control(flag: "-z" | "-d", pid: number): void {
+  const said = execFileSync("callgrind_control", [flag, String(pid)], { encoding: "utf8" });
+  if (!/\bOK\./.test(said)) throw new Error(`callgrind_control ${flag} ${pid}: ${said.trim()}`);
+}
+
 /** Instructions a request over MEASURED requests after WARM, from the dump callgrind writes on request. */
-async function count(what: string, start: (wrap: string[]) => Promise<Target>, floorKey: string, dir: string): Promise<{ what: string; perRequest: number }> {
-  const out = join(dir, what.replace(/\W+/g, "-"));
+async function count(what: string, start: (wrap: string[]) => Promise<Target>, givenKey: string, dir: string): Promise<{ what: string; perRequest: number }> {
+  const name = what.replace(/\W+/g, "-");
+  const out = join(dir, name);
   process.stderr.write(`${what}: starting under callgrind…\n`);
   const t = await start(["valgrind", "-q", "--tool=callgrind", `--callgrind-out-file=${out}`]);
-  const key = t.key ?? floorKey;
-  await send(t.base, key, WARM);
-  execFileSync("callgrind_control", ["-z", String(t.pid)], { stdio: "ignore" });
-  await send(t.base, key, MEASURED);
-  execFileSync("callgrind_control", ["-d", String(t.pid)], { stdio: "ignore" });
-  await t.stop();
-  // Dumps on request are numbered out.1, out.2, …; the last one the process wrote at exit is `out` itself.
-  const dumps = readdirSync(dir).filter((f) => f.startsWith(`${what.replace(/\W+/g, "-")}.`));
+  try {
+    const key = t.key ?? givenKey;
+    await send(t.base, key, WARM);
+    control("-z", t.pid);
+    await send(t.base, key, MEASURED);
+    control("-d", t.pid);
+  } finally {
+    await t.stop();
+  }
+  // Dumps on request are numbered out.1, out.2, …; the one the process wrote at exit is `out` itself.
+  const dumps = readdirSync(dir).filter((f) => f.startsWith(`${name}.`));
   if (dumps.length !== 1) throw new Error(`${what}: expected one callgrind dump, found ${dumps.length}`);
   const summary = /^summary: (\d+)/m.exec(readFileSync(join(dir, dumps[0]), "utf8"));
   if (summary === null) throw new Error(`${what}: no summary line in the callgrind dump`);

@@ -81,7 +81,13 @@ async function expressProcess(script: string, probe: string, opts: NodeCommand &
   const [program, args] = nodeCommand(argv, opts);
   const proc = spawn(program, args, { cwd: PROJECT_ROOT, stdio: ["ignore", "inherit", "inherit"] });
   const base = `http://127.0.0.1:${port}`;
+  let exited: number | null | undefined;
+  proc.once("exit", (code) => (exited = code));
+  const t0 = performance.now();
   for (;;) {
+    if (exited !== undefined) throw new Error(`the Express process exited (code ${exited}) before it answered`);
+    // Under valgrind the start takes minutes.
+    if (performance.now() - t0 > (opts.wrap ? 900_000 : 60_000)) throw new Error("the Express process did not answer");
     try {
       await fetch(base + probe);
       break;
@@ -89,7 +95,7 @@ async function expressProcess(script: string, probe: string, opts: NodeCommand &
       await new Promise((r) => setTimeout(r, 20));
     }
   }
-  return { base, pid: proc.pid!, stop: () => new Promise((res) => (proc.once("exit", () => res()), proc.kill("SIGTERM"))) };
+  return { base, pid: proc.pid!, stop: () => new Promise((res) => (exited !== undefined ? res() : (proc.once("exit", () => res()), proc.kill("SIGTERM")))) };
 }
 
 export /**

@@ -4,14 +4,14 @@
 //   listening as our server does (its request and response classes, server/http/express-messages.ts), what our
 //   route's own work costs; and the floor — that route doing only the per-request work every authenticated answer
 //   must do (http-load.ts floorExpress) — against it: the most any route of ours could reach;
-//   POST batch-100 against GET /api/ping of the same server, goal ≥ 0.35 (issue 38: the compute floor, ping + parse + 100 lookups + stringify, is about 0.45);
+//   POST batch-100 against GET /api/ping of the same server, goal ≥ 0.35 (issue 38, set when ping cost ~145 µs: the compute floor, ping + parse + 100 lookups + stringify, was then about 0.45);
 //   POST batch-100 on a synthetic 1,000,000-cell grid against the published grid (the regional grid by default; the same 100 inland Thai points), goal ≥ 0.8.
 // Then where a request's time goes: the server under --cpu-prof for GET drought and for POST batch-100, each CPU
 // sample given to the innermost named stage on its stack (the middleware in server/app.ts, validation, the
 // service, serialisation), divided by the requests answered. The profiler slows the server (~20 %): the shares are
 // the figure to read, the microseconds are upper bounds.
 // Run: npx tsx bench/http-pinned.bench.ts [--seconds S] [--pairs N]   (needs published artifacts: make artifacts; 2+
-// cores; about 10 minutes with the defaults, 4 s and 3 pairs)
+// cores; about 12 minutes with the defaults, 4 s and 3 pairs)
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
@@ -46,8 +46,9 @@ const batchOf = (locations: { lat: number; lng: number }[]): LoadRequest => ({
 const BATCH = batchOf(thaiPoints(100, 7));
 
 /**
- * Warm-up runs of each side before the measured rounds: a fresh server of ours answers at half to two thirds of its
- * rate for its first 3–10 s under load (its code not yet optimised; bench/gc-heap.bench.ts), a bare route for ~1 s.
+ * Warm-up runs of each side before the measured rounds: a fresh server of ours answered at half to two thirds of its
+ * rate for its first 3–10 s under load before the prototype change, at ~88 % in its first 4 s after it
+ * (bench/gc-heap.bench.ts, 2026-11-29 05:38 and 09:08); a bare route for ~1 s.
  */
 const WARMUPS = 2;
 

@@ -63,7 +63,7 @@ export const DEFAULT_LISTEN_BACKLOG = 4096;
  * not with Node's bare 400/408/431. The API port and the health listener (health/health-server.ts) both use it.
  * `messages`: the classes of its requests and responses (the API's: http/express-messages.ts).
  */
-export function createLimitedServer(handler: RequestListener, timeouts: HttpTimeouts, logger: Logger, messages?: ServerOptions): Server {
+export function createLimitedServer(handler: RequestListener, timeouts: HttpTimeouts, logger: Logger, messages?: Pick<ServerOptions, "IncomingMessage" | "ServerResponse">): Server {
   const checked = checkTimeouts(timeouts);
   const server = createServer(
     {

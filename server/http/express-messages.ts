@@ -15,8 +15,14 @@ export interface ExpressPrototypes {
 
 /** The node:http server options (IncomingMessage, ServerResponse) whose objects have the app's prototypes. */
 export function expressMessageClasses(app: ExpressPrototypes): { IncomingMessage: typeof IncomingMessage; ServerResponse: typeof ServerResponse } {
-  // Old-style constructors: a class's prototype cannot be replaced, and Node's own constructors are functions that
-  // run on any `this` (IncomingMessage calls Readable, ServerResponse calls OutgoingMessage).
+  // Express's prototypes inherit Node's; were they not to, Readable's constructor would answer a new object of its own
+  // for `this` (not an instance) and the request built here would be left half made.
+  if (!(app.request instanceof IncomingMessage) || !(app.response instanceof ServerResponse)) {
+    throw new Error("the app's request and response prototypes must inherit node:http's IncomingMessage and ServerResponse");
+  }
+  // Old-style constructors: a class's prototype cannot be replaced. Node's IncomingMessage and ServerResponse are
+  // plain functions that initialise any `this` inheriting their prototypes (they call Readable and OutgoingMessage).
+  // Their parameters as Node 20 and 22 call them (_http_common.js, _http_server.js), named: no rest array a request.
   const incoming = IncomingMessage as unknown as (this: object, socket: Socket) => void;
   const outgoing = ServerResponse as unknown as (this: object, req: IncomingMessage, options?: object) => void;
   function Request(this: object, socket: Socket) {

@@ -1,6 +1,6 @@
 // The API server builds its requests and responses with Express's prototypes already in place (http/express-messages.ts,
 // through serve.ts listen): Node's own listener sees them before Express does, and they still behave as Node's.
-import { IncomingMessage, ServerResponse } from "node:http";
+import { Agent, get, IncomingMessage, ServerResponse } from "node:http";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen, type RunningServer } from "../../server/serve.ts";
@@ -25,12 +25,14 @@ describe("requests and responses built with the app's prototypes", () => {
   let running: RunningServer;
   let base: string;
   const seen: { request: boolean; response: boolean; incoming: boolean; outgoing: boolean }[] = [];
+  const sockets: unknown[] = [];
 
   beforeAll(async () => {
     running = await listen(app, { port: 0, host: "127.0.0.1", logger: silent });
     base = `http://127.0.0.1:${running.port}`;
     // Runs before Express's handler: what Node built, before app.handle's Object.setPrototypeOf.
     running.server.prependListener("request", (req, res) => {
+      sockets.push(req.socket);
       seen.push({
         request: Object.getPrototypeOf(req) === app.request,
         response: Object.getPrototypeOf(res) === app.response,
@@ -51,6 +53,7 @@ describe("requests and responses built with the app's prototypes", () => {
 
   it("reads request bodies, answers HEAD without a body, and serves several requests on one keep-alive connection", async () => {
     seen.length = 0;
+    sockets.length = 0;
     const posted = await fetch(`${base}/count`, { method: "POST", body: "x".repeat(100_000) });
     expect(posted.status).toBe(201);
     expect(await posted.text()).toBe("100000");
@@ -58,9 +61,24 @@ describe("requests and responses built with the app's prototypes", () => {
     expect(head.status).toBe(200);
     expect(head.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(await head.text()).toBe("");
-    for (let i = 0; i < 3; i++) expect((await fetch(`${base}/echo?q=${i}`)).status).toBe(200);
+    // Three requests through an agent of one kept-alive connection.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const getJson = (path: string) =>
+      new Promise<{ q: string }>((resolve, reject) => {
+        get(base + path, { agent }, (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => (text += chunk));
+          res.on("end", () => resolve(JSON.parse(text) as { q: string }));
+        }).on("error", reject);
+      });
+    sockets.length = 0;
+    for (let i = 0; i < 3; i++) expect((await getJson(`/echo?q=${i}`)).q).toBe(String(i));
+    agent.destroy();
     expect(seen).toHaveLength(5);
     expect(seen.every((s) => s.request && s.response && s.incoming && s.outgoing)).toBe(true);
+    expect(sockets).toHaveLength(3);
+    expect(new Set(sockets).size).toBe(1); // one kept-alive connection: each request on it was built this way
   });
 
   it("keeps each request's res.locals its own while requests overlap", async () => {
@@ -68,11 +86,15 @@ describe("requests and responses built with the app's prototypes", () => {
     expect(answers).toEqual(["a", "b", "c", "d", "e"]);
   });
 
-  it("builds objects of a second app with that app's prototypes, not the first's", () => {
+  it("builds objects of a second app with that app's prototypes", () => {
     const other = express();
     const { IncomingMessage: Request, ServerResponse: Response } = expressMessageClasses(other);
     expect(Request.prototype).toBe(other.request);
     expect(Response.prototype).toBe(other.response);
-    expect(Request.prototype).not.toBe(app.request);
+  });
+
+  it("refuses prototypes that do not inherit node:http's (the constructors would leave such objects half made)", () => {
+    expect(() => expressMessageClasses({ request: {}, response: app.response })).toThrow("must inherit node:http's IncomingMessage and ServerResponse");
+    expect(() => expressMessageClasses({ request: app.request, response: {} })).toThrow("must inherit node:http's IncomingMessage and ServerResponse");
   });
 });
