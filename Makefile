@@ -31,7 +31,7 @@ PIPELINE := node dist/pipeline/cli.js
 # `make serve` sets --defer: the grid first, its map tiles and exports afterwards in the background (scripts/serve.sh).
 BUILD_FLAGS ?=
 
-.PHONY: all artifacts snapshots validate nightly refresh serve start build test test-deps check unit bench clean-artifacts keys
+.PHONY: all artifacts snapshots validate nightly refresh serve start build test test-on-node test-deps check unit bench clean-artifacts keys
 
 all: artifacts
 
@@ -111,7 +111,13 @@ unit: $(DEV_MODULES)
 # Type check, lint and the suite in one run; the last line counts every failure ("N passed, N failed"). The suite
 # builds what it serves itself (test/global-setup.ts, into test-output/), so no `artifacts` here: on a fresh clone
 # that full build with every tile cost CI minutes the tests never read.
-test: $(DEV_MODULES) test-deps
+# The suite runs on Node 22 LTS, as CI does (.ci/node-lts.sh: from the npm registry, once, into a cache folder). On
+# the machine's Node 20 (end of life) undici's fetch, which the tests use, fails an internal assertion
+# (client-h1.js `assert(!this.paused)`) when a server closes a connection while a body is still being read.
+test:
+	@. .ci/node-lts.sh && $(MAKE) --no-print-directory test-on-node
+
+test-on-node: $(DEV_MODULES) test-deps
 	@node test/run-vitest.mjs --checks
 
 # Every benchmark in turn into bench/RESULTS.md; `make bench BENCH="feeds geo"` re-measures only those sections.
