@@ -53,7 +53,6 @@ describe("requests and responses built with the app's prototypes", () => {
 
   it("reads request bodies, answers HEAD without a body, and serves several requests on one keep-alive connection", async () => {
     seen.length = 0;
-    sockets.length = 0;
     const posted = await fetch(`${base}/count`, { method: "POST", body: "x".repeat(100_000) });
     expect(posted.status).toBe(201);
     expect(await posted.text()).toBe("100000");
