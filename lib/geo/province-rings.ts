@@ -1,6 +1,7 @@
 // Province rings as flat typed arrays and a point-to-province locator: flatbush over ring bounding boxes, then
-// even-odd ray casting on the candidate rings. Shared by the land-cell builder and the province-index file reader.
+// even-odd ray casting on the candidate rings (their edges near the point's latitude: ring-bands.ts). Shared by the land-cell builder and the province-index file reader.
 import Flatbush from "flatbush";
+import { RingBands } from "./ring-bands.ts";
 
 /** Polygon rings as GeoJSON positions [lng, lat]; a Polygon becomes a MultiPolygon with one part. */
 export type MultiPolygonCoords = number[][][][];
@@ -91,24 +92,11 @@ export function indexRings(rings: ProvinceRings): Flatbush {
   return index;
 }
 
-/** Even-odd ray casting (W. R. Franklin's pnpoly) on one ring of the flat coordinate array. */
-export function pointInRing(coords: Float64Array, start: number, end: number, x: number, y: number): boolean {
-  let inside = false;
-  for (let i = start, j = end - 1; i < end; j = i++) {
-    const yi = coords[2 * i + 1];
-    const yj = coords[2 * j + 1];
-    if (yi > y !== yj > y) {
-      const xi = coords[2 * i];
-      const xj = coords[2 * j];
-      if (x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-    }
-  }
-  return inside;
-}
-
 export class ProvinceLocator {
   readonly rings: ProvinceRings;
   readonly index: Flatbush;
+  /** The rings' edges by latitude band: a ring test reads a few edges, not thousands (ring-bands.ts). */
+  private readonly bands: RingBands;
   // Scratch state reused by every query so a lookup allocates nothing.
   private readonly parity: Uint8Array;
   private readonly touched: Uint16Array;
@@ -116,6 +104,7 @@ export class ProvinceLocator {
   constructor(rings: ProvinceRings, index: Flatbush = indexRings(rings)) {
     this.rings = rings;
     this.index = index;
+    this.bands = new RingBands(rings);
     this.parity = new Uint8Array(rings.nProvinces);
     this.touched = new Uint16Array(rings.ringProvince.length);
   }
@@ -126,13 +115,14 @@ export class ProvinceLocator {
    */
   provinceAt(lat: number, lng: number): number {
     if (!(Number.isFinite(lat) && Number.isFinite(lng))) return -1;
-    const { coords, ringStart, ringProvince } = this.rings;
+    const { ringProvince } = this.rings;
     const nRings = ringProvince.length;
     const parity = this.parity;
     const touched = this.touched;
+    const bands = this.bands;
     let nTouched = 0;
     this.index.search(lng, lat, lng, lat, (r) => {
-      if (r < nRings && pointInRing(coords, ringStart[r], ringStart[r + 1], lng, lat)) {
+      if (r < nRings && bands.pointInRing(r, lng, lat)) {
         const p = ringProvince[r];
         if ((parity[p] & 2) === 0) {
           touched[nTouched++] = p;
