@@ -1,10 +1,13 @@
 // The bulk route's input, pure: the body's format from its Content-Type, its bytes split into lines, the CSV header,
 // and each row read into {id, lat, lng} or the reason it cannot be scored (answered in its own output row).
-// Rows are split by hand on the fast path (no quote in the line: the product's own `id,lat,lng`); a line holding a
+// Rows are split by hand on the fast path (no quote in the line: the product's own `id,lat,lng`), their coordinates
+// read in place (decimal-text.ts), and a CSV answer echoes the line's own `id,lat,lng` where it is already the
+// answer's text (String's form of each number, an id that needs no quoting); a line holding a
 // quote goes through csv-parse, as in the bulk CLI (pipeline/commands/score-points.ts), so a quoted field may hold
 // commas and quotes but not a line break. Limits and the wording of reasons: docs/api.md "Bulk".
 import { parse as parseCsv } from "csv-parse/sync";
 import { ApiError, ValidationError } from "../errors.ts";
+import { DecimalReader } from "./decimal-text.ts";
 
 export type BulkFormat = "csv" | "ndjson";
 
@@ -174,6 +177,12 @@ export interface BulkPoint {
   id: string | undefined;
   lat: number;
   lng: number;
+  /**
+   * Asked for with csvRow's `echo` (a CSV answer): the row's `id,lat,lng`, the line's own text, when the answer
+   * writes them so (the id needs no quoting and both coordinates are in String's form, as most clients send them).
+   * The id is then not read out: `head` holds it.
+   */
+  head?: string;
 }
 
 /** A row that cannot: its id when one could be read, and why (with the line number). */
@@ -185,9 +194,6 @@ export interface BulkInvalid {
 export type BulkRow = BulkPoint | BulkInvalid;
 
 export const isInvalid = (r: BulkRow): r is BulkInvalid => (r as BulkInvalid).reason !== undefined;
-
-/** A coordinate as the query strings take it: a plain decimal, blanks around it allowed. */
-const DECIMAL = /^\s*[+-]?\d+(\.\d+)?\s*$/;
 
 function quote(value: unknown): string {
   const text = typeof value === "string" ? `"${value}"` : JSON.stringify(value) ?? String(value);
@@ -208,36 +214,50 @@ function point(id: string | undefined, lat: number, lng: number, latRaw: unknown
 
 const overlong = (line: number): BulkInvalid => ({ id: undefined, reason: `line ${line}: longer than ${MAX_LINE_BYTES} bytes` });
 
-/** A CSV data line (not blank) as a row; `line` is its 1-based line number in the body (the header is line 1). */
-export function csvRow(text: string, cols: CsvColumns, line: number): BulkRow {
+const decimals = new DecimalReader();
+
+/** Whether text[from, to) holds a CR: the one character a plain field (no quote, no comma, no LF) can hold that csvField quotes. */
+function holdsCr(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (text.charCodeAt(i) === 13) return true;
+  return false;
+}
+
+/**
+ * A CSV data line (not blank) as a row; `line` is its 1-based line number in the body (the header is line 1). `echo`:
+ * the answer is CSV, so a plain line whose `id,lat,lng` already read as the answer writes them gives them as `head`.
+ */
+export function csvRow(text: string, cols: CsvColumns, line: number, echo = false): BulkRow {
   if (text === OVERLONG || text.length > MAX_LINE_BYTES) return overlong(line);
-  let id: string | undefined;
-  let latText: string | undefined;
-  let lngText: string | undefined;
   const a = text.indexOf(",");
   const b = a < 0 ? -1 : text.indexOf(",", a + 1);
   if (cols.plain && b >= 0 && text.indexOf('"') < 0) {
+    // The product's own id,lat,lng: the coordinates read in place, no field sliced out unless it is needed.
     const c = text.indexOf(",", b + 1);
-    id = text.slice(0, a);
-    latText = text.slice(a + 1, b);
-    lngText = c < 0 ? text.slice(b + 1) : text.slice(b + 1, c);
-  } else {
-    let fields: string[];
-    try {
-      fields = splitCsv(text);
-    } catch (err) {
-      return { id: undefined, reason: `line ${line}: not valid CSV (${(err as Error).message.split("\n")[0]})` };
+    const end = c < 0 ? text.length : c;
+    const lat = decimals.read(text, a + 1, b);
+    const latCanonical = decimals.canonical;
+    const lng = decimals.read(text, b + 1, end);
+    if (echo && latCanonical && decimals.canonical && a <= MAX_ID_LENGTH && lat >= -90 && lat <= 90 && lng >= -180 && lng <= 180 && !holdsCr(text, 0, a)) {
+      return { id: undefined, lat, lng, head: c < 0 ? text : text.slice(0, c) };
     }
-    id = cols.id < 0 ? undefined : fields[cols.id];
-    latText = fields[cols.lat];
-    lngText = fields[cols.lng];
-    if (latText === undefined || lngText === undefined) {
-      return { id, reason: `line ${line}: ${fields.length} fields, the header names lat and lng as columns ${cols.lat + 1} and ${cols.lng + 1}` };
-    }
+    const id = a === 0 ? undefined : text.slice(0, a);
+    return point(id, lat, lng, text.slice(a + 1, b), text.slice(b + 1, end), line);
+  }
+  let fields: string[];
+  try {
+    fields = splitCsv(text);
+  } catch (err) {
+    return { id: undefined, reason: `line ${line}: not valid CSV (${(err as Error).message.split("\n")[0]})` };
+  }
+  let id = cols.id < 0 ? undefined : fields[cols.id];
+  const latText = fields[cols.lat];
+  const lngText = fields[cols.lng];
+  if (latText === undefined || lngText === undefined) {
+    return { id, reason: `line ${line}: ${fields.length} fields, the header names lat and lng as columns ${cols.lat + 1} and ${cols.lng + 1}` };
   }
   if (id === "") id = undefined;
-  const lat = DECIMAL.test(latText) ? Number(latText) : NaN;
-  const lng = DECIMAL.test(lngText) ? Number(lngText) : NaN;
+  const lat = decimals.read(latText, 0, latText.length);
+  const lng = decimals.read(lngText, 0, lngText.length);
   return point(id, lat, lng, latText, lngText, line);
 }
 

@@ -147,12 +147,13 @@ export async function runBulk(run: BulkRun): Promise<BulkCounts> {
         out += invalidText(output, row);
         continue;
       }
-      const r = rows.row(row.id, row.lat, row.lng);
-      if (r.found) {
+      const tail = rows.tail(row.lat, row.lng);
+      if (tail.found) {
         counts.found++;
-        months.add(r.month!);
+        months.add(tail.month!);
       } else counts.notFound++;
-      out += r.text + "\n";
+      out += row.head ?? rows.head(row.id, row.lat, row.lng);
+      out += tail.text + "\n";
     }
     counts.rows = total;
     pending += block.length;
@@ -180,7 +181,7 @@ export async function runBulk(run: BulkRun): Promise<BulkCounts> {
         continue;
       }
       if (counts.rows + block.length >= limits.maxRows) throw tooManyRows(limits.maxRows);
-      block.push(input === "csv" ? csvRow(line, cols!, lineNo) : ndjsonRow(line, lineNo));
+      block.push(input === "csv" ? csvRow(line, cols!, lineNo, output === "csv") : ndjsonRow(line, lineNo));
       if (block.length >= limits.blockRows) await scoreBlock();
     }
     lines.length = 0;

@@ -3,7 +3,8 @@
 // first point, and each row is its id and coordinates followed by it — the same bytes as the point's own batch item
 // written as a CSV line or as JSON (test/server/row-texts.test.ts). The texts are kept per version
 // (drought-service.ts), so the batch route and every bulk request share them. A scorer without cellKey (its lookup
-// raster not made yet) gives each row from its item.
+// raster not made yet) makes each row's tail from its item, every time. A bulk CSV row whose input already reads as
+// its answer's `id,lat,lng` takes only the tail (server/bulk/bulk-input.ts `head`).
 import { csvField } from "../../lib/drought/point-scorer.ts";
 import { batchCsvLine } from "../routes/drought-csv.ts";
 import type { BatchItem, BatchScorer } from "./types.ts";
@@ -31,7 +32,7 @@ export class RowTails {
   readonly json = new Map<number, RowText>();
 }
 
-/** A point's row without the cell's tail: the batch item's own text. */
+/** A point's row as its batch item writes it: the bytes every row must have (test/server/row-texts.test.ts). */
 export const itemRowText = (format: RowFormat, item: BatchItem): string => (format === "csv" ? batchCsvLine(item) : JSON.stringify(item));
 
 /** The text of an item after its coordinates, in `format`: the item written with lat and lng 0 and no id, cut after them. */
@@ -55,24 +56,31 @@ export class RowTexts {
     this.tails = scorer.tails?.[format] ?? new Map();
   }
 
-  row(id: string | undefined, lat: number, lng: number): RowText {
+  /**
+   * The text after a point's coordinates (its cell's, kept for the version, or made from the point's item), whether
+   * the point was found and its month: the same object for every point of a kept cell.
+   */
+  tail(lat: number, lng: number): RowText {
     const key = this.scorer.cellKey?.(lat, lng);
-    if (key === undefined) {
-      const item = this.scorer.item(id, lat, lng);
-      return { text: itemRowText(this.format, item), found: item.found, month: item.month };
-    }
-    let tail = this.tails.get(key);
+    let tail = key === undefined ? undefined : this.tails.get(key);
     if (tail === undefined) {
       const item = this.scorer.item(undefined, lat, lng);
       tail = { text: tailOf(this.format, item), found: item.found, month: item.month };
-      if (this.tails.size < MAX_CACHED_TAILS) this.tails.set(key, tail);
+      if (key !== undefined && this.tails.size < MAX_CACHED_TAILS) this.tails.set(key, tail);
     }
-    // String(n) is JSON's and the CSV writer's text of a finite number.
-    const text =
-      this.format === "csv"
-        ? `${id === undefined ? "" : csvField(id)},${lat},${lng}${tail.text}`
-        : `{${id === undefined ? "" : `"id":${JSON.stringify(id)},`}"lat":${lat},"lng":${lng}${tail.text}`;
-    return { text, found: tail.found, month: tail.month };
+    return tail;
+  }
+
+  /** A row's text before its tail: its id and coordinates. String(n) is JSON's and the CSV writer's text of a finite number. */
+  head(id: string | undefined, lat: number, lng: number): string {
+    return this.format === "csv"
+      ? `${id === undefined ? "" : csvField(id)},${lat},${lng}`
+      : `{${id === undefined ? "" : `"id":${JSON.stringify(id)},`}"lat":${lat},"lng":${lng}`;
+  }
+
+  row(id: string | undefined, lat: number, lng: number): RowText {
+    const tail = this.tail(lat, lng);
+    return { text: this.head(id, lat, lng) + tail.text, found: tail.found, month: tail.month };
   }
 }
 

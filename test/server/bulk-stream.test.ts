@@ -6,6 +6,7 @@ import { ApiError } from "../../server/errors.ts";
 import { csvColumns, csvRow, LineCounter, LineSplitter, MAX_LINE_BYTES, ndjsonRow, OVERLONG } from "../../server/bulk/bulk-input.ts";
 import { BULK_LIMITS, BulkCutShort, runBulk, type BulkLimits, type BulkRun } from "../../server/bulk/bulk-stream.ts";
 import type { BatchItem, BatchScorer } from "../../server/services/types.ts";
+import { BATCH_CSV_HEADER, batchCsvLine } from "../../server/routes/drought-csv.ts";
 
 function split(chunks: Buffer[]): string[] {
   const s = new LineSplitter();
@@ -72,6 +73,16 @@ describe("rows", () => {
     expect(csvRow("e,13", cols, 4)).toMatchObject({ reason: "line 4: 2 fields, the header names lat and lng as columns 2 and 3" });
     expect(csvRow('"f,13,100', cols, 5)).toMatchObject({ reason: expect.stringMatching(/^line 5: not valid CSV/) });
     expect(csvRow(OVERLONG, cols, 6)).toEqual({ id: undefined, reason: `line 6: longer than ${MAX_LINE_BYTES} bytes` });
+  });
+  it("gives a CSV answer the line's own id,lat,lng only where the answer writes them so", () => {
+    expect(csvRow("a,13.5,100.25", cols, 2, true)).toEqual({ id: undefined, lat: 13.5, lng: 100.25, head: "a,13.5,100.25" });
+    expect(csvRow("a,13.5,100.25,extra", cols, 2, true)).toEqual({ id: undefined, lat: 13.5, lng: 100.25, head: "a,13.5,100.25" });
+    expect(csvRow(",-0.5,100", cols, 2, true)).toEqual({ id: undefined, lat: -0.5, lng: 100, head: ",-0.5,100" });
+    // Not in String's form, an id that needs quoting or is too long, a coordinate out of range: read as without echo.
+    for (const line of ["a,13.50,100", "a,+13.5,100", "a, 13.5,100", "a,-0,100", "a,0.0000001,100", "a\rb,13.5,100", `${"i".repeat(201)},13.5,100`, "a,91,100"]) {
+      expect(csvRow(line, cols, 2, true), line).toEqual(csvRow(line, cols, 2));
+    }
+    expect(csvRow(`${"i".repeat(200)},13.5,100`, cols, 2, true)).toMatchObject({ head: `${"i".repeat(200)},13.5,100` });
   });
   it("reads NDJSON rows: numbers lat and lng, a string id, other keys ignored", () => {
     expect(ndjsonRow('{"id":"a","lat":13.5,"lng":100.5,"value":3}', 2)).toEqual({ id: "a", lat: 13.5, lng: 100.5 });
@@ -145,6 +156,26 @@ describe("runBulk", () => {
     );
     expect(r.counts).toEqual({ rows: 3, found: 1, notFound: 1, invalid: 1 });
     expect(r.charged).toEqual([1]);
+  });
+
+  it("writes each CSV row as its batch item, whatever the coordinates' text and the id", async () => {
+    const lines = [
+      ["a", "13.5", "100.25"],
+      ["b", "013.50", "+100"],
+      ["c", " 13.5", "100 "],
+      ["", "-0", "100.0"],
+      ["e", "0.0000001", "100"],
+      ["f", "13.1234567890123456", "100.999999999999999"],
+      ["g\rh", "13.5", "100"],
+      ["i".repeat(200), "20.5", "101"],
+      ["j", "21.5", "101"],
+    ];
+    const r = await run("id,lat,lng\n" + lines.map((l) => l.join(",")).join("\n") + "\n");
+    const scorer = fakeScorer({ n: 0 });
+    const want = lines.map(([id, lat, lng]) => batchCsvLine(scorer.item(id === "" ? undefined : id, Number(lat), Number(lng))) + "\n");
+    expect(r.text).toBe(BATCH_CSV_HEADER + "\n" + want.join(""));
+    expect(r.text).toContain("\nb,13.5,100,");
+    expect(r.text).toContain('\n"g\rh",13.5,100,');
   });
 
   it("ends NDJSON with the end record", async () => {
