@@ -13,9 +13,11 @@
 /** A coordinate as the query strings take it: a plain decimal, blanks around it allowed. */
 export const DECIMAL = /^\s*[+-]?\d+(\.\d+)?\s*$/;
 
-const MAX_DIGITS = 15;
-const MAX_DECIMALS = 22;
-const POW10: number[] = Array.from({ length: MAX_DECIMALS + 1 }, (_, k) => 10 ** k);
+/** Significant digits and decimals of a decimal whose value is one exact division (routes/batch-json.ts too). */
+export const MAX_DIGITS = 15;
+export const MAX_DECIMALS = 22;
+/** 10^k, exact for k ≤ MAX_DECIMALS. */
+export const POW10: readonly number[] = Array.from({ length: MAX_DECIMALS + 1 }, (_, k) => 10 ** k);
 
 /** Reads decimals; after read(), `canonical` tells about the text just read. One reader, no allocation a read. */
 export class DecimalReader {

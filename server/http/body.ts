@@ -177,6 +177,11 @@ function readRaw(req: Request, coding: string | undefined, limit: number): Promi
 }
 
 export async function readJsonBody(req: Request, limit = DEFAULT_BODY_LIMIT): Promise<unknown> {
+  return parseJsonBody(await readJsonBytes(req, limit));
+}
+
+/** A JSON body's decoded bytes, its Content-Type, Content-Encoding and size checked; parseJsonBody reads them. */
+export function readJsonBytes(req: Request, limit = DEFAULT_BODY_LIMIT): Promise<Buffer> {
   checkContentType(req);
   let coding = checkContentEncoding(req);
   if (coding !== undefined && req.headers["content-length"]?.trim() === "0") {
@@ -184,7 +189,7 @@ export async function readJsonBody(req: Request, limit = DEFAULT_BODY_LIMIT): Pr
     delete req.headers["content-encoding"];
     coding = undefined;
   }
-  return parseJsonBody(await readRaw(req, coding, limit));
+  return readRaw(req, coding, limit);
 }
 
 /** The checks after reading, on the decoded bytes: not empty, depth, repeated keys, JSON, an object, forbidden keys. */

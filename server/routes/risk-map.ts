@@ -1,7 +1,7 @@
 // The drought endpoints, declared with their OpenAPI operations; their handlers validate → call the DroughtService →
 // shape the response. Nothing else.
 import type { Request, Response } from "express";
-import { readJsonBody } from "../http/body.ts";
+import { parseJsonBody, readJsonBody, readJsonBytes } from "../http/body.ts";
 import { sendCsv, sendJson, sendJsonText } from "../http/respond.ts";
 import { parseOrThrow } from "../http/validate.ts";
 import {
@@ -33,6 +33,7 @@ import type { Route, RouteContext } from "./route.ts";
 import { ApiError } from "../errors.ts";
 import type { Admission } from "../http/admission.ts";
 import { parseBatchBody } from "./batch-body.ts";
+import { batchBodyFromJson, type FastBatchBody } from "./batch-json.ts";
 import { BATCH_CSV_HEADER, batchCsv, csvTimeHeaders, droughtCsv, historyCsv, provinceCsv, provinceHistoryCsv, wantsCsv } from "./drought-csv.ts";
 import type { BatchItem, BatchTime, DroughtHistory, DroughtService, ScoreData } from "../services/types.ts";
 import { scorerOf } from "../services/batch-scorer.ts";
@@ -131,10 +132,10 @@ const timeFields = (time: BatchTime | null) => (time === null ? { details: null,
 export function riskMapHandlers(deps: RiskMapDeps) {
   const { drought } = deps;
   /** Validation, the rest of the cost, the lookups and the answer of a batch: the heavy part, in an admission slot. */
-  async function batchAnswer(req: Request, res: Response, raw: unknown): Promise<void> {
-    const body = parseBatchBody(raw);
+  async function batchAnswer(req: Request, res: Response, read: FastBatchBody | { raw: unknown }): Promise<void> {
+    const body = "body" in read ? read.body : parseBatchBody(read.raw);
     // A format in the body wins; without one, Accept: text/csv asks for CSV.
-    const explicit = typeof raw === "object" && raw !== null && "format" in raw;
+    const explicit = "body" in read ? read.formatGiven : typeof read.raw === "object" && read.raw !== null && "format" in read.raw;
     const format = body.format === "json" && !explicit && wantsCsv(req, undefined) ? "csv" : body.format;
     // The entry gate charged 1 point; the rest of the batch cost is charged once the size is known.
     await deps.charge(req, res, batchCost(body.locations.length) - 1);
@@ -213,8 +214,10 @@ export function riskMapHandlers(deps: RiskMapDeps) {
     },
 
     async batch(req: Request, res: Response) {
-      const raw = await readJsonBody(req, deps.bodyLimit);
-      await deps.admission.run(res, () => batchAnswer(req, res, raw));
+      // A well-formed body read from its bytes in one pass (batch-json.ts); anything else the general way.
+      const bytes = await readJsonBytes(req, deps.bodyLimit);
+      const read = batchBodyFromJson(bytes) ?? { raw: parseJsonBody(bytes) };
+      await deps.admission.run(res, () => batchAnswer(req, res, read));
     },
   };
 }
