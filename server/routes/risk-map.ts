@@ -132,10 +132,12 @@ const timeFields = (time: BatchTime | null) => (time === null ? { details: null,
 export function riskMapHandlers(deps: RiskMapDeps) {
   const { drought } = deps;
   /** Validation, the rest of the cost, the lookups and the answer of a batch: the heavy part, in an admission slot. */
-  async function batchAnswer(req: Request, res: Response, read: FastBatchBody | { raw: unknown }): Promise<void> {
+  async function batchAnswer(req: Request, res: Response, bytes: Buffer): Promise<void> {
+    // A well-formed body read from its bytes in one pass (batch-json.ts); anything else the general way.
+    const read: FastBatchBody | { raw: object } = batchBodyFromJson(bytes) ?? { raw: parseJsonBody(bytes) };
     const body = "body" in read ? read.body : parseBatchBody(read.raw);
     // A format in the body wins; without one, Accept: text/csv asks for CSV.
-    const explicit = "body" in read ? read.formatGiven : typeof read.raw === "object" && read.raw !== null && "format" in read.raw;
+    const explicit = "body" in read ? read.formatGiven : "format" in read.raw;
     const format = body.format === "json" && !explicit && wantsCsv(req, undefined) ? "csv" : body.format;
     // The entry gate charged 1 point; the rest of the batch cost is charged once the size is known.
     await deps.charge(req, res, batchCost(body.locations.length) - 1);
@@ -214,10 +216,10 @@ export function riskMapHandlers(deps: RiskMapDeps) {
     },
 
     async batch(req: Request, res: Response) {
-      // A well-formed body read from its bytes in one pass (batch-json.ts); anything else the general way.
       const bytes = await readJsonBytes(req, deps.bodyLimit);
-      const read = batchBodyFromJson(bytes) ?? { raw: parseJsonBody(bytes) };
-      await deps.admission.run(res, () => batchAnswer(req, res, read));
+      // Parsed in its slot: a batch waiting for one holds its bytes (outside the JS heap), not a hundred objects
+      // that every young-generation collection would copy while they wait.
+      await deps.admission.run(res, () => batchAnswer(req, res, bytes));
     },
   };
 }
