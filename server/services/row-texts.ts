@@ -32,6 +32,15 @@ export class RowTails {
   readonly json = new Map<number, RowText>();
 }
 
+/** JSON.stringify(s), without its call for the common id (printable ASCII, no quote or backslash: nothing to escape). */
+export function jsonString(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return JSON.stringify(s);
+  }
+  return `"${s}"`;
+}
+
 /** A point's row as its batch item writes it: the bytes every row must have (test/server/row-texts.test.ts). */
 export const itemRowText = (format: RowFormat, item: BatchItem): string => (format === "csv" ? batchCsvLine(item) : JSON.stringify(item));
 
@@ -75,7 +84,7 @@ export class RowTexts {
   head(id: string | undefined, lat: number, lng: number): string {
     return this.format === "csv"
       ? `${id === undefined ? "" : csvField(id)},${lat},${lng}`
-      : `{${id === undefined ? "" : `"id":${JSON.stringify(id)},`}"lat":${lat},"lng":${lng}`;
+      : `{${id === undefined ? "" : `"id":${jsonString(id)},`}"lat":${lat},"lng":${lng}`;
   }
 
   row(id: string | undefined, lat: number, lng: number): RowText {

@@ -3,7 +3,7 @@
 // need quoting.
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { openDroughtService } from "../../server/services/drought-service.ts";
-import { itemRowText, MAX_CACHED_TAILS, RowTexts } from "../../server/services/row-texts.ts";
+import { itemRowText, jsonString, MAX_CACHED_TAILS, RowTexts } from "../../server/services/row-texts.ts";
 import type { BatchItem, BatchScorer } from "../../server/services/types.ts";
 import { rng } from "../../bench/random.ts";
 import { startAppOver } from "./helpers.ts";
@@ -108,5 +108,13 @@ describe("POST /api/risk-map/batch before and after the version's lookup raster"
       await app.close();
       late.store.stop();
     }
+  });
+});
+
+describe("jsonString", () => {
+  it("is JSON.stringify for every character class an id may hold", () => {
+    const samples = ["", "a", "p123", " ~", 'say "hi"', "back\\slash", "tab\there", "line\nbreak", "\u007f", "\u0080", "Hà Nội", "😀", "\ud800", "\u2028", "/<>&"];
+    for (let c = 0; c < 0x250; c++) samples.push(`x${String.fromCharCode(c)}y`);
+    for (const s of samples) expect(jsonString(s), JSON.stringify(s)).toBe(JSON.stringify(s));
   });
 });
