@@ -25,13 +25,6 @@ const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const BACKSLASH = 0x5c;
 
-const ascii = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
-const LOCATIONS = ascii("locations");
-const RISK_TYPE = ascii("riskType");
-const FORMAT = ascii("format");
-const LAT = ascii("lat");
-const LNG = ascii("lng");
-const ID = ascii("id");
 
 /** Not the batch body this reader knows: the general path decides. */
 class Unsure extends Error {}
@@ -46,7 +39,9 @@ export interface FastBatchBody {
 /** The batch body of `bytes` (UTF-8 JSON) when it is a well-formed one this reader knows, else undefined. */
 export function batchBodyFromJson(bytes: Buffer): FastBatchBody | undefined {
   try {
-    return new Reader(bytes).body();
+    // One char per byte: every byte it accepts is ASCII, where latin1 and UTF-8 agree, and it reads no further than
+    // the first that is not. One decoding, then ids and long numbers are slices of it.
+    return new Reader(bytes.toString("latin1")).body();
   } catch (err) {
     if (err === UNSURE) return undefined;
     throw err;
@@ -58,7 +53,7 @@ class Reader {
   /** The last string's bytes. */
   private from = 0;
   private to = 0;
-  constructor(private readonly b: Buffer) {}
+  constructor(private readonly b: string) {}
 
   body(): FastBatchBody {
     let locations: BatchBody["locations"] | undefined;
@@ -67,9 +62,9 @@ class Reader {
     this.expect(OPEN_BRACE);
     do {
       this.key();
-      if (this.is(LOCATIONS) && locations === undefined) locations = this.locations();
-      else if (this.is(RISK_TYPE) && riskType === undefined) riskType = this.text();
-      else if (this.is(FORMAT) && format === undefined) format = this.text();
+      if (this.is("locations") && locations === undefined) locations = this.locations();
+      else if (this.is("riskType") && riskType === undefined) riskType = this.text();
+      else if (this.is("format") && format === undefined) format = this.text();
       else throw UNSURE; // a key it does not know, or one given twice
     } while (this.next(COMMA, CLOSE_BRACE) === COMMA);
     this.ws();
@@ -96,13 +91,13 @@ class Reader {
     this.expect(OPEN_BRACE);
     do {
       this.key();
-      if (this.is(LAT) && (seen & 2) === 0) {
+      if (this.is("lat") && (seen & 2) === 0) {
         lat = this.number();
         seen |= 2;
-      } else if (this.is(LNG) && (seen & 4) === 0) {
+      } else if (this.is("lng") && (seen & 4) === 0) {
         lng = this.number();
         seen |= 4;
-      } else if (this.is(ID) && (seen & 1) === 0) {
+      } else if (this.is("id") && (seen & 1) === 0) {
         id = this.text();
         if (id.length > MAX_LOCATION_ID_LENGTH) throw UNSURE;
         seen |= 1;
@@ -116,20 +111,20 @@ class Reader {
   private ws(): void {
     const b = this.b;
     let i = this.i;
-    while (i < b.length && (b[i] === 0x20 || b[i] === 0x0a || b[i] === 0x0d || b[i] === 0x09)) i++;
+    while (i < b.length && (b.charCodeAt(i) === 0x20 || b.charCodeAt(i) === 0x0a || b.charCodeAt(i) === 0x0d || b.charCodeAt(i) === 0x09)) i++;
     this.i = i;
   }
 
   private expect(byte: number): void {
     this.ws();
-    if (this.b[this.i] !== byte) throw UNSURE;
+    if (this.b.charCodeAt(this.i) !== byte) throw UNSURE;
     this.i++;
   }
 
   /** The next byte after whitespace, which must be `a` or `b`. */
   private next(a: number, b: number): number {
     this.ws();
-    const c = this.b[this.i];
+    const c = this.b.charCodeAt(this.i);
     if (c !== a && c !== b) throw UNSURE;
     this.i++;
     return c;
@@ -142,16 +137,14 @@ class Reader {
   }
 
   /** Whether the last string read is `name`. */
-  private is(name: Uint8Array): boolean {
-    if (this.to - this.from !== name.length) return false;
-    for (let k = 0; k < name.length; k++) if (this.b[this.from + k] !== name[k]) return false;
-    return true;
+  private is(name: string): boolean {
+    return this.to - this.from === name.length && this.b.startsWith(name, this.from);
   }
 
   /** A string value as text. */
   private text(): string {
     this.word();
-    return this.b.toString("latin1", this.from, this.to);
+    return this.b.slice(this.from, this.to);
   }
 
   /** A string of printable ASCII without escapes: its bytes are [from, to). */
@@ -160,7 +153,7 @@ class Reader {
     const b = this.b;
     let i = this.i;
     for (; i < b.length; i++) {
-      const c = b[i];
+      const c = b.charCodeAt(i);
       if (c === QUOTE) break;
       if (c < 0x20 || c > 0x7e || c === BACKSLASH) throw UNSURE;
     }
@@ -176,22 +169,22 @@ class Reader {
     const b = this.b;
     const start = this.i;
     let i = start;
-    const negative = b[i] === MINUS;
+    const negative = b.charCodeAt(i) === MINUS;
     if (negative) i++;
     let mantissa = 0;
     let digits = 0; // significant digits, from the first non-zero one
     const intStart = i;
-    while (b[i] >= ZERO && b[i] <= NINE) {
-      const d = b[i++] - ZERO;
+    while (b.charCodeAt(i) >= ZERO && b.charCodeAt(i) <= NINE) {
+      const d = b.charCodeAt(i++) - ZERO;
       mantissa = mantissa * 10 + d;
       if (digits > 0 || d !== 0) digits++;
     }
-    if (i === intStart || (b[intStart] === ZERO && i - intStart > 1)) throw UNSURE; // no digit, or a leading zero
+    if (i === intStart || (b.charCodeAt(intStart) === ZERO && i - intStart > 1)) throw UNSURE; // no digit, or a leading zero
     let decimals = 0;
-    if (b[i] === DOT) {
+    if (b.charCodeAt(i) === DOT) {
       const fracStart = ++i;
-      while (b[i] >= ZERO && b[i] <= NINE) {
-        const d = b[i++] - ZERO;
+      while (b.charCodeAt(i) >= ZERO && b.charCodeAt(i) <= NINE) {
+        const d = b.charCodeAt(i++) - ZERO;
         mantissa = mantissa * 10 + d;
         if (digits > 0 || d !== 0) digits++;
       }
@@ -199,17 +192,17 @@ class Reader {
       if (decimals === 0) throw UNSURE;
     }
     let exponent = false;
-    if (b[i] === 0x65 || b[i] === 0x45) {
+    if (b.charCodeAt(i) === 0x65 || b.charCodeAt(i) === 0x45) {
       // e, E
       exponent = true;
       i++;
-      if (b[i] === 0x2b || b[i] === MINUS) i++;
+      if (b.charCodeAt(i) === 0x2b || b.charCodeAt(i) === MINUS) i++;
       const expStart = i;
-      while (b[i] >= ZERO && b[i] <= NINE) i++;
+      while (b.charCodeAt(i) >= ZERO && b.charCodeAt(i) <= NINE) i++;
       if (i === expStart) throw UNSURE;
     }
     this.i = i;
-    if (exponent || digits > MAX_DIGITS || decimals > MAX_DECIMALS) return Number(b.toString("latin1", start, i));
+    if (exponent || digits > MAX_DIGITS || decimals > MAX_DECIMALS) return Number(b.slice(start, i));
     const magnitude = mantissa / POW10[decimals];
     return negative ? -magnitude : magnitude;
   }
