@@ -8,6 +8,7 @@
 import { parse as parseCsv } from "csv-parse/sync";
 import { ApiError, ValidationError } from "../errors.ts";
 import { DecimalReader } from "./decimal-text.ts";
+import { locationFromJson } from "../routes/batch-json.ts";
 
 export type BulkFormat = "csv" | "ndjson";
 
@@ -178,9 +179,9 @@ export interface BulkPoint {
   lat: number;
   lng: number;
   /**
-   * Asked for with csvRow's `echo` (a CSV answer): the row's `id,lat,lng`, the line's own text, when the answer
-   * writes them so (the id needs no quoting and both coordinates are in String's form, as most clients send them).
-   * The id is then not read out: `head` holds it.
+   * Asked for with csvRow's or ndjsonRow's `echo` (an answer in the input's format): the row's id and coordinates as
+   * the answer writes them, the line's own text, when it already is that (the id needs no quoting or escaping and both
+   * coordinates are in String's form, as most clients send them). The id is then not read out: `head` holds it.
    */
   head?: string;
 }
@@ -261,9 +262,18 @@ export function csvRow(text: string, cols: CsvColumns, line: number, echo = fals
   return point(id, lat, lng, latText, lngText, line);
 }
 
-/** An NDJSON line (not blank) as a row: an object with numbers lat and lng, id a string if given; other keys ignored. */
-export function ndjsonRow(text: string, line: number): BulkRow {
+/**
+ * An NDJSON line (not blank) as a row: an object with numbers lat and lng, id a string if given; other keys ignored.
+ * The common line (id, lat and lng only, ASCII) is read in one pass without JSON.parse (routes/batch-json.ts);
+ * `echo`: the answer is NDJSON, so a compact line gives itself without its closing brace as `head`.
+ */
+export function ndjsonRow(text: string, line: number, echo = false): BulkRow {
   if (text === OVERLONG || text.length > MAX_LINE_BYTES) return overlong(line);
+  const read = locationFromJson(text, MAX_ID_LENGTH);
+  if (read !== undefined) {
+    if (echo && read.compact) return { id: undefined, lat: read.lat, lng: read.lng, head: text.slice(0, -1) };
+    return { id: read.id, lat: read.lat, lng: read.lng };
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);

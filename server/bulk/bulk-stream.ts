@@ -181,7 +181,7 @@ export async function runBulk(run: BulkRun): Promise<BulkCounts> {
         continue;
       }
       if (counts.rows + block.length >= limits.maxRows) throw tooManyRows(limits.maxRows);
-      block.push(input === "csv" ? csvRow(line, cols!, lineNo, output === "csv") : ndjsonRow(line, lineNo));
+      block.push(input === "csv" ? csvRow(line, cols!, lineNo, output === "csv") : ndjsonRow(line, lineNo, output === "ndjson"));
       if (block.length >= limits.blockRows) await scoreBlock();
     }
     lines.length = 0;

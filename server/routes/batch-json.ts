@@ -48,12 +48,51 @@ export function batchBodyFromJson(bytes: Buffer): FastBatchBody | undefined {
   }
 }
 
+/** An NDJSON line's location, and whether the line is the JSON answer's own text for it (see locationFromJson). */
+export interface JsonLocation {
+  id: string | undefined;
+  lat: number;
+  lng: number;
+  /**
+   * The line is `{"id":"…","lat":…,"lng":…}` (or without the id) with nothing between the tokens and each number as
+   * String writes it: the JSON row's id and coordinates are the line without its closing brace.
+   */
+  compact: boolean;
+}
+
+/**
+ * One JSON object of id (optional), lat and lng, as the batch body's locations are read — for a bulk NDJSON line
+ * (server/bulk/bulk-input.ts ndjsonRow); undefined for anything else (another key, a number out of range, an id longer
+ * than `maxIdLength`), which JSON.parse then reads.
+ */
+export function locationFromJson(line: string, maxIdLength: number): JsonLocation | undefined {
+  try {
+    const reader = new Reader(line, maxIdLength);
+    const { id, lat, lng } = reader.location();
+    const compact = reader.compact && reader.i === line.length;
+    reader.ws();
+    return reader.i === line.length ? { id, lat, lng, compact } : undefined;
+  } catch (err) {
+    if (err === UNSURE) return undefined;
+    throw err;
+  }
+}
+
 class Reader {
-  private i = 0;
+  i = 0;
   /** The last string's bytes. */
   private from = 0;
   private to = 0;
-  constructor(private readonly b: string) {}
+  /** The last number is written as String writes its value. */
+  private canonical = false;
+  /** The last location read is in the compact form locationFromJson describes. */
+  compact = false;
+  /** Whitespace was skipped since this was last set false. */
+  private spaced = false;
+  constructor(
+    private readonly b: string,
+    private readonly maxIdLength = MAX_LOCATION_ID_LENGTH,
+  ) {}
 
   body(): FastBatchBody {
     let locations: BatchBody["locations"] | undefined;
@@ -83,35 +122,45 @@ class Reader {
     return out;
   }
 
-  private location(): { id: string | undefined; lat: number; lng: number } {
+  location(): { id: string | undefined; lat: number; lng: number } {
     let id: string | undefined;
     let lat = NaN;
     let lng = NaN;
     let seen = 0; // bits: 1 id, 2 lat, 4 lng
+    // Compact: no whitespace, id (if any) first, then lat, then lng, each number as String writes it.
+    this.spaced = false;
+    let compact = true;
     this.expect(OPEN_BRACE);
     do {
       this.key();
       if (this.is("lat") && (seen & 2) === 0) {
+        compact &&= (seen & 4) === 0;
         lat = this.number();
+        compact &&= this.canonical;
         seen |= 2;
       } else if (this.is("lng") && (seen & 4) === 0) {
+        compact &&= (seen & 2) !== 0;
         lng = this.number();
+        compact &&= this.canonical;
         seen |= 4;
       } else if (this.is("id") && (seen & 1) === 0) {
+        compact &&= seen === 0;
         id = this.text();
-        if (id.length > MAX_LOCATION_ID_LENGTH) throw UNSURE;
+        if (id.length > this.maxIdLength) throw UNSURE;
         seen |= 1;
       } else throw UNSURE;
     } while (this.next(COMMA, CLOSE_BRACE) === COMMA);
     if (!(lat >= -90 && lat <= 90 && lng >= -180 && lng <= 180)) throw UNSURE;
+    this.compact = compact && !this.spaced;
     return { id, lat, lng };
   }
 
   /** Skips JSON whitespace (space, tab, LF, CR). */
-  private ws(): void {
+  ws(): void {
     const b = this.b;
     let i = this.i;
     while (i < b.length && (b.charCodeAt(i) === 0x20 || b.charCodeAt(i) === 0x0a || b.charCodeAt(i) === 0x0d || b.charCodeAt(i) === 0x09)) i++;
+    if (i !== this.i) this.spaced = true;
     this.i = i;
   }
 
@@ -181,16 +230,22 @@ class Reader {
     }
     if (i === intStart || (b.charCodeAt(intStart) === ZERO && i - intStart > 1)) throw UNSURE; // no digit, or a leading zero
     let decimals = 0;
+    let leadingZeros = 0; // zeros right after the point of a number below 1
     if (b.charCodeAt(i) === DOT) {
       const fracStart = ++i;
       while (b.charCodeAt(i) >= ZERO && b.charCodeAt(i) <= NINE) {
         const d = b.charCodeAt(i++) - ZERO;
         mantissa = mantissa * 10 + d;
         if (digits > 0 || d !== 0) digits++;
+        else leadingZeros++;
       }
       decimals = i - fracStart;
       if (decimals === 0) throw UNSURE;
     }
+    // As String writes the value (decimal-text.ts says why these rules are exact): no trailing zero after the point,
+    // not -0, no exponent, at most 15 significant digits, not below 1e-6. (JSON has no '+' and no leading zero.)
+    this.canonical =
+      (decimals === 0 || b.charCodeAt(i - 1) !== ZERO) && !(negative && mantissa === 0) && digits <= MAX_DIGITS && leadingZeros <= 5 && b.charCodeAt(i) !== 0x65 && b.charCodeAt(i) !== 0x45;
     let exponent = false;
     if (b.charCodeAt(i) === 0x65 || b.charCodeAt(i) === 0x45) {
       // e, E

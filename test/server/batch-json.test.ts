@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { parseJsonBody } from "../../server/http/body.ts";
 import { parseBatchBody } from "../../server/routes/batch-body.ts";
-import { batchBodyFromJson } from "../../server/routes/batch-json.ts";
+import { batchBodyFromJson, locationFromJson } from "../../server/routes/batch-json.ts";
 import { rng } from "../../bench/random.ts";
 
 function general(text: string) {
@@ -119,5 +119,51 @@ describe("batchBodyFromJson", () => {
       else if (!/[\\\u0080-\uffff]/.test(text) && general(text) !== undefined) throw new Error(`not answered: ${text.slice(0, 300)}`);
     }
     expect(answered).toBeGreaterThan(2_000);
+  });
+});
+
+describe("locationFromJson (a bulk NDJSON line)", () => {
+  it("reads id, lat and lng as JSON.parse does, and calls a line compact only when it is the JSON row's own head", () => {
+    const r = rng(11);
+    const pick = <T,>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)];
+    let compact = 0;
+    let read = 0;
+    for (let n = 0; n < 50_000; n++) {
+      const v = () =>
+        pick([
+          () => String((r() - 0.5) * 180),
+          () => ((r() - 0.5) * 180).toFixed(Math.floor(r() * 7)),
+          () => pick(["0", "-0", "0.0", "1e1", "0.000001", "0.0000001", "-0.5", "90", "180.0", "91", "013"]),
+        ])();
+      const parts = [`"lat":${v()}`, `"lng":${v()}`];
+      if (r() < 0.7) parts.unshift(`"id":"${pick(["p", "", "a b", "x\\y", "é", "q\"r"])}${n}"`);
+      if (r() < 0.05) parts.push(pick(['"extra":1', '"lat":2']));
+      if (r() < 0.2) parts.reverse();
+      const line = pick(["", "", "", " "]) + "{" + parts.join(pick([",", ",", ",", ", "])) + "}" + pick(["", "", "", " "]);
+      const got = locationFromJson(line, 200);
+      let want: { id?: unknown; lat?: unknown; lng?: unknown } | undefined;
+      try {
+        want = JSON.parse(line);
+      } catch {
+        want = undefined;
+      }
+      if (got === undefined) continue;
+      read++;
+      expect(want, line).toBeDefined();
+      expect(Object.keys(want!).every((k) => k === "id" || k === "lat" || k === "lng"), line).toBe(true);
+      expect(got.id, line).toBe(want!.id);
+      expect(Object.is(got.lat, want!.lat) && Object.is(got.lng, want!.lng), line).toBe(true);
+      const head = `{${got.id === undefined ? "" : `"id":${JSON.stringify(got.id)},`}"lat":${got.lat},"lng":${got.lng}`;
+      if (got.compact) {
+        compact++;
+        expect(line.slice(0, -1), line).toBe(head);
+      } else if (line.slice(0, -1) === head && line.endsWith("}")) {
+        // Declined only past the exact rule's reach: a coordinate of more than 15 significant digits.
+        const long = [got.lat, got.lng].some((x) => String(x).replace(/^-?[0.]*/, "").replace(".", "").length > 15);
+        expect(long, `${line} could be compact`).toBe(true);
+      }
+    }
+    expect(read).toBeGreaterThan(10_000);
+    expect(compact).toBeGreaterThan(1_500);
   });
 });

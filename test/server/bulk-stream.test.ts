@@ -178,6 +178,30 @@ describe("runBulk", () => {
     expect(r.text).toContain('\n"g\rh",13.5,100,');
   });
 
+  it("writes each NDJSON row as its batch item, whatever the line's spacing, order, numbers and id", async () => {
+    const lines = [
+      '{"id":"a","lat":13.5,"lng":100.25}',
+      '{"lat":13.5,"lng":100}',
+      '{"id":"b", "lat":13.5,"lng":100}',
+      '{"lng":100,"lat":13.5,"id":"c"}',
+      '{"id":"d","lat":13.50,"lng":1e2}',
+      '{"id":"e","lat":-0,"lng":100}',
+      '{"id":"f\\"g","lat":13.5,"lng":100}',
+      '{"id":"Hà Nội","lat":13.5,"lng":100}',
+      '{"id":"h","lat":13.5,"lng":100,"extra":[1,2]}',
+      '{"id":"","lat":20.123456789012345,"lng":101.5}',
+    ];
+    const r = await run(lines.join("\n") + "\n", { input: "ndjson", output: "ndjson" });
+    const scorer = fakeScorer({ n: 0 });
+    const rows = r.text.trim().split("\n").slice(0, -1);
+    expect(rows).toEqual(
+      lines.map((l) => {
+        const o = JSON.parse(l) as { id?: string; lat: number; lng: number };
+        return JSON.stringify(scorer.item(o.id, o.lat, o.lng));
+      }),
+    );
+  });
+
   it("ends NDJSON with the end record", async () => {
     const r = await run("a,1,2\n", { input: "ndjson", output: "ndjson" });
     expect(r.error).toBeUndefined();
