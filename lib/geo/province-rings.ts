@@ -1,5 +1,6 @@
 // Province rings as flat typed arrays and a point-to-province locator: flatbush over ring bounding boxes, then
-// even-odd ray casting on the candidate rings (their edges near the point's latitude: ring-bands.ts). Shared by the land-cell builder and the province-index file reader.
+// even-odd ray casting on the candidate rings (their edges near the point's latitude: ring-bands.ts). Shared by the
+// land-cell builder and the province-index file reader.
 import Flatbush from "flatbush";
 import { RingBands } from "./ring-bands.ts";
 

@@ -1,6 +1,7 @@
 // The banded ring test (lib/geo/ring-bands.ts) gives pnpoly's answer (pointInRing) for every ring
 // and point: the served province rings at random points, at their own vertices' latitudes and longitudes (where an
-// edge's end sits on the ray) and on band boundaries; and small rings with flat, empty and one-vertex shapes.
+// edge's end sits on the ray); small rings with flat, empty and one-vertex shapes, points on band boundaries; and a
+// zig-zag ring, whose memory stays linear.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
@@ -9,8 +10,8 @@ import { flattenRings, indexRings, type ProvinceRings } from "../../lib/geo/prov
 import { pointInRing, RingBands } from "../../lib/geo/ring-bands.ts";
 import { rng } from "../../bench/random.ts";
 
-/** Rings r whose answer differs between the bands and pnpoly at (x, y). */
-function disagreements(rings: ProvinceRings, bands: RingBands, x: number, y: number, r: number): boolean {
+/** Whether ring r's answer at (x, y) differs between the bands and pnpoly. */
+function disagrees(rings: ProvinceRings, bands: RingBands, x: number, y: number, r: number): boolean {
   return bands.pointInRing(r, x, y) !== pointInRing(rings.coords, rings.ringStart[r], rings.ringStart[r + 1], x, y);
 }
 
@@ -34,7 +35,7 @@ describe("RingBands", () => {
       // Near a vertex; exactly at a vertex's latitude; at a vertex itself; on an edge's midpoint.
       const x = kind === 3 ? (c[2 * v] + c[2 * w]) / 2 : c[2 * v] + (kind === 2 ? 0 : (r() - 0.5) * 0.2);
       const y = kind === 3 ? (c[2 * v + 1] + c[2 * w + 1]) / 2 : c[2 * v + 1] + (kind >= 1 ? 0 : (r() - 0.5) * 0.2);
-      if (disagreements(rings, bands, x, y, ring)) bad.push(`ring ${ring} at ${x},${y}`);
+      if (disagrees(rings, bands, x, y, ring)) bad.push(`ring ${ring} at ${x},${y}`);
       if (bands.pointInRing(ring, x, y)) inside++;
     }
     expect(bad.slice(0, 5)).toEqual([]);
@@ -63,25 +64,60 @@ describe("RingBands", () => {
     expect(named).toBeGreaterThan(10_000);
   });
 
-  it("answers as pnpoly on small rings: flat, empty, one vertex, points on every band boundary", () => {
+  it("answers as pnpoly on small rings: flat, empty, one vertex, a span too small to divide, and on band boundaries", () => {
+    const circle = Array.from({ length: 101 }, (_, i) => [Math.cos((i / 100) * 2 * Math.PI) * 3 + 10, Math.sin((i / 100) * 2 * Math.PI) * 3]);
     const rings = flattenRings([
       { polygons: [[[[0, 0], [4, 0], [4, 4], [0, 4], [0, 0]]]] },
       { polygons: [[[[0, 1], [3, 1], [6, 1], [0, 1]]]] }, // flat
       { polygons: [[[]]] }, // empty
       { polygons: [[[[2, 2]]]] }, // one vertex
-      { polygons: [[Array.from({ length: 101 }, (_, i) => [Math.cos((i / 100) * 2 * Math.PI) * 3 + 10, Math.sin((i / 100) * 2 * Math.PI) * 3])]] },
+      { polygons: [[circle]] }, // 101 vertices: 13 bands
+      { polygons: [[Array.from({ length: 40 }, (_, i) => [i % 2, (i % 3) * 5e-324]).concat([[0, 0]])]] }, // a span of 1e-323
     ]);
     const bands = new RingBands(rings);
     const r = rng(7);
     for (let ring = 0; ring < rings.ringProvince.length; ring++) {
       for (let n = 0; n < 5000; n++) {
         const x = -1 + r() * 15;
-        const y = n % 2 === 0 ? -4 + r() * 9 : Math.round((-4 + r() * 9) * 8) / 8; // band edges fall on eighths here
-        expect(disagreements(rings, bands, x, y, ring), `ring ${ring} at ${x},${y}`).toBe(false);
+        const y = -4 + r() * 9;
+        expect(disagrees(rings, bands, x, y, ring), `ring ${ring} at ${x},${y}`).toBe(false);
+      }
+    }
+    // Inside the sliver of ring 5, whose height is too small to divide into bands.
+    let inSliver = 0;
+    for (let x = -0.25; x <= 1.25; x += 1 / 64) {
+      for (const y of [0, 5e-324]) {
+        expect(disagrees(rings, bands, x, y, 5), `sliver at ${x},${y}`).toBe(false);
+        if (bands.pointInRing(5, x, y)) inSliver++;
+      }
+    }
+    expect(inSliver).toBeGreaterThan(0);
+    // The circle's band boundaries (its box split in 13, as the bands are) and the doubles either side of each.
+    const lo = Math.min(...circle.map((p) => p[1]));
+    const hi = Math.max(...circle.map((p) => p[1]));
+    for (let k = 0; k <= 13; k++) {
+      const y = lo + k * ((hi - lo) / 13);
+      for (const yy of [y, y + Math.abs(y) * 2 ** -52, y - Math.abs(y) * 2 ** -52]) {
+        for (let x = 6; x <= 14; x += 0.25) expect(disagrees(rings, bands, x, yy, 4), `circle at ${x},${yy}`).toBe(false);
       }
     }
     expect(bands.pointInRing(0, 2, 2)).toBe(true);
     expect(bands.pointInRing(4, 10, 0)).toBe(true);
     expect(bands.pointInRing(4, 14, 0)).toBe(false);
+  });
+
+  it("keeps memory linear in the vertices: a zig-zag ring is read whole instead of copied into every band", () => {
+    const n = 2000;
+    const zigzag = Array.from({ length: n }, (_, i) => [i / n, i % 2 === 0 ? 0 : 10]);
+    zigzag.push(zigzag[0]);
+    const rings = flattenRings([{ polygons: [[zigzag]] }, { polygons: [[[[0, 0], [4, 0], [4, 4], [0, 4], [0, 0]]]] }]);
+    const bands = new RingBands(rings);
+    expect(bands.entries).toBeLessThanOrEqual(4 * (n + 1 + 5));
+    const r = rng(3);
+    for (let k = 0; k < 5000; k++) {
+      const x = r() * 1.2 - 0.1;
+      const y = r() * 12 - 1;
+      expect(disagrees(rings, bands, x, y, 0)).toBe(false);
+    }
   });
 });
