@@ -1,13 +1,13 @@
 // The bulk route's input, pure: the body's format from its Content-Type, its bytes split into lines, the CSV header,
 // and each row read into {id, lat, lng} or the reason it cannot be scored (answered in its own output row).
 // Rows are split by hand on the fast path (no quote in the line: the product's own `id,lat,lng`), their coordinates
-// read in place (decimal-text.ts), and a CSV answer echoes the line's own `id,lat,lng` where it is already the
+// read in place (lib/decimal-text.ts), and a CSV answer echoes the line's own `id,lat,lng` where it is already the
 // answer's text (String's form of each number, an id that needs no quoting); a line holding a
 // quote goes through csv-parse, as in the bulk CLI (pipeline/commands/score-points.ts), so a quoted field may hold
 // commas and quotes but not a line break. Limits and the wording of reasons: docs/api.md "Bulk".
 import { parse as parseCsv } from "csv-parse/sync";
 import { ApiError, ValidationError } from "../errors.ts";
-import { DecimalReader } from "./decimal-text.ts";
+import { DecimalReader } from "../../lib/decimal-text.ts";
 import { locationFromJson } from "../routes/batch-json.ts";
 
 export type BulkFormat = "csv" | "ndjson";

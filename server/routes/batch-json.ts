@@ -3,20 +3,19 @@
 // JSON.parse and the hand check of batch-body.ts — about 60 µs of a 100-point batch's ~330 (a perf profile, issue 38).
 // It accepts only what that path accepts and gives what it gives: a JSON object whose keys are riskType "drought",
 // format one of BATCH_FORMATS and locations, 1 to MAX_BATCH_LOCATIONS objects of lat and lng (numbers in range) and
-// an optional id (a string of at most MAX_LOCATION_ID_LENGTH characters), no key twice. Anything else — an escape in a
-// string, a byte above 0x7f in an id, a key it does not know, malformed JSON — is undefined: the general path reads
-// the body and answers it, every 400 as before. Numbers follow JSON's grammar exactly; their value is one exact
-// division where they have at most 15 significant digits, no exponent and at most 22 decimals (as decimal-text.ts),
-// else Number of their text, which JSON.parse's is.
+// an optional id (a string of at most MAX_LOCATION_ID_LENGTH characters), no key twice. Anything else — an escape
+// or a character outside printable ASCII in a string, a key it does not know, malformed JSON — is undefined: the
+// general path reads the body and answers it, every 400 as before. Numbers follow JSON's grammar exactly; their value is the decimal
+// reader's (lib/decimal-text.ts: Number's value, most often by one exact division) or, with an exponent, Number of
+// their text — JSON.parse's value either way.
 import { BATCH_FORMATS, MAX_BATCH_LOCATIONS, MAX_LOCATION_ID_LENGTH } from "../schemas.ts";
 import type { BatchBody } from "./batch-body.ts";
-import { MAX_DECIMALS, MAX_DIGITS, POW10 } from "../bulk/decimal-text.ts";
+import { DecimalReader } from "../../lib/decimal-text.ts";
 
 const QUOTE = 0x22;
 const COMMA = 0x2c;
 const COLON = 0x3a;
 const MINUS = 0x2d;
-const DOT = 0x2e;
 const ZERO = 0x30;
 const NINE = 0x39;
 const OPEN_BRACE = 0x7b;
@@ -25,6 +24,12 @@ const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const BACKSLASH = 0x5c;
 
+
+const PLUS = 0x2b;
+/** JSON's number grammar (RFC 8259 §6), for the rare number with an exponent. */
+const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?[eE][+-]?\d+$/;
+/** A scratch reader: synchronous, so one serves every request. */
+const decimals = new DecimalReader();
 
 /** Not the batch body this reader knows: the general path decides. */
 class Unsure extends Error {}
@@ -212,53 +217,34 @@ class Reader {
     this.i = i + 1;
   }
 
-  /** A JSON number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+  /**
+   * A JSON number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?. Without an exponent the decimal reader gives its
+   * value and whether String writes it so (lib/decimal-text.ts); JSON's own rules on top: no '+', no leading zero.
+   */
   private number(): number {
     this.ws();
     const b = this.b;
     const start = this.i;
-    let i = start;
-    const negative = b.charCodeAt(i) === MINUS;
-    if (negative) i++;
-    let mantissa = 0;
-    let digits = 0; // significant digits, from the first non-zero one
-    const intStart = i;
-    while (b.charCodeAt(i) >= ZERO && b.charCodeAt(i) <= NINE) {
-      const d = b.charCodeAt(i++) - ZERO;
-      mantissa = mantissa * 10 + d;
-      if (digits > 0 || d !== 0) digits++;
+    const first = b.charCodeAt(start) === MINUS ? start + 1 : start;
+    const second = b.charCodeAt(first + 1);
+    // JSON's own rules beyond the reader's: no '+', no leading zero.
+    if (b.charCodeAt(start) === PLUS || (b.charCodeAt(first) === ZERO && second >= ZERO && second <= NINE)) throw UNSURE;
+    let value = decimals.scan(b, start, b.length);
+    if (value !== value) throw UNSURE; // "-", ".5", "1.": not a JSON number
+    let end = decimals.end;
+    this.canonical = decimals.canonical;
+    const e = b.charCodeAt(end);
+    if (e === 0x65 || e === 0x45) {
+      // An exponent: the whole number through Number, once JSON's grammar holds.
+      end++;
+      while ((b.charCodeAt(end) >= ZERO && b.charCodeAt(end) <= NINE) || b.charCodeAt(end) === PLUS || b.charCodeAt(end) === MINUS) end++;
+      const text = b.slice(start, end);
+      if (!JSON_NUMBER.test(text)) throw UNSURE;
+      value = Number(text);
+      this.canonical = false;
     }
-    if (i === intStart || (b.charCodeAt(intStart) === ZERO && i - intStart > 1)) throw UNSURE; // no digit, or a leading zero
-    let decimals = 0;
-    let leadingZeros = 0; // zeros right after the point of a number below 1
-    if (b.charCodeAt(i) === DOT) {
-      const fracStart = ++i;
-      while (b.charCodeAt(i) >= ZERO && b.charCodeAt(i) <= NINE) {
-        const d = b.charCodeAt(i++) - ZERO;
-        mantissa = mantissa * 10 + d;
-        if (digits > 0 || d !== 0) digits++;
-        else leadingZeros++;
-      }
-      decimals = i - fracStart;
-      if (decimals === 0) throw UNSURE;
-    }
-    // As String writes the value (decimal-text.ts says why these rules are exact): no trailing zero after the point,
-    // not -0, no exponent, at most 15 significant digits, not below 1e-6. (JSON has no '+' and no leading zero.)
-    this.canonical =
-      (decimals === 0 || b.charCodeAt(i - 1) !== ZERO) && !(negative && mantissa === 0) && digits <= MAX_DIGITS && leadingZeros <= 5 && b.charCodeAt(i) !== 0x65 && b.charCodeAt(i) !== 0x45;
-    let exponent = false;
-    if (b.charCodeAt(i) === 0x65 || b.charCodeAt(i) === 0x45) {
-      // e, E
-      exponent = true;
-      i++;
-      if (b.charCodeAt(i) === 0x2b || b.charCodeAt(i) === MINUS) i++;
-      const expStart = i;
-      while (b.charCodeAt(i) >= ZERO && b.charCodeAt(i) <= NINE) i++;
-      if (i === expStart) throw UNSURE;
-    }
-    this.i = i;
-    if (exponent || digits > MAX_DIGITS || decimals > MAX_DECIMALS) return Number(b.slice(start, i));
-    const magnitude = mantissa / POW10[decimals];
-    return negative ? -magnitude : magnitude;
+    this.i = end;
+    return value;
   }
+
 }

@@ -1,7 +1,7 @@
 // The bulk route's coordinate reader against what it stands for: Number(text) when the text is a plain decimal (the
 // query strings' syntax), NaN otherwise, and `canonical` exactly when String(value) gives the text back.
 import { describe, expect, it } from "vitest";
-import { DECIMAL, DecimalReader } from "../../server/bulk/decimal-text.ts";
+import { DECIMAL, DecimalReader } from "../../lib/decimal-text.ts";
 import { rng } from "../../bench/random.ts";
 
 const expected = (s: string) => (DECIMAL.test(s) ? Number(s) : NaN);
