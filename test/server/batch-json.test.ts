@@ -77,8 +77,10 @@ describe("batchBodyFromJson", () => {
       JSON.stringify({ riskType: "drought", locations: Array.from({ length: 101 }, () => ({ lat: 1, lng: 2 })) }),
     ];
     for (const text of cases) expect(agrees(text), text.slice(0, 120)).toBe(false);
-    // The ones the general path accepts too are answered there the same as before (the id with a quote, the Vietnamese id, 1E1-style are covered above).
+    // Of those, the ones the general path accepts it still answers as before.
     expect(general('{"riskType":"drought","locations":[{"lat":1,"lng":2,"id":"Hà Nội"}]}')?.body.locations[0].id).toBe("Hà Nội");
+    expect(general('{"riskType":"drought","locations":[{"lat":1,"lng":2,"id":"a\\"b"}]}')?.body.locations[0].id).toBe('a"b');
+    expect(general('{"risk\\u0054ype":"drought","locations":[{"lat":1,"lng":2}]}')?.body.riskType).toBe("drought");
   });
 
   it("agrees with the general path on 20,000 random bodies, cut and mangled ones among them", () => {

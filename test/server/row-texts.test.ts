@@ -7,6 +7,7 @@ import { itemRowText, jsonString, MAX_CACHED_TAILS, RowTexts } from "../../serve
 import type { BatchItem, BatchScorer } from "../../server/services/types.ts";
 import { rng } from "../../bench/random.ts";
 import { startAppOver } from "./helpers.ts";
+import { runBulk } from "../../server/bulk/bulk-stream.ts";
 
 const { service, store } = await openDroughtService(inject("artifactsDir"), { pollMs: 0 });
 afterAll(() => store.stop());
@@ -38,6 +39,44 @@ describe("RowTexts", () => {
       }
       expect(found).toBeGreaterThan(500);
       expect(notFound).toBeGreaterThan(500);
+    }
+  });
+});
+
+describe("runBulk over the served version's cells", () => {
+  it("writes each echoed CSV and NDJSON row as the point's own batch item (echoed heads with kept cell tails)", async () => {
+    const scorer = service.batchScorer();
+    expect(scorer.cellKey).toBeTypeOf("function");
+    const r = rng(21);
+    const points = Array.from({ length: 3000 }, (_, i) => ({
+      id: i % 5 === 0 ? "" : `p${i}`,
+      // Most in the region (found), some around it (sea, abroad); as clients write them, some with trailing zeros.
+      lat: (i % 3 === 0 ? -2 + r() * 28 : 6 + r() * 14).toFixed(1 + (i % 5)),
+      lng: (i % 3 === 0 ? 95 + r() * 25 : 98 + r() * 7).toFixed(1 + (i % 4)),
+    }));
+    const bodies = {
+      csv: "id,lat,lng\n" + points.map((p) => `${p.id},${p.lat},${p.lng}`).join("\n") + "\n",
+      ndjson: points.map((p) => `{"id":"${p.id}","lat":${p.lat},"lng":${p.lng}}`).join("\n") + "\n",
+    };
+    for (const format of ["csv", "ndjson"] as const) {
+      const written: string[] = [];
+      let i = 0;
+      const chunks = [Buffer.from(bodies[format])];
+      await runBulk({
+        source: { next: async () => (i < chunks.length ? { done: false, value: chunks[i++] } : { done: true, value: undefined }) },
+        input: format,
+        output: format,
+        scorer,
+        charge: async () => {},
+        sink: { write: async (t) => void written.push(t) },
+        signal: new AbortController().signal,
+      });
+      const rows = written.join("").trim().split("\n").slice(format === "csv" ? 1 : 0, format === "csv" ? undefined : -1);
+      expect(rows).toHaveLength(points.length);
+      points.forEach((p, k) => {
+        const id = format === "csv" && p.id === "" ? undefined : p.id;
+        expect(rows[k], `${format} ${p.lat},${p.lng}`).toBe(itemRowText(format === "csv" ? "csv" : "json", scorer.item(id, Number(p.lat), Number(p.lng))));
+      });
     }
   });
 });
