@@ -1,7 +1,8 @@
 // A coordinate's text read without slicing it out of its line or body: the bulk route reads two a row, a million rows
-// a request (server/bulk/bulk-input.ts), the batch route two a location (server/routes/batch-json.ts). Pure. The value is Number(text)'s and the syntax the query strings' (a plain decimal, blanks around it
-// allowed); `canonical` says the text is already the value's JavaScript text (String(value)), so a CSV answer can
-// echo the row's own `id,lat,lng` instead of writing two numbers back to text (a fifth of the route's time).
+// a request (server/bulk/bulk-input.ts), the batch route two a location (server/routes/batch-json.ts). Pure. The
+// value is Number(text)'s and the syntax the query strings' (a plain decimal, blanks around it allowed); `canonical`
+// says the text is already the value's JavaScript text (String(value)), so an answer can echo the row's own id and
+// coordinates instead of writing two numbers back to text (a fifth of the bulk route's time).
 //
 // Fast path, exact: at most 15 significant digits and 22 decimals. The digits as an integer m (< 10^15, exact in a
 // double) divided by 10^k (exact for k ≤ 22) is one correctly rounded division, the double nearest the decimal: Number's

@@ -1,7 +1,7 @@
 // The drought endpoints, declared with their OpenAPI operations; their handlers validate → call the DroughtService →
 // shape the response. Nothing else.
 import type { Request, Response } from "express";
-import { parseJsonBody, readJsonBody, readJsonBytes } from "../http/body.ts";
+import { readJsonBody, readJsonBytes } from "../http/body.ts";
 import { sendCsv, sendJson, sendJsonText } from "../http/respond.ts";
 import { parseOrThrow } from "../http/validate.ts";
 import {
@@ -32,8 +32,7 @@ import { freshnessFields } from "../schemas-freshness.ts";
 import type { Route, RouteContext } from "./route.ts";
 import { ApiError } from "../errors.ts";
 import type { Admission } from "../http/admission.ts";
-import { parseBatchBody } from "./batch-body.ts";
-import { batchBodyFromJson, type FastBatchBody } from "./batch-json.ts";
+import { readBatchBody } from "./batch-json.ts";
 import { BATCH_CSV_HEADER, batchCsv, csvTimeHeaders, droughtCsv, historyCsv, provinceCsv, provinceHistoryCsv, wantsCsv } from "./drought-csv.ts";
 import type { BatchItem, BatchTime, DroughtHistory, DroughtService, ScoreData } from "../services/types.ts";
 import { scorerOf } from "../services/batch-scorer.ts";
@@ -133,12 +132,9 @@ export function riskMapHandlers(deps: RiskMapDeps) {
   const { drought } = deps;
   /** Validation, the rest of the cost, the lookups and the answer of a batch: the heavy part, in an admission slot. */
   async function batchAnswer(req: Request, res: Response, bytes: Buffer): Promise<void> {
-    // A well-formed body read from its bytes in one pass (batch-json.ts); anything else the general way.
-    const read: FastBatchBody | { raw: object } = batchBodyFromJson(bytes) ?? { raw: parseJsonBody(bytes) };
-    const body = "body" in read ? read.body : parseBatchBody(read.raw);
+    const { body, formatGiven } = readBatchBody(bytes);
     // A format in the body wins; without one, Accept: text/csv asks for CSV.
-    const explicit = "body" in read ? read.formatGiven : "format" in read.raw;
-    const format = body.format === "json" && !explicit && wantsCsv(req, undefined) ? "csv" : body.format;
+    const format = body.format === "json" && !formatGiven && wantsCsv(req, undefined) ? "csv" : body.format;
     // The entry gate charged 1 point; the rest of the batch cost is charged once the size is known.
     await deps.charge(req, res, batchCost(body.locations.length) - 1);
     const timestamp = new Date().toISOString();

@@ -3,8 +3,8 @@
 // first point, and each row is its id and coordinates followed by it — the same bytes as the point's own batch item
 // written as a CSV line or as JSON (test/server/row-texts.test.ts). The texts are kept per version
 // (drought-service.ts), so the batch route and every bulk request share them. A scorer without cellKey (its lookup
-// raster not made yet) makes each row's tail from its item, every time. A bulk CSV row whose input already reads as
-// its answer's `id,lat,lng` takes only the tail (server/bulk/bulk-input.ts `head`).
+// raster not made yet) makes each row's tail from its item, every time. A bulk row (CSV or NDJSON) whose input line already
+// reads as its answer's id and coordinates takes only the tail (server/bulk/bulk-input.ts `head`).
 import { csvField } from "../../lib/drought/point-scorer.ts";
 import { batchCsvLine } from "../routes/drought-csv.ts";
 import type { BatchItem, BatchScorer } from "./types.ts";
